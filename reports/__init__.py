@@ -1,0 +1,1 @@
+"""Report building (installed as ``simgin.reports``)."""

@@ -1,0 +1,184 @@
+"""The rule switches of a two-player game, in one frozen dataclass (RULES.md R1-R23, V1-V14).
+
+Every choice that other engines hide in code is a named field here, with the rule id it
+comes from. Named presets replace ``if variant == ...`` branches:
+
+>>> Rules.preset("eaai").gin_bonus
+25
+>>> import dataclasses
+>>> dataclasses.replace(Rules(), knock_limit=7).knock_limit
+7
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+import numpy as np
+
+DEALER_ROTATIONS = ("loser", "winner", "alternate")
+SHUTOUT_RULES = ("bonus", "double", "none")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """All switches of RULES.md for two players; the defaults are the rule book's standard game."""
+
+    knock_limit: int = field(default=10, metadata={"doc": "R12/V1: highest deadwood a player may knock with (0 = straight gin)."})
+    gin_bonus: int = field(default=20, metadata={"doc": "R19/V2: bonus for going gin."})
+    undercut_bonus: int = field(default=10, metadata={"doc": "R18/V3: bonus for undercutting the knocker."})
+    undercut_on_tie: bool = field(default=True, metadata={"doc": "R18: a tie at a knock is an undercut (off: the knocker wins 0 points)."})
+    box_bonus: int = field(default=20, metadata={"doc": "R22/V4: points per hand won, added at the end of the game."})
+    game_bonus: int = field(default=100, metadata={"doc": "R21: bonus for winning the game."})
+    shutout: str = field(default="bonus", metadata={"doc": "R21/V8: 'bonus' (game bonus becomes shutout_bonus), 'double' (winner's whole score doubled) or 'none'."})
+    shutout_bonus: int = field(default=200, metadata={"doc": "R21: the game bonus after a shutout when shutout='bonus'."})
+    target: int = field(default=100, metadata={"doc": "R20: a game ends when a player's total reaches this."})
+    rediscard_taken_card: bool = field(default=False, metadata={"doc": "R10/V6: the card just taken from the pile may be discarded again."})
+    fiftieth_card_action: bool = field(default=False, metadata={"doc": "V7: with two stock cards left, the other player may take the last discard to knock."})
+    eleven_card_start: bool = field(default=False, metadata={"doc": "V5: non-dealer gets 11 cards and no card is turned up."})
+    dealer_rotation: str = field(default="loser", metadata={"doc": "V10: who deals the next hand: 'loser', 'winner' or 'alternate'."})
+    big_gin: bool = field(default=False, metadata={"doc": "V13: 11 melded cards after the draw may go big gin without discarding."})
+    big_gin_bonus: int = field(default=31, metadata={"doc": "V13: bonus for big gin."})
+    oklahoma: bool = field(default=False, metadata={"doc": "V9: the first up card sets the knock limit (face cards 10)."})
+    oklahoma_spade_double: bool = field(default=True, metadata={"doc": "V9: a spade up card doubles the hand's score, bonuses included."})
+    oklahoma_ace_gin_only: bool = field(default=False, metadata={"doc": "V9: an ace up card means only gin may end the hand."})
+    oklahoma_extra_boxes: bool = field(default=False, metadata={"doc": "V9: an undercut earns 1 extra box, a gin 2 (doubled on a spade up card)."})
+    hollywood: bool = field(default=False, metadata={"doc": "V14: three games are scored at once (Hollywood scoring)."})
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "standard": {},
+        "oklahoma": {"oklahoma": True, "target": 150},
+        "eaai": {
+            "gin_bonus": 25,
+            "undercut_bonus": 25,
+            "box_bonus": 0,
+            "game_bonus": 0,
+            "shutout": "none",
+            "dealer_rotation": "alternate",
+        },
+        "modern": {
+            "gin_bonus": 25,
+            "undercut_bonus": 25,
+            "box_bonus": 25,
+            "big_gin": True,
+            "big_gin_bonus": 31,
+            "shutout": "double",
+        },
+        "straight": {"knock_limit": 0},
+        "hollywood": {"hollywood": True},
+    }
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool":
+                if not isinstance(value, bool):
+                    raise ValueError(f"rules.{f.name}={value!r}: must be true or false")
+            elif f.type == "int":
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                    raise ValueError(f"rules.{f.name}={value!r}: must be a whole number >= 0")
+        if not 0 <= self.knock_limit <= 10:
+            raise ValueError(f"rules.knock_limit={self.knock_limit!r}: must be 0-10")
+        if self.target < 1:
+            raise ValueError(f"rules.target={self.target!r}: must be at least 1")
+        if self.dealer_rotation not in DEALER_ROTATIONS:
+            raise ValueError(f"rules.dealer_rotation={self.dealer_rotation!r}: choose from {', '.join(DEALER_ROTATIONS)}")
+        if self.shutout not in SHUTOUT_RULES:
+            raise ValueError(f"rules.shutout={self.shutout!r}: choose from {', '.join(SHUTOUT_RULES)}")
+        if self.oklahoma and self.eleven_card_start:
+            raise ValueError("rules.oklahoma=True needs an up card, so rules.eleven_card_start must be false (V5, V9)")
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset: standard, oklahoma, eaai, modern, straight or hollywood."""
+        try:
+            overrides = cls.PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown rules preset {name!r}: choose from {', '.join(cls.PRESETS)}") from None
+        return cls(**overrides)
+
+    def with_settings(self, settings: dict[str, Any]) -> Rules:
+        """A copy with fields replaced; string values (from ``--set key=value``) are converted."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in settings.items():
+            if key not in known:
+                raise ValueError(f"unknown rule {key!r}: choose from {', '.join(known)}")
+            changes[key] = _convert(key, known[key].type, value)
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The switches as a plain dict (JSON-ready)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """One row per switch: name, type, default and what it means."""
+        return [
+            {"name": f.name, "type": f.type, "default": f.default, "doc": f.metadata["doc"]}
+            for f in fields(cls)
+        ]
+
+    def to_array(self) -> np.ndarray:
+        """The switches packed as int64 for the kernels (index constants in ``kernels.rule_index``)."""
+        from simgin.kernels import rule_index as ri
+
+        packed = np.zeros(ri.RULE_COUNT, dtype=np.int64)
+        packed[ri.KNOCK_LIMIT] = self.knock_limit
+        packed[ri.GIN_BONUS] = self.gin_bonus
+        packed[ri.UNDERCUT_BONUS] = self.undercut_bonus
+        packed[ri.UNDERCUT_ON_TIE] = self.undercut_on_tie
+        packed[ri.BOX_BONUS] = self.box_bonus
+        packed[ri.GAME_BONUS] = self.game_bonus
+        packed[ri.SHUTOUT] = SHUTOUT_RULES.index(self.shutout)
+        packed[ri.SHUTOUT_BONUS] = self.shutout_bonus
+        packed[ri.TARGET] = self.target
+        packed[ri.REDISCARD] = self.rediscard_taken_card
+        packed[ri.FIFTIETH] = self.fiftieth_card_action
+        packed[ri.ELEVEN_START] = self.eleven_card_start
+        packed[ri.DEALER_ROTATION] = DEALER_ROTATIONS.index(self.dealer_rotation)
+        packed[ri.BIG_GIN] = self.big_gin
+        packed[ri.BIG_GIN_BONUS] = self.big_gin_bonus
+        packed[ri.OKLAHOMA] = self.oklahoma
+        packed[ri.OK_SPADE_DOUBLE] = self.oklahoma_spade_double
+        packed[ri.OK_ACE_GIN_ONLY] = self.oklahoma_ace_gin_only
+        packed[ri.OK_EXTRA_BOXES] = self.oklahoma_extra_boxes
+        packed[ri.HOLLYWOOD] = self.hollywood
+        return packed
+
+    def hand_knock_limit(self, up_card: int | None) -> int:
+        """The knock limit of one hand: fixed (R12, V1) or set by the up card under Oklahoma (V9)."""
+        if not self.oklahoma:
+            return self.knock_limit
+        if up_card is None:
+            raise ValueError("an Oklahoma hand needs its up card to set the knock limit (V9)")
+        rank = up_card % 13
+        if rank == 0 and self.oklahoma_ace_gin_only:
+            return 0
+        return min(rank + 1, 10)
+
+    def hand_multiplier(self, up_card: int | None) -> int:
+        """2 when an Oklahoma hand's up card is a spade and spade doubling is on (V9), else 1."""
+        if self.oklahoma and self.oklahoma_spade_double and up_card is not None and up_card // 13 == 3:
+            return 2
+        return 1
+
+
+def _convert(key: str, kind: str, value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower()
+    if kind == "bool":
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"rules.{key}={value!r}: must be true or false")
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"rules.{key}={value!r}: must be a whole number") from None
+    return value.strip()

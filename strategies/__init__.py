@@ -1,0 +1,1 @@
+"""The built-in bots (installed as ``simgin.strategies``)."""
