@@ -27,6 +27,9 @@ SUIT_COUNT = 4
 CARD_VALUES = np.array([min(card % RANK_COUNT + 1, 10) for card in range(CARD_COUNT)], dtype=np.int64)
 CARD_VALUES.flags.writeable = False
 
+#: A hand given as text (``"AS 2s 10h"``) or as card ints.
+CardsLike = str | Iterable[int]
+
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
 _ALLOWED = "a rank (A 2-9 10 T J Q K) followed by a suit (C D H S), e.g. 'AS' or '10h'"
 

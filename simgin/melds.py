@@ -13,16 +13,12 @@ then calls a kernel that sees only an int64 hand mask and the lookup table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
-from simgin.cards import RANK_COUNT, cards_to_mask, format_card, to_cards
+from simgin.cards import RANK_COUNT, CardsLike, cards_to_mask, format_card, to_cards
 from simgin.kernels import melds as _k
 
 MAX_HAND_CARDS = 11
-
-CardsLike = str | Iterable[int]
 
 
 def _hand(cards: CardsLike, low: int = 0, high: int = MAX_HAND_CARDS) -> list[int]:

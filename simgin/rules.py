@@ -22,30 +22,42 @@ DEALER_ROTATIONS = ("loser", "winner", "alternate")
 SHUTOUT_RULES = ("bonus", "double", "none")
 
 
+def _rule(default: Any, doc: str) -> Any:
+    """A rule switch with its default and a one-line doc citing the rule id."""
+    return field(default=default, metadata={"doc": doc})
+
+
 @dataclass(frozen=True)
 class Rules:
     """All switches of RULES.md for two players; the defaults are the rule book's standard game."""
 
-    knock_limit: int = field(default=10, metadata={"doc": "R12/V1: highest deadwood a player may knock with (0 = straight gin)."})
-    gin_bonus: int = field(default=20, metadata={"doc": "R19/V2: bonus for going gin."})
-    undercut_bonus: int = field(default=10, metadata={"doc": "R18/V3: bonus for undercutting the knocker."})
-    undercut_on_tie: bool = field(default=True, metadata={"doc": "R18: a tie at a knock is an undercut (off: the knocker wins 0 points)."})
-    box_bonus: int = field(default=20, metadata={"doc": "R22/V4: points per hand won, added at the end of the game."})
-    game_bonus: int = field(default=100, metadata={"doc": "R21: bonus for winning the game."})
-    shutout: str = field(default="bonus", metadata={"doc": "R21/V8: 'bonus' (game bonus becomes shutout_bonus), 'double' (winner's whole score doubled) or 'none'."})
-    shutout_bonus: int = field(default=200, metadata={"doc": "R21: the game bonus after a shutout when shutout='bonus'."})
-    target: int = field(default=100, metadata={"doc": "R20: a game ends when a player's total reaches this."})
-    rediscard_taken_card: bool = field(default=False, metadata={"doc": "R10/V6: the card just taken from the pile may be discarded again."})
-    fiftieth_card_action: bool = field(default=False, metadata={"doc": "V7: with two stock cards left, the other player may take the last discard to knock."})
-    eleven_card_start: bool = field(default=False, metadata={"doc": "V5: non-dealer gets 11 cards and no card is turned up."})
-    dealer_rotation: str = field(default="loser", metadata={"doc": "V10: who deals the next hand: 'loser', 'winner' or 'alternate'."})
-    big_gin: bool = field(default=False, metadata={"doc": "V13: 11 melded cards after the draw may go big gin without discarding."})
-    big_gin_bonus: int = field(default=31, metadata={"doc": "V13: bonus for big gin."})
-    oklahoma: bool = field(default=False, metadata={"doc": "V9: the first up card sets the knock limit (face cards 10)."})
-    oklahoma_spade_double: bool = field(default=True, metadata={"doc": "V9: a spade up card doubles the hand's score, bonuses included."})
-    oklahoma_ace_gin_only: bool = field(default=False, metadata={"doc": "V9: an ace up card means only gin may end the hand."})
-    oklahoma_extra_boxes: bool = field(default=False, metadata={"doc": "V9: an undercut earns 1 extra box, a gin 2 (doubled on a spade up card)."})
-    hollywood: bool = field(default=False, metadata={"doc": "V14: three games are scored at once (Hollywood scoring)."})
+    knock_limit: int = _rule(10, "R12/V1: highest deadwood a player may knock with (0 = straight gin).")
+    gin_bonus: int = _rule(20, "R19/V2: bonus for going gin.")
+    undercut_bonus: int = _rule(10, "R18/V3: bonus for undercutting the knocker.")
+    undercut_on_tie: bool = _rule(True, "R18: a tie at a knock is an undercut (off: the knocker wins 0 points).")
+    box_bonus: int = _rule(20, "R22/V4: points per hand won, added at the end of the game.")
+    game_bonus: int = _rule(100, "R21: bonus for winning the game.")
+    shutout: str = _rule(
+        "bonus",
+        "R21/V8: 'bonus' (game bonus becomes shutout_bonus), 'double' (winner's whole score doubled) or 'none'.",
+    )
+    shutout_bonus: int = _rule(200, "R21: the game bonus after a shutout when shutout='bonus'.")
+    target: int = _rule(100, "R20: a game ends when a player's total reaches this.")
+    rediscard_taken_card: bool = _rule(False, "R10/V6: the card just taken from the pile may be discarded again.")
+    fiftieth_card_action: bool = _rule(
+        False, "V7: with two stock cards left, the other player may take the last discard to knock."
+    )
+    eleven_card_start: bool = _rule(False, "V5: non-dealer gets 11 cards and no card is turned up.")
+    dealer_rotation: str = _rule("loser", "V10: who deals the next hand: 'loser', 'winner' or 'alternate'.")
+    big_gin: bool = _rule(False, "V13: 11 melded cards after the draw may go big gin without discarding.")
+    big_gin_bonus: int = _rule(31, "V13: bonus for big gin.")
+    oklahoma: bool = _rule(False, "V9: the first up card sets the knock limit (face cards 10).")
+    oklahoma_spade_double: bool = _rule(True, "V9: a spade up card doubles the hand's score, bonuses included.")
+    oklahoma_ace_gin_only: bool = _rule(False, "V9: an ace up card means only gin may end the hand.")
+    oklahoma_extra_boxes: bool = _rule(
+        False, "V9: an undercut earns 1 extra box, a gin 2 (doubled on a spade up card)."
+    )
+    hollywood: bool = _rule(False, "V14: three games are scored at once (Hollywood scoring).")
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -73,18 +85,18 @@ class Rules:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.type == "bool":
-                if not isinstance(value, bool):
-                    raise ValueError(f"rules.{f.name}={value!r}: must be true or false")
-            elif f.type == "int":
-                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                    raise ValueError(f"rules.{f.name}={value!r}: must be a whole number >= 0")
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"rules.{f.name}={value!r}: must be true or false")
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0):
+                raise ValueError(f"rules.{f.name}={value!r}: must be a whole number >= 0")
         if not 0 <= self.knock_limit <= 10:
             raise ValueError(f"rules.knock_limit={self.knock_limit!r}: must be 0-10")
         if self.target < 1:
             raise ValueError(f"rules.target={self.target!r}: must be at least 1")
         if self.dealer_rotation not in DEALER_ROTATIONS:
-            raise ValueError(f"rules.dealer_rotation={self.dealer_rotation!r}: choose from {', '.join(DEALER_ROTATIONS)}")
+            raise ValueError(
+                f"rules.dealer_rotation={self.dealer_rotation!r}: choose from {', '.join(DEALER_ROTATIONS)}"
+            )
         if self.shutout not in SHUTOUT_RULES:
             raise ValueError(f"rules.shutout={self.shutout!r}: choose from {', '.join(SHUTOUT_RULES)}")
         if self.oklahoma and self.eleven_card_start:
@@ -116,10 +128,7 @@ class Rules:
     @classmethod
     def describe(cls) -> list[dict[str, Any]]:
         """One row per switch: name, type, default and what it means."""
-        return [
-            {"name": f.name, "type": f.type, "default": f.default, "doc": f.metadata["doc"]}
-            for f in fields(cls)
-        ]
+        return [{"name": f.name, "type": f.type, "default": f.default, "doc": f.metadata["doc"]} for f in fields(cls)]
 
     def to_array(self) -> np.ndarray:
         """The switches packed as int64 for the kernels (index constants in ``kernels.rule_index``)."""

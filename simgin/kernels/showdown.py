@@ -1,0 +1,186 @@
+"""Knock resolution kernel: the knocker's shown melds, the defender's melds and lay-offs (R14-R19).
+
+Lay-offs within one suit: a defender card can be laid off on a knocker's run exactly when
+it is joined to that run through defender cards of the same suit (chained lay-offs, R14),
+and laying all of those off is always best for them, since it leaves nothing of them as
+deadwood. The remaining cards of the suit meld in their own blocks of 3 or more; a card that
+completes a knocker's 3-card set is laid off singly. Sets couple the suits, so both sides
+enumerate their few set choices (see ``kernels.melds``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgin.kernels.melds import (
+    MAX_OPTIONS,
+    MAX_SET_RANKS,
+    SUIT_BITS,
+    _advance,
+    _removed_in_suit,
+    best_set_cards,
+    deadwood_of_mask,
+    set_options,
+    suit_mask,
+)
+
+KIND_DEAD = 0
+KIND_KNOCK = 1
+KIND_GIN = 2
+KIND_BIG_GIN = 3
+KIND_UNDERCUT = 4
+
+
+def _build_suit_value() -> np.ndarray:
+    table = np.array([sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13)], dtype=np.int64)
+    table.flags.writeable = False
+    return table
+
+
+SUIT_VALUE = _build_suit_value()
+
+
+@njit(cache=True, inline="always")
+def run_cards(m):
+    """Cards of a 13-bit suit mask that lie in blocks of 3 or more consecutive ranks (R4)."""
+    starts = m & (m >> 1) & (m >> 2)
+    return starts | (starts << 1) | (starts << 2)
+
+
+@njit(cache=True)
+def defender_best(defender, knocker_runs, set_fourths, suit_value, result):
+    """Minimum deadwood of the defender with its own melds and lay-offs chosen together.
+
+    ``knocker_runs[s]`` holds the knocker's shown run cards of suit s (13-bit), and
+    ``set_fourths`` (52-bit) the cards that would complete a knocker's 3-card set.
+    ``result`` receives [defender set cards, laid-off cards] of one best choice.
+    """
+    ranks = np.empty(MAX_SET_RANKS, np.int64)
+    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
+    option_counts = np.empty(MAX_SET_RANKS, np.int64)
+    set_rank_count = set_options(defender, ranks, options, option_counts)
+    choice = np.zeros(MAX_SET_RANKS, np.int64)
+    best = 1 << 30
+    while True:
+        total = 0
+        sets = 0
+        laid_all = 0
+        for suit in range(4):
+            removed = _removed_in_suit(suit, set_rank_count, ranks, options, choice)
+            sets |= removed << (13 * suit)
+            m = suit_mask(defender, suit) & ~removed
+            runs = knocker_runs[suit]
+            reach = runs
+            if runs:
+                while True:
+                    grown = (reach | (reach << 1) | (reach >> 1)) & (m | runs) & SUIT_BITS
+                    if grown == reach:
+                        break
+                    reach = grown
+            laid = reach & m
+            rest = m & ~laid
+            own = run_cards(rest)
+            fourth = rest & ~own & suit_mask(set_fourths, suit)
+            laid |= fourth
+            laid_all |= laid << (13 * suit)
+            total += suit_value[rest & ~own & ~fourth]
+        if total < best:
+            best = total
+            result[0] = sets
+            result[1] = laid_all
+        if not _advance(choice, option_counts, set_rank_count):
+            break
+    return best
+
+
+@njit(cache=True)
+def knock_showdown(knocker, defender, suit_deadwood, suit_value, result):
+    """Resolve a knock without gin: returns (knocker deadwood, defender deadwood after lay-offs).
+
+    The knocker shows, among its minimum-deadwood arrangements, the one that leaves the
+    defender the most deadwood (R14). ``result`` receives [knocker set cards, defender set
+    cards, laid-off cards].
+    """
+    ranks = np.empty(MAX_SET_RANKS, np.int64)
+    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
+    option_counts = np.empty(MAX_SET_RANKS, np.int64)
+    set_rank_count = set_options(knocker, ranks, options, option_counts)
+    knocker_deadwood = deadwood_of_mask(knocker, suit_deadwood)
+    runs = np.empty(4, np.int64)
+    inner = np.empty(2, np.int64)
+    choice = np.zeros(MAX_SET_RANKS, np.int64)
+    worst = -1
+    while True:
+        total = 0
+        sets = 0
+        for suit in range(4):
+            removed = _removed_in_suit(suit, set_rank_count, ranks, options, choice)
+            sets |= removed << (13 * suit)
+            left = suit_mask(knocker, suit) & ~removed
+            runs[suit] = run_cards(left)
+            total += suit_deadwood[left]
+        if total == knocker_deadwood:
+            fourths = 0
+            for i in range(set_rank_count):
+                shown = options[i, choice[i]]
+                if shown != 0 and shown != 15:
+                    for suit in range(4):
+                        if not (shown >> suit) & 1:
+                            fourths |= 1 << (13 * suit + ranks[i])
+            left_over = defender_best(defender, runs, fourths, suit_value, inner)
+            if left_over > worst:
+                worst = left_over
+                result[0] = sets
+                result[1] = inner[0]
+                result[2] = inner[1]
+        if not _advance(choice, option_counts, set_rank_count):
+            break
+    return knocker_deadwood, worst
+
+
+@njit(cache=True)
+def score_hand(
+    knocker,
+    defender,
+    big_gin,
+    gin_bonus,
+    undercut_bonus,
+    undercut_on_tie,
+    big_gin_bonus,
+    multiplier,
+    suit_deadwood,
+    suit_value,
+    result,
+):
+    """Score a knock (R16-R19, V13): returns (kind, defender_won, points, knocker dw, defender dw, lay-off points).
+
+    ``result`` receives [knocker set cards, defender set cards, laid-off cards].
+    """
+    knocker_deadwood = deadwood_of_mask(knocker, suit_deadwood)
+    if knocker_deadwood == 0:
+        result[0] = best_set_cards(knocker, suit_deadwood)
+        result[1] = best_set_cards(defender, suit_deadwood)
+        result[2] = 0
+        defender_deadwood = deadwood_of_mask(defender, suit_deadwood)
+        if big_gin:
+            return KIND_BIG_GIN, 0, (big_gin_bonus + defender_deadwood) * multiplier, 0, defender_deadwood, 0
+        return KIND_GIN, 0, (gin_bonus + defender_deadwood) * multiplier, 0, defender_deadwood, 0
+    knocker_deadwood, defender_deadwood = knock_showdown(knocker, defender, suit_deadwood, suit_value, result)
+    laid = result[2]
+    layoff_points = 0
+    for suit in range(4):
+        layoff_points += suit_value[suit_mask(laid, suit)]
+    if knocker_deadwood < defender_deadwood:
+        return (
+            KIND_KNOCK,
+            0,
+            (defender_deadwood - knocker_deadwood) * multiplier,
+            knocker_deadwood,
+            defender_deadwood,
+            layoff_points,
+        )
+    if knocker_deadwood == defender_deadwood and not undercut_on_tie:
+        return KIND_KNOCK, 0, 0, knocker_deadwood, defender_deadwood, layoff_points
+    points = (knocker_deadwood - defender_deadwood + undercut_bonus) * multiplier
+    return KIND_UNDERCUT, 1, points, knocker_deadwood, defender_deadwood, layoff_points

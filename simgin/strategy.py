@@ -1,0 +1,82 @@
+"""What a player sees and decides: the plain-Python strategy protocol.
+
+A strategy sees only what a player at the table sees (:class:`PlayerView`): its own hand,
+the discard pile in order, which cards the opponent took from the pile and which up
+cards it passed, the stock size, the scores, the rules and the hand's knock limit. It
+never sees the opponent's hand or the stock order.
+
+Each decision method receives the view and the player's own random generator
+(:class:`simgin.rng.SplitMix64`); a strategy must draw random numbers only from it, so a
+hand replays exactly from its seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from simgin.rng import SplitMix64
+from simgin.rules import Rules
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's view of the table at a decision point."""
+
+    seat: int
+    """0 or 1."""
+    dealer: int
+    """Seat of this hand's dealer."""
+    hand: tuple[int, ...]
+    """The player's cards, ascending (11 after a draw, 10 otherwise)."""
+    pile: tuple[int, ...]
+    """The discard pile, bottom first; ``pile[-1]`` is the up card that may be taken."""
+    stock_count: int
+    """Cards left in the stock."""
+    knock_limit: int
+    """This hand's knock limit (R12, V1, V9: an Oklahoma hand's limit comes from its up card)."""
+    up_card: int
+    """The first up card of the hand (R8), or -1 with the 11-card start (V5)."""
+    drawn_card: int
+    """The card drawn this turn, or -1 before the draw (and on a V5 discard-only first turn)."""
+    drawn_from_pile: bool
+    """Whether ``drawn_card`` came from the discard pile."""
+    opponent_took: tuple[int, ...]
+    """Cards the opponent took from the discard pile this hand, in order."""
+    opponent_passed: tuple[int, ...]
+    """Up cards the opponent declined on the first turn (R11)."""
+    opponent_discards: tuple[int, ...]
+    """Cards the opponent discarded this hand, in order."""
+    scores: tuple[int, int]
+    """Game points so far, by seat (without box bonuses)."""
+    rules: Rules
+    turn: int
+    """Turns completed in this hand."""
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A plain-Python strategy: one method per decision (RULES.md R9-R15, V7, V13)."""
+
+    name: str
+
+    def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
+        """A new hand begins (memories of the previous hand are dropped here)."""
+
+    def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:
+        """First turn (R11): take the up card ``view.pile[-1]`` instead of passing?"""
+
+    def draw_from_pile(self, view: PlayerView, rng: SplitMix64) -> bool:
+        """Normal turn (R9): draw the pile's top card (True) or the stock's (False)?"""
+
+    def discard(self, view: PlayerView, rng: SplitMix64) -> int:
+        """Which card to discard from the 11 held (R9, R10, V6)."""
+
+    def knock(self, view: PlayerView, rng: SplitMix64) -> bool:
+        """Asked only when the 10 cards left may knock (R12, R13): knock now?"""
+
+    def big_gin(self, view: PlayerView, rng: SplitMix64) -> bool:
+        """Asked only when all 11 cards are melded and big gin is on (V13): go big gin?"""
+
+    def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
+        """Asked only when taking the last discard would let this player knock (V7): take it and knock?"""
