@@ -52,6 +52,9 @@ class PlayerView:
     rules: Rules
     turn: int
     """Turns completed in this hand."""
+    fiftieth_card: bool = False
+    """True while deciding the discard after taking the last discard under V7: the player must
+    knock, and may discard the taken card itself (turned face down)."""
 
 
 @runtime_checkable

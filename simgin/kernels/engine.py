@@ -1,0 +1,443 @@
+"""The hand and game kernels: docs/ENGINE.md in numba (R7-R23, V1-V10, V13, V14).
+
+A hand is played from its seed, its dealer and the two seats' bot ids, and written into
+one int64 row (the ``H_*`` columns); a game into one row of ``G_*`` columns. The
+plain-Python twin is ``simgin.reference_engine``; a differential test holds them equal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simgin.kernels import bots
+from simgin.kernels import rule_index as ri
+from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask
+from simgin.kernels.rng import derive, randint, shuffled_deck
+from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_UNDERCUT, score_hand
+
+# Two bots that always take the pile card never shrink the stock, so only a cap ends such
+# a hand; 500 turns is far beyond any real hand (the stock allows 30 stock draws).
+MAX_TURNS = 500
+# Two bots that never knock deal dead hands forever; 1000 deals is far beyond any real game.
+MAX_HANDS_PER_GAME = 1000
+
+# Hand record columns (docs/ENGINE.md, "The hand record").
+H_DEALER = 0
+H_KIND = 1
+H_WINNER = 2
+H_POINTS = 3
+H_KNOCKER = 4
+H_KNOCKER_DEADWOOD = 5
+H_DEFENDER_DEADWOOD = 6
+H_LAYOFF_POINTS = 7
+H_TURNS = 8
+H_DRAWS = 9
+H_UP_CARD = 10
+H_KNOCK_LIMIT = 11
+H_MULTIPLIER = 12
+H_PILE_TAKES_0 = 13
+H_PILE_TAKES_1 = 14
+H_FIFTIETH = 15
+H_CAPPED = 16
+HAND_FIELDS = (
+    "dealer",
+    "kind",
+    "winner",
+    "points",
+    "knocker",
+    "knocker_deadwood",
+    "defender_deadwood",
+    "layoff_points",
+    "turns",
+    "draws",
+    "up_card",
+    "knock_limit",
+    "multiplier",
+    "pile_takes_0",
+    "pile_takes_1",
+    "fiftieth",
+    "capped",
+)
+HAND_FIELD_COUNT = len(HAND_FIELDS)
+
+# Game record columns.
+G_FIRST_DEALER = 0
+G_WINNER = 1
+G_MARGIN = 2
+G_SCORE_0 = 3
+G_SCORE_1 = 4
+G_BOXES_0 = 5
+G_BOXES_1 = 6
+G_TOTAL_0 = 7
+G_TOTAL_1 = 8
+G_HANDS = 9
+G_DEAD_HANDS = 10
+G_SHUTOUT = 11
+G_CAPPED = 12
+GAME_FIELDS = (
+    "first_dealer",
+    "winner",
+    "margin",
+    "score_0",
+    "score_1",
+    "boxes_0",
+    "boxes_1",
+    "total_0",
+    "total_1",
+    "hands",
+    "dead_hands",
+    "shutout",
+    "capped",
+)
+GAME_FIELD_COUNT = len(GAME_FIELDS)
+
+# Errors a hand can stop with (an illegal decision); the Python layer names the bot and hand.
+ERROR_NONE = 0
+ERROR_DISCARD_NOT_HELD = 1
+ERROR_REDISCARD = 2
+ERROR_FIFTIETH_OVER_LIMIT = 3
+DECISION_DISCARD = 1
+
+
+@njit(cache=True)
+def hand_knock_limit(rules, up_card):
+    """The hand's knock limit: fixed, or the Oklahoma up card's value (V1, V9)."""
+    if not rules[ri.OKLAHOMA]:
+        return rules[ri.KNOCK_LIMIT]
+    rank = up_card % 13
+    if rank == 0 and rules[ri.OK_ACE_GIN_ONLY]:
+        return 0
+    return min(rank + 1, 10)
+
+
+@njit(cache=True)
+def hand_multiplier(rules, up_card):
+    """2 for an Oklahoma spade up card with spade doubling (V9), else 1."""
+    if rules[ri.OKLAHOMA] and rules[ri.OK_SPADE_DOUBLE] and up_card >= 39:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, suit_deadwood, suit_value):
+    result = np.zeros(3, np.int64)
+    kind, defender_won, points, kd, dd, laid = score_hand(
+        knocker,
+        defender,
+        big,
+        rules[ri.GIN_BONUS],
+        rules[ri.UNDERCUT_BONUS],
+        rules[ri.UNDERCUT_ON_TIE],
+        rules[ri.BIG_GIN_BONUS],
+        multiplier,
+        suit_deadwood,
+        suit_value,
+        result,
+    )
+    record[H_KIND] = kind
+    record[H_WINNER] = 1 - knocker_seat if defender_won else knocker_seat
+    record[H_POINTS] = points
+    record[H_KNOCKER] = knocker_seat
+    record[H_KNOCKER_DEADWOOD] = kd
+    record[H_DEFENDER_DEADWOOD] = dd
+    record[H_LAYOFF_POINTS] = laid
+
+
+@njit(cache=True)
+def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, record):
+    """Play one hand (docs/ENGINE.md) into ``record``; return an ``ERROR_*`` code (0 = fine).
+
+    On an error, ``record[H_WINNER]`` holds the seat at fault and ``record[H_KIND]`` the
+    decision, and the rest of the record is not meaningful.
+    """
+    for i in range(HAND_FIELD_COUNT):
+        record[i] = 0
+    deck = np.empty(52, np.int64)
+    state = np.empty(1, np.uint64)
+    state[0] = derive(hand_seed, 0)
+    shuffled_deck(state, deck)
+    rngs = np.empty((2, 1), np.uint64)
+    rngs[0, 0] = derive(hand_seed, 1)
+    rngs[1, 0] = derive(hand_seed, 2)
+    pairs = np.zeros((2, 52), np.int64)
+    work = np.empty(52, np.int64)
+    pile = np.empty(52, np.int64)
+    hands = np.zeros(2, np.int64)
+    takes = np.zeros(2, np.int64)
+    non_dealer = 1 - dealer
+    eleven = rules[ri.ELEVEN_START] != 0
+    rediscard = rules[ri.REDISCARD] != 0
+    dealt = 21 if eleven else 20
+    for i in range(dealt):
+        seat = non_dealer if i % 2 == 0 else dealer
+        hands[seat] |= 1 << deck[i]
+    pile_count = 0
+    up_card = -1
+    if not eleven:
+        up_card = deck[20]
+        pile[0] = up_card
+        pile_count = 1
+    stock_next = 21
+    knock_limit = hand_knock_limit(rules, up_card)
+    multiplier = hand_multiplier(rules, up_card)
+    record[H_DEALER] = dealer
+    record[H_UP_CARD] = up_card
+    record[H_KNOCK_LIMIT] = knock_limit
+    record[H_MULTIPLIER] = multiplier
+    record[H_WINNER] = -1
+    record[H_KNOCKER] = -1
+    draws = 0
+    turns = 0
+
+    # First turn (R11, V5): who plays it, and what was drawn.
+    player = non_dealer
+    drawn = -1
+    from_pile = False
+    if not eleven:
+        if bots.take_up_card(bot_ids[non_dealer], hands[non_dealer], up_card, rngs[non_dealer]):
+            player = non_dealer
+            from_pile = True
+        elif bots.take_up_card(bot_ids[dealer], hands[dealer], up_card, rngs[dealer]):
+            player = dealer
+            from_pile = True
+        if from_pile:
+            pile_count -= 1
+            takes[player] += 1
+            drawn = up_card
+        else:
+            drawn = deck[stock_next]
+            stock_next += 1
+        hands[player] |= 1 << drawn
+        draws += 1
+
+    fiftieth = False
+    while True:
+        hand = hands[player]
+        # Step 2: big gin (V13).
+        if (
+            rules[ri.BIG_GIN]
+            and deadwood_of_mask(hand, suit_deadwood) == 0
+            and bots.big_gin(bot_ids[player], rngs[player])
+        ):
+            turns += 1
+            _showdown(record, rules, player, hand, hands[1 - player], True, multiplier, suit_deadwood, suit_value)
+            break
+        # Step 3: discard (R9, R10, V6; V7 after the fiftieth-card take).
+        card = bots.discard(
+            bot_ids[player],
+            hand,
+            drawn,
+            from_pile,
+            rediscard,
+            fiftieth,
+            knock_limit,
+            pairs[player],
+            rngs[player],
+            suit_deadwood,
+            work,
+        )
+        if card < 0 or card > 51 or not (hand >> card) & 1:
+            record[H_WINNER] = player
+            record[H_KIND] = DECISION_DISCARD
+            return ERROR_DISCARD_NOT_HELD
+        if card == drawn and from_pile and not rediscard and not fiftieth:
+            record[H_WINNER] = player
+            record[H_KIND] = DECISION_DISCARD
+            return ERROR_REDISCARD
+        hand &= ~(1 << card)
+        hands[player] = hand
+        pile[pile_count] = card
+        pile_count += 1
+        turns += 1
+        # Step 4: knock (R12, R13); forced after the V7 take.
+        left = deadwood_of_mask(hand, suit_deadwood)
+        if fiftieth:
+            if left > knock_limit:
+                record[H_WINNER] = player
+                record[H_KIND] = DECISION_DISCARD
+                return ERROR_FIFTIETH_OVER_LIMIT
+            _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
+            break
+        if left <= knock_limit and bots.knock(bot_ids[player], rngs[player]):
+            _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
+            break
+        # Step 5: end of stock (R15, V7).
+        if 52 - stock_next <= 2:
+            other = 1 - player
+            if rules[ri.FIFTIETH]:
+                _, best = best_discard_of_mask(hands[other] | (1 << card), suit_deadwood)
+                if best <= knock_limit and bots.take_fiftieth(bot_ids[other], rngs[other]):
+                    pile_count -= 1
+                    takes[other] += 1
+                    draws += 1
+                    hands[other] |= 1 << card
+                    drawn = card
+                    from_pile = True
+                    player = other
+                    fiftieth = True
+                    record[H_FIFTIETH] = 1
+                    continue
+            record[H_KIND] = KIND_DEAD
+            break
+        if turns >= MAX_TURNS:
+            record[H_KIND] = KIND_DEAD
+            record[H_CAPPED] = 1
+            break
+        # A normal turn (R9): draw from the pile or the stock.
+        player = 1 - player
+        top = pile[pile_count - 1]
+        if bots.draw_from_pile(bot_ids[player], hands[player], top, rngs[player]):
+            pile_count -= 1
+            takes[player] += 1
+            drawn = top
+            from_pile = True
+        else:
+            drawn = deck[stock_next]
+            stock_next += 1
+            from_pile = False
+        hands[player] |= 1 << drawn
+        draws += 1
+
+    record[H_TURNS] = turns
+    record[H_DRAWS] = draws
+    record[H_PILE_TAKES_0] = takes[0]
+    record[H_PILE_TAKES_1] = takes[1]
+    return ERROR_NONE
+
+
+@njit(cache=True)
+def _game_totals(rules, score, boxes, winner, totals):
+    """Final totals of one game with box, game and shutout bonuses (R21-R23, V8); returns the shutout flag."""
+    loser = 1 - winner
+    for seat in range(2):
+        totals[seat] = score[seat] + rules[ri.BOX_BONUS] * boxes[seat]
+    shutout = score[loser] == 0
+    bonus = rules[ri.GAME_BONUS]
+    if shutout and rules[ri.SHUTOUT] == 0:
+        bonus = rules[ri.SHUTOUT_BONUS]
+    totals[winner] += bonus
+    if shutout and rules[ri.SHUTOUT] == 1:
+        totals[winner] *= 2
+    return shutout
+
+
+@njit(cache=True)
+def play_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_rows, error):
+    """Play one game (docs/ENGINE.md) into ``game``; hand rows go into ``hand_rows`` while it has room.
+
+    Returns the number of deals played. ``error[0]`` receives an ``ERROR_*`` code and
+    ``error[1]`` the hand seed of the failing hand.
+    """
+    for i in range(GAME_FIELD_COUNT):
+        game[i] = 0
+    state = np.empty(1, np.uint64)
+    state[0] = derive(game_seed, 0)
+    dealer = randint(state, 2)
+    game[G_FIRST_DEALER] = dealer
+    game[G_WINNER] = -1
+    hollywood = rules[ri.HOLLYWOOD] != 0
+    column_count = 3 if hollywood else 1
+    scores = np.zeros((3, 2), np.int64)
+    boxes = np.zeros((3, 2), np.int64)
+    totals = np.zeros((3, 2), np.int64)
+    is_open = np.zeros(3, np.bool_)
+    for g in range(column_count):
+        is_open[g] = True
+    wins = np.zeros(2, np.int64)
+    record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    target = rules[ri.TARGET]
+    deals = 0
+    dead = 0
+    shutout = False
+    target_winner = -1
+    while True:
+        if deals >= MAX_HANDS_PER_GAME:
+            game[G_CAPPED] = 1
+            break
+        hand_seed = derive(game_seed, 1 + deals)
+        code = play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, record)
+        if code != ERROR_NONE:
+            error[0] = code
+            error[1] = np.int64(hand_seed)
+            return deals
+        if deals < hand_rows.shape[0]:
+            hand_rows[deals, :] = record
+        deals += 1
+        if record[H_KIND] == KIND_DEAD:
+            dead += 1
+            continue
+        winner = record[H_WINNER]
+        points = record[H_POINTS]
+        won_boxes = 1
+        if rules[ri.OK_EXTRA_BOXES]:
+            if record[H_KIND] == KIND_UNDERCUT:
+                won_boxes += record[H_MULTIPLIER]
+            elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
+                won_boxes += 2 * record[H_MULTIPLIER]
+        wins[winner] += 1
+        columns = min(wins[winner], 3) if hollywood else 1
+        for g in range(columns):
+            if not is_open[g]:
+                continue
+            scores[g, winner] += points
+            boxes[g, winner] += won_boxes
+            if scores[g, winner] >= target:
+                is_open[g] = False
+                target_winner = winner
+                if _game_totals(rules, scores[g], boxes[g], winner, totals[g]):
+                    shutout = True
+        if rules[ri.DEALER_ROTATION] == 0:
+            dealer = 1 - winner
+        elif rules[ri.DEALER_ROTATION] == 1:
+            dealer = winner
+        else:
+            dealer = 1 - dealer
+        still_open = False
+        for g in range(column_count):
+            still_open = still_open or is_open[g]
+        if not still_open:
+            break
+    for g in range(column_count):
+        if is_open[g]:
+            for seat in range(2):
+                totals[g, seat] = scores[g, seat] + rules[ri.BOX_BONUS] * boxes[g, seat]
+    for seat in range(2):
+        game[G_SCORE_0 + seat] = scores[:, seat].sum()
+        game[G_BOXES_0 + seat] = boxes[:, seat].sum()
+        game[G_TOTAL_0 + seat] = totals[:, seat].sum()
+    if game[G_CAPPED]:
+        game[G_WINNER] = -1
+        game[G_MARGIN] = 0
+    elif not hollywood:
+        # R23: the margin is the winner's total minus the loser's; box bonuses can make it negative.
+        game[G_WINNER] = target_winner
+        game[G_MARGIN] = game[G_TOTAL_0 + target_winner] - game[G_TOTAL_1 - target_winner]
+    elif game[G_TOTAL_0] != game[G_TOTAL_1]:
+        winner = 0 if game[G_TOTAL_0] > game[G_TOTAL_1] else 1
+        game[G_WINNER] = winner
+        game[G_MARGIN] = game[G_TOTAL_0 + winner] - game[G_TOTAL_1 - winner]
+    game[G_HANDS] = deals
+    game[G_DEAD_HANDS] = dead
+    game[G_SHUTOUT] = shutout
+    return deals
+
+
+@njit(cache=True, parallel=True)
+def play_hands_batch(hand_seeds, dealers, rules, bot_ids, suit_deadwood, suit_value, rows, errors):
+    """Play independent hands in parallel; row i and ``errors[i]`` belong to hand i only."""
+    for i in prange(hand_seeds.shape[0]):
+        errors[i] = play_hand(hand_seeds[i], dealers[i], rules, bot_ids, suit_deadwood, suit_value, rows[i])
+
+
+@njit(cache=True, parallel=True)
+def play_games_batch(game_seeds, rules, bot_ids, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors):
+    """Play independent games in parallel; game i writes its own rows only.
+
+    ``hand_rows[i]`` holds up to ``hand_rows.shape[1]`` hands of game i and
+    ``hand_counts[i]`` how many deals it had; ``errors[i]`` = (code, hand seed).
+    """
+    for i in prange(game_seeds.shape[0]):
+        hand_counts[i] = play_game(
+            game_seeds[i], rules, bot_ids, suit_deadwood, suit_value, games[i], hand_rows[i], errors[i]
+        )
