@@ -200,7 +200,9 @@ def _bit_index(low):
 
 @njit(cache=True)
 def best_discard_of_mask(hand, suit_deadwood):
-    """(card, deadwood) of a discard leaving the least deadwood; ties go to the lowest card."""
+    """(card, deadwood) of a discard leaving the least deadwood; ties go to the lowest card; (-1, 0) if empty."""
+    if hand == 0:
+        return -1, 0
     out = np.empty(52, np.int64)
     best = discard_deadwoods(hand, suit_deadwood, out)
     for card in range(52):

@@ -1,0 +1,341 @@
+"""The ``simgin`` command line: a thin click layer over the library.
+
+Everything a command does is a call to a public simgin function; this module only parses
+options, turns the library's ``ValueError`` into a one-line :class:`click.ClickException`
+(non-zero exit, no traceback) and prints text or JSON.
+
+Adding a command: write one function below the shared helpers, decorate it with
+``@main.command()`` and reuse the shared decorators (:func:`rules_options`,
+:func:`set_option`, :func:`json_option`). Put an example that runs as written in its
+help, between ``\\b`` lines so click keeps the line breaks; ``tests/test_cli.py`` runs
+every such example and checks that every command has help text. Import heavy modules
+inside the command so ``simgin --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from simgin import __version__
+from simgin.cards import card_value, format_card, format_cards, parse_cards
+from simgin.rules import Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+# ---------------------------------------------------------------------------
+# Shared helpers and option decorators
+# ---------------------------------------------------------------------------
+
+
+def user_error(label: str, error: Exception) -> click.ClickException:
+    """A one-line ClickException for a user error, prefixed with what was being read."""
+    message = " ".join(str(error).split())
+    return click.ClickException(f"{label}: {message}" if label else message)
+
+
+def read_cards(text: str, label: str, low: int = 0, high: int = 52) -> list[int]:
+    """Parse a card string given on the command line, or fail with a one-line error.
+
+    ``label`` names the option or argument (``'--knocker'``) so the message says where
+    the bad value came from; ``low`` and ``high`` bound the number of cards.
+    """
+    try:
+        cards = parse_cards(text)
+    except ValueError as error:
+        raise user_error(label, error) from None
+    if not low <= len(cards) <= high:
+        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise click.ClickException(f"{label}: wrong number of cards: got {len(cards)} ({text!r}), need {allowed}")
+    return cards
+
+
+def build_rules(preset: str, settings: Iterable[str] = ()) -> Rules:
+    """The rules of a preset with ``key=value`` settings applied, or a one-line error."""
+    try:
+        rules = Rules.preset(preset)
+    except ValueError as error:
+        raise user_error("", error) from None
+    changes: dict[str, str] = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.ClickException(f"bad --set {item!r}: expected KEY=VALUE, e.g. --set gin_bonus=25")
+        changes[key.strip()] = value
+    try:
+        return rules.with_settings(changes)
+    except (ValueError, TypeError) as error:
+        raise user_error("bad --set", error) from None
+
+
+def set_option(func: F) -> F:
+    """Add the repeatable ``--set KEY=VALUE`` option (passed on as ``settings``)."""
+    return click.option(
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Change one rule switch, e.g. --set gin_bonus=25 (repeatable; see 'simgin rules').",
+    )(func)
+
+
+def rules_options(func: F) -> F:
+    """Add ``--rules PRESET`` and ``--set KEY=VALUE``; the command receives ``rules: Rules``."""
+
+    @click.option(
+        "--rules",
+        "preset",
+        default="standard",
+        show_default=True,
+        metavar="PRESET",
+        help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
+    )
+    @set_option
+    @functools.wraps(func)
+    def wrapper(*args: Any, preset: str, settings: Sequence[str], **kwargs: Any) -> Any:
+        return func(*args, rules=build_rules(preset, settings), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def json_option(func: F) -> F:
+    """Add ``--json`` (passed on as ``as_json``): print one JSON document instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON."""
+    click.echo(json.dumps(data, indent=2))
+
+
+def card_names(cards: Iterable[int]) -> list[str]:
+    """Card names for JSON output, e.g. ``['AS', 'TD']``."""
+    return [format_card(int(card)) for card in cards]
+
+
+def show_melds(melds: Iterable[Iterable[int]]) -> str:
+    """Melds for text output, e.g. ``'[AS 2S 3S] [7C 7D 7H]'``, or ``'(none)'``."""
+    shown = " ".join("[" + format_cards(meld) + "]" for meld in melds)
+    return shown or "(none)"
+
+
+def show_cards(cards: Iterable[int]) -> str:
+    """Cards for text output, or ``'(none)'``."""
+    return format_cards(cards) or "(none)"
+
+
+# ---------------------------------------------------------------------------
+# The root group
+# ---------------------------------------------------------------------------
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", prog_name="simgin", message="%(prog)s %(version)s")
+def main() -> None:
+    """simgin: a Gin Rummy tournament simulator and analytics toolkit.
+
+    Exact rules (see 'simgin rules'), fast numba kernels, statistics and reports.
+    Run 'simgin COMMAND -h' for a command's help and an example.
+
+    \b
+    Examples:
+      simgin deadwood "AS 2S 3S 7C 7D 7H TD JD QD KH"
+      simgin showdown --knocker "AS 2S 3S 7C 7D 7H TD JD QD KH" \\
+          --defender "4S 5S 8C 8D 9H 9S KC KD 2C 3D"
+      simgin rules eaai
+    """
+
+
+# ---------------------------------------------------------------------------
+# Commands: one function each
+# ---------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("cards", metavar="CARDS")
+@json_option
+def deadwood(cards: str, as_json: bool) -> None:
+    """Least deadwood of a hand, with its melds.
+
+    Shows the deadwood and one meld arrangement that reaches it.
+
+    CARDS is a hand of 1 to 11 cards in one quoted argument, written like
+    AS 2s 10h TD qc (rank A 2-9 10/T J Q K, then suit C D H S). Deadwood is the value of
+    the cards outside melds (ace 1, 2-9 face value, 10 J Q K 10), minimised over every
+    arrangement of sets (3-4 of a rank) and runs (3+ in a suit, ace low, no wrap). With
+    11 cards (a hand after drawing) it also shows the best discard and the deadwood it
+    leaves.
+
+    \b
+    Examples:
+      simgin deadwood "AS 2S 3S 7C 7D 7H TD JD QD KH"
+      simgin deadwood "as 2s 3s 7c 7d 7h td jd qd kh kc" --json
+    """
+    from simgin.melds import best_discard, meld_arrangement
+
+    hand = read_cards(cards, "CARDS", 1, 11)
+    melds, loose = meld_arrangement(hand)
+    total = sum(card_value(card) for card in loose)
+    discard = best_discard(hand) if len(hand) == 11 else None
+    if as_json:
+        data: dict[str, Any] = {
+            "cards": card_names(hand),
+            "deadwood": total,
+            "melds": [card_names(meld) for meld in melds],
+            "deadwood_cards": card_names(loose),
+            "best_discard": None if discard is None else {"card": format_card(discard[0]), "deadwood": discard[1]},
+        }
+        echo_json(data)
+        return
+    click.echo(f"deadwood: {total}")
+    click.echo(f"melds: {show_melds(melds)}")
+    click.echo(f"deadwood cards: {show_cards(loose)}")
+    if discard is not None:
+        click.echo(f"best discard: {format_card(discard[0])} (leaves deadwood {discard[1]})")
+
+
+@main.command()
+@click.option("--knocker", required=True, metavar="CARDS", help="The knocker's 10 cards (11 for big gin).")
+@click.option("--defender", required=True, metavar="CARDS", help="The defender's 10 cards.")
+@click.option(
+    "--up-card",
+    metavar="CARD",
+    default=None,
+    help="The hand's first up card (Oklahoma: sets the knock limit, a spade doubles).",
+)
+@rules_options
+@json_option
+def showdown(knocker: str, defender: str, up_card: str | None, rules: Rules, as_json: bool) -> None:
+    """Score a knock: winner, points, melds and lay-offs.
+
+    The knocker shows a least-deadwood arrangement, the defender melds and lays off
+    cards on the knocker's melds (not after gin), and the hand is scored: knock (the
+    difference), gin (gin bonus + the defender's deadwood), undercut (the defender's
+    count is equal or lower: difference + undercut bonus) or big gin. Bonuses and limits
+    come from --rules and --set. Cards are written like AS 2s 10h TD qc (rank A 2-9
+    10/T J Q K, then suit C D H S), separated by spaces or commas.
+
+    \b
+    Examples:
+      simgin showdown --knocker "AS 2S 3S 7C 7D 7H TD JD QD KH" --defender "4S 5S 8C 8D 9H 9S KC KD 2C 3D"
+      simgin showdown --knocker "AS 2S 3S 7C 7D 7H TD JD QD KD" \\
+          --defender "4S 5S 8C 8D 9H 9S KC KH 2C 3D" --set gin_bonus=25
+      simgin showdown --knocker "AS 2S 3S 7C 7D 7H TD JD QD 4C" \\
+          --defender "4S 6S 8C 8D 9H 9S KC KH 2C 3D" --rules oklahoma --up-card 5S --json
+    """
+    import simgin
+
+    knocker_cards = read_cards(knocker, "--knocker")  # score_showdown checks the counts
+    defender_cards = read_cards(defender, "--defender")
+    up = None if up_card is None else read_cards(up_card, "--up-card", 1, 1)[0]
+    if rules.oklahoma and up is None:
+        raise click.ClickException("Oklahoma rules need --up-card CARD: the up card sets the knock limit (V9)")
+    try:
+        result = simgin.score_showdown(knocker_cards, defender_cards, rules, up)
+    except ValueError as error:
+        raise user_error("", error) from None
+    laid_off = list(result.layoffs)
+    kind = str(result.kind)
+    winner = str(result.winner)
+    if as_json:
+        data: dict[str, Any] = {
+            "winner": winner,
+            "points": int(result.points),
+            "kind": kind,
+            "knocker_deadwood": int(result.knocker_deadwood),
+            "defender_deadwood": int(result.defender_deadwood),
+            "layoffs": card_names(laid_off),
+            "layoff_points": int(result.layoff_points),
+            "knocker_melds": [card_names(meld) for meld in result.knocker_melds],
+            "defender_melds": [card_names(meld) for meld in result.defender_melds],
+            "multiplier": int(result.multiplier),
+            "knock_limit": int(result.knock_limit),
+            "knocker": card_names(knocker_cards),
+            "defender": card_names(defender_cards),
+            "up_card": None if up is None else format_card(up),
+            "rules": rules.to_dict(),
+        }
+        echo_json(data)
+        return
+    click.echo(f"knocker:  {format_cards(knocker_cards)}")
+    click.echo(f"  melds {show_melds(result.knocker_melds)}, deadwood {result.knocker_deadwood}")
+    click.echo(f"defender: {format_cards(defender_cards)}")
+    layoff_text = (
+        f"lays off {format_cards(laid_off)} ({result.layoff_points} points)" if laid_off else "lays off nothing"
+    )
+    click.echo(f"  melds {show_melds(result.defender_melds)}, {layoff_text}, deadwood {result.defender_deadwood}")
+    times = f", doubled by the up card {format_card(up)}" if result.multiplier != 1 and up is not None else ""
+    click.echo(f"result: {kind}, {winner} scores {result.points}{times} (knock limit {result.knock_limit})")
+
+
+@main.command("rules")
+@click.argument("preset", required=False, metavar="[PRESET]")
+@set_option
+@json_option
+def rules_command(preset: str | None, settings: Sequence[str], as_json: bool) -> None:
+    """List rule presets and switches, or one preset's values.
+
+    Without PRESET: every preset (with what it changes from standard) and every switch
+    with its type, default and meaning (rule ids refer to the rule book, RULES.md).
+    With PRESET: that preset's value for every switch, '*' marking the ones that differ
+    from standard. --set shows the effect of changing switches (the same --set as
+    'simgin showdown').
+
+    \b
+    Examples:
+      simgin rules
+      simgin rules oklahoma
+      simgin rules eaai --set knock_limit=7 --json
+    """
+    standard = Rules()
+    if preset is None and not settings:
+        switches = [dict(row) for row in Rules.describe()]
+        if as_json:
+            presets = {name: Rules.preset(name).to_dict() for name in Rules.PRESETS}
+            echo_json({"presets": presets, "switches": switches})
+            return
+        click.echo("Presets (simgin rules PRESET shows all values):")
+        width = max(len(name) for name in Rules.PRESETS)
+        for name, overrides in Rules.PRESETS.items():
+            changes = ", ".join(f"{key}={_show_value(value)}" for key, value in overrides.items())
+            click.echo(f"  {name:<{width}}  {changes or 'the rule book defaults'}")
+        click.echo("")
+        click.echo("Switches (change with --set KEY=VALUE):")
+        rows = [(row["name"], row["type"], _show_value(row["default"]), row["doc"]) for row in switches]
+        _echo_table(("name", "type", "default", "meaning"), rows)
+        return
+    name = preset or "standard"
+    rules = build_rules(name, settings)
+    values = rules.to_dict()
+    changed = {key: value for key, value in values.items() if value != getattr(standard, key)}
+    if as_json:
+        echo_json({"preset": name, "settings": list(settings), "rules": values, "changed": changed})
+        return
+    title = name + "".join(f" --set {item}" for item in settings)
+    click.echo(f"Rules: {title} ('*' = differs from standard)")
+    docs = {row["name"]: row["doc"] for row in Rules.describe()}
+    rows = [(("* " if key in changed else "  ") + key, _show_value(value), docs[key]) for key, value in values.items()]
+    _echo_table(("  name", "value", "meaning"), rows)
+
+
+def _show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
+    for row in [tuple(header), *rows]:
+        cells = [str(cell).ljust(width) for cell, width in zip(row[:-1], widths, strict=False)]
+        click.echo("  ".join([*cells, str(row[-1])]).rstrip())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

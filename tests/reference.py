@@ -1,0 +1,247 @@
+"""Plain-Python brute-force references for melds, deadwood and the showdown (RULES.md R3-R6, R13-R19, V13).
+
+Slow and obvious on purpose: every meld is listed, every arrangement of disjoint melds is
+enumerated, every subset of defender cards is tried as a lay-off. Nothing here imports the
+numba kernels or ``simgin.melds``; only the card encoding comes from ``simgin.cards``
+(``card = suit * 13 + rank``, rank 0 = ace). The tests compare the kernels against these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import combinations, product
+
+from simgin.cards import RANK_COUNT, SUIT_COUNT, card_rank, card_suit, make_card
+
+Meld = frozenset[int]
+Arrangement = tuple[Meld, ...]
+
+_CACHE_SIZE = 1 << 17
+
+
+def value(card: int) -> int:
+    """R2: ace 1, 2-9 face value, ten and court cards 10."""
+    return min(card_rank(card) + 1, 10)
+
+
+def total_value(cards: Iterable[int]) -> int:
+    return sum(value(card) for card in cards)
+
+
+def _hand(cards: Iterable[int]) -> frozenset[int]:
+    hand = [int(card) for card in cards]
+    if len(set(hand)) != len(hand) or not all(0 <= card < 52 for card in hand):
+        raise ValueError(f"not a hand of distinct cards 0-51: {hand}")
+    return frozenset(hand)
+
+
+# --- melds (R3, R4) -------------------------------------------------------------------------
+
+
+def all_melds(cards: Iterable[int]) -> list[Meld]:
+    """Every set (3 or 4 cards of one rank, R3) and every run (3+ consecutive ranks of one suit,
+    ace low, no wrap, R4) contained in the hand; runs of every length and sets of both sizes."""
+    return list(_all_melds(_hand(cards)))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _all_melds(hand: frozenset[int]) -> tuple[Meld, ...]:
+    melds: list[Meld] = []
+    for rank in range(RANK_COUNT):
+        same_rank = sorted(card for card in hand if card_rank(card) == rank)
+        for size in (3, 4):
+            melds.extend(frozenset(combo) for combo in combinations(same_rank, size))
+    for suit in range(SUIT_COUNT):
+        # A run is ranks low..high (high - low >= 2) all held; rank 12 (king) is never followed by the ace.
+        for low in range(RANK_COUNT):
+            for high in range(low + 2, RANK_COUNT):
+                run = [make_card(rank, suit) for rank in range(low, high + 1)]
+                if not all(card in hand for card in run):
+                    break  # a longer run from the same low card needs this one too
+                melds.append(frozenset(run))
+    return tuple(melds)
+
+
+def is_set(meld: Iterable[int]) -> bool:
+    cards = list(meld)
+    return len(cards) in (3, 4) and len({card_rank(card) for card in cards}) == 1
+
+
+def is_run(meld: Iterable[int]) -> bool:
+    cards = sorted(meld)
+    if len(cards) < 3 or len({card_suit(card) for card in cards}) != 1:
+        return False
+    ranks = [card_rank(card) for card in cards]
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def is_meld(meld: Iterable[int]) -> bool:
+    return is_set(meld) or is_run(meld)
+
+
+# --- arrangements and deadwood (R5, R6) -----------------------------------------------------
+
+
+def all_arrangements(cards: Iterable[int]) -> list[Arrangement]:
+    """Every collection of pairwise-disjoint melds of the hand (R5), the empty one included."""
+    return list(_all_arrangements(_hand(cards)))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _all_arrangements(hand: frozenset[int]) -> tuple[Arrangement, ...]:
+    melds = _all_melds(hand)
+    found: list[Arrangement] = []
+
+    def extend(start: int, used: frozenset[int], chosen: tuple[Meld, ...]) -> None:
+        found.append(chosen)
+        for index in range(start, len(melds)):
+            if not melds[index] & used:
+                extend(index + 1, used | melds[index], (*chosen, melds[index]))
+
+    extend(0, frozenset(), ())
+    return tuple(found)
+
+
+def arrangement_deadwood(cards: Iterable[int], arrangement: Arrangement) -> int:
+    """Value of the cards of the hand that are in none of the arrangement's melds."""
+    melded = frozenset().union(*arrangement)
+    return total_value(card for card in cards if card not in melded)
+
+
+def deadwood(cards: Iterable[int]) -> int:
+    """R6: the minimum, over all arrangements, of the value of the unmelded cards."""
+    return _deadwood(_hand(cards))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _deadwood(hand: frozenset[int]) -> int:
+    return min(arrangement_deadwood(hand, arrangement) for arrangement in _all_arrangements(hand))
+
+
+def best_discard_deadwoods(cards: Iterable[int]) -> dict[int, int]:
+    """For each card, the deadwood of the hand without it."""
+    hand = _hand(cards)
+    return {card: _deadwood(hand - {card}) for card in sorted(hand)}
+
+
+def min_arrangements(cards: Iterable[int]) -> list[Arrangement]:
+    """Every arrangement achieving the minimum deadwood (what a knocker may show)."""
+    hand = _hand(cards)
+    best = _deadwood(hand)
+    return [arr for arr in _all_arrangements(hand) if arrangement_deadwood(hand, arr) == best]
+
+
+# --- lay-offs (R14) -------------------------------------------------------------------------
+
+
+def _can_attach(card: int, meld: Meld) -> bool:
+    """Could ``card`` go onto ``meld`` at all (ignoring the chain condition)?"""
+    if is_set(meld):
+        return len(meld) == 3 and card_rank(card) == card_rank(next(iter(meld)))
+    return card_suit(card) == card_suit(next(iter(meld))) and card not in meld
+
+
+def _run_extension_ok(run: Meld, attached: list[int]) -> bool:
+    """The cards attached to a run must extend it contiguously at either end (chains allowed)."""
+    ranks = sorted(card_rank(card) for card in run)
+    low, high = ranks[0], ranks[-1]
+    below = sorted(card_rank(card) for card in attached if card_rank(card) < low)
+    above = sorted(card_rank(card) for card in attached if card_rank(card) > high)
+    return below == list(range(low - len(below), low)) and above == list(range(high + 1, high + 1 + len(above)))
+
+
+def is_valid_layoff(cards: Iterable[int], shown: Arrangement) -> bool:
+    """Can all of ``cards`` be laid off together on the knocker's shown melds?
+
+    Tries every assignment of each card to a meld it could go on: a set takes only its
+    missing 4th card; a run takes cards of its suit that, together with the other cards
+    assigned to it, extend it without a gap at either end.
+    """
+    cards = list(cards)
+    targets = [[index for index, meld in enumerate(shown) if _can_attach(card, meld)] for card in cards]
+    for assignment in product(*targets):
+        attached: dict[int, list[int]] = {index: [] for index in range(len(shown))}
+        for card, index in zip(cards, assignment, strict=True):
+            attached[index].append(card)
+        ok = True
+        for index, meld in enumerate(shown):
+            if not attached[index]:
+                continue
+            ok = len(meld) + len(attached[index]) <= 4 if is_set(meld) else _run_extension_ok(meld, attached[index])
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+def defender_deadwood_after_layoffs(defender: Iterable[int], shown: Arrangement) -> tuple[int, frozenset[int]]:
+    """The defender's least deadwood when it picks its melds and lay-offs together, and one best lay-off."""
+    hand = _hand(defender)
+    candidates = sorted(card for card in hand if any(_can_attach(card, meld) for meld in shown))
+    best, best_layoff = _deadwood(hand), frozenset()
+    for size in range(1, len(candidates) + 1):
+        for layoff in combinations(candidates, size):
+            if not is_valid_layoff(layoff, shown):
+                continue
+            left = _deadwood(hand - frozenset(layoff))
+            if left < best:
+                best, best_layoff = left, frozenset(layoff)
+    return best, best_layoff
+
+
+# --- the showdown (R13-R19, V2, V3, V9, V13) -----------------------------------------------
+
+
+def showdown(
+    knocker: Iterable[int],
+    defender: Iterable[int],
+    gin_bonus: int = 20,
+    undercut_bonus: int = 10,
+    undercut_on_tie: bool = True,
+    big_gin: bool = False,
+    big_gin_bonus: int = 31,
+    multiplier: int = 1,
+) -> dict[str, object]:
+    """Score a knock by brute force (no knock-limit check: the caller decides who may knock)."""
+    knocker_hand, defender_hand = _hand(knocker), _hand(defender)
+    if knocker_hand & defender_hand:
+        raise ValueError("overlapping hands")
+    if len(defender_hand) != 10 or len(knocker_hand) not in (10, 11):
+        raise ValueError("need 10 defender cards and 10 (or 11 for big gin) knocker cards")
+    kd = _deadwood(knocker_hand)
+    if len(knocker_hand) == 11 and not (big_gin and kd == 0):
+        raise ValueError("an 11-card knock must be big gin")
+    if kd == 0:
+        # R19 / V13: gin or big gin; the defender may not lay off.
+        dd = _deadwood(defender_hand)
+        if len(knocker_hand) == 11:
+            kind, points = "big_gin", big_gin_bonus + dd
+        else:
+            kind, points = "gin", gin_bonus + dd
+        winner = "knocker"
+        shown = min_arrangements(knocker_hand)[0]
+        layoff: frozenset[int] = frozenset()
+    else:
+        # R14: the knocker shows the minimum-deadwood arrangement that saves the defender least.
+        dd, shown, layoff = -1, (), frozenset()
+        for arrangement in min_arrangements(knocker_hand):
+            left, laid = defender_deadwood_after_layoffs(defender_hand, arrangement)
+            if left > dd:
+                dd, shown, layoff = left, arrangement, laid
+        if kd < dd:  # R17
+            winner, kind, points = "knocker", "knock", dd - kd
+        elif kd > dd or undercut_on_tie:  # R18
+            winner, kind, points = "defender", "undercut", kd - dd + undercut_bonus
+        else:
+            winner, kind, points = "knocker", "knock", 0
+    return {
+        "winner": winner,
+        "kind": kind,
+        "points": points * multiplier,
+        "knocker_deadwood": kd,
+        "defender_deadwood": dd,
+        "shown": shown,
+        "layoff": layoff,
+    }

@@ -1,0 +1,136 @@
+"""The README stays true to the code: rules table, presets, commands, examples, links."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from simgin.cli import main
+from simgin.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+TEST_COMMAND = 'python -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest'
+
+
+def section(title: str) -> str:
+    """The text of a '## title' section, up to the next '## ' heading."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.MULTILINE | re.DOTALL)
+    assert match, f"README.md has no '## {title}' section"
+    return match.group(1)
+
+
+def code_blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+
+
+def table_rows(text: str, first_header: str) -> dict[str, list[str]]:
+    """The rows of the markdown table whose first header cell is ``first_header``, keyed by
+    their first cell without backticks."""
+    match = re.search(rf"^\| {first_header} \|.*?(?=^[^|]|\Z)", text, re.MULTILINE | re.DOTALL)
+    assert match, f"no table headed '{first_header}'"
+    rows = {}
+    for line in match.group(0).splitlines():
+        if line.startswith("| `"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def console_examples() -> list[tuple[str, list[str]]]:
+    """(command line, expected output lines) for each '$ simgin' line of the Commands section."""
+    examples = []
+    for block in code_blocks(section("Commands"), "console"):
+        for chunk in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
+            if chunk.strip():
+                command, *output = chunk.rstrip("\n").split("\n")
+                examples.append((command.removeprefix("$ "), output))
+    return examples
+
+
+def test_every_rules_field_is_in_the_switch_table_with_its_type_and_default():
+    rows = table_rows(section("Rules"), "switch")
+    assert len(rows) == len(Rules.describe()), "README lists switches that Rules does not have"
+    for row in Rules.describe():
+        assert row["name"] in rows, f"README rules table lacks {row['name']}"
+        cells = rows[row["name"]]
+        assert cells[1] == row["type"], row["name"]
+        assert cells[2] == f"`{shown(row['default'])}`", row["name"]
+        assert cells[3].split(":")[0] == row["doc"].split(":")[0], f"rule ids differ for {row['name']}"
+
+
+def test_every_preset_is_in_the_preset_table_with_its_changes():
+    rows = table_rows(section("Rules"), "preset")
+    assert set(rows) == set(Rules.PRESETS)
+    for name, overrides in Rules.PRESETS.items():
+        assert name in rows, f"README preset table lacks {name}"
+        for key, value in overrides.items():
+            assert f"`{key}={shown(value)}`" in rows[name][1], f"preset {name}: {key}={value} not in README"
+
+
+def test_readme_states_the_test_command_and_ci_runs_it():
+    assert TEST_COMMAND in section("Running the tests")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'pip install -e ".[test]"' in ci
+    assert "pytest" in ci
+
+
+def test_quick_start_sets_up_a_venv_and_runs_a_command():
+    commands = code_blocks(section("Quick start"), "bash")
+    assert commands
+    line = commands[0].strip()
+    assert line.startswith("python -m venv .venv && .venv/bin/pip install -e ")
+    job = line.split(".venv/bin/simgin ", 1)[1]
+    with click.Context(main) as ctx:
+        assert shlex.split(job)[0] in main.list_commands(ctx)
+
+
+def test_every_command_is_documented():
+    text = section("Commands")
+    with click.Context(main) as ctx:
+        for name in main.list_commands(ctx):
+            assert f"`simgin {name}" in text, f"README does not document 'simgin {name}'"
+
+
+def test_card_format_is_documented():
+    text = section("Cards")
+    for phrase in ("suit * 13 + rank", "0-51", "AS 2s 10h TD qc"):
+        assert phrase in text
+
+
+@pytest.mark.parametrize(
+    "command, output", [pytest.param(command, output, id=command) for command, output in console_examples()]
+)
+def test_command_examples_run_and_print_what_the_readme_shows(command, output):
+    args = shlex.split(command)
+    assert args[0] == "simgin"
+    result = CliRunner().invoke(main, args[1:])
+    assert result.exit_code == 0, result.output
+    if output:
+        assert result.output.rstrip("\n").split("\n") == output
+
+
+def test_python_examples_pass_as_doctests():
+    blocks = code_blocks(section("Python API"), "pycon")
+    assert blocks
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest("\n".join(blocks), {}, "README.md", str(ROOT / "README.md"), 0)
+    assert len(test.examples) >= 8
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_relative_links_point_to_files():
+    for target in re.findall(r"\]\((?!https?:)([^)#]+)\)", README):
+        assert (ROOT / target).exists(), f"README links to missing {target}"

@@ -1,0 +1,219 @@
+"""simgin.Rules: the rule switches, presets, validation and per-hand Oklahoma values (R12-R23, V1-V14)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+import simgin
+from simgin import Rules
+from simgin.cards import parse_card
+
+PRESET_NAMES = ("standard", "oklahoma", "eaai", "modern", "straight", "hollywood")
+
+
+def test_r12_r18_r19_r20_r21_r22_defaults_are_the_rule_book() -> None:
+    rules = Rules()
+    assert rules.knock_limit == 10  # R12
+    assert rules.gin_bonus == 20  # R19
+    assert rules.undercut_bonus == 10  # R18
+    assert rules.undercut_on_tie is True  # R18: equal counts are an undercut
+    assert rules.target == 100  # R20
+    assert rules.game_bonus == 100  # R21
+    assert rules.shutout == "bonus" and rules.shutout_bonus == 200  # R21
+    assert rules.box_bonus == 20  # R22
+    # No variant is on by default.
+    assert not any(
+        [
+            rules.big_gin,
+            rules.oklahoma,
+            rules.hollywood,
+            rules.eleven_card_start,
+            rules.rediscard_taken_card,
+            rules.fiftieth_card_action,
+        ]
+    )
+
+
+def test_standard_preset_equals_defaults() -> None:
+    assert Rules.preset("standard") == Rules()
+
+
+def test_eaai_preset() -> None:
+    rules = Rules.preset("eaai")
+    assert rules.gin_bonus == 25  # V2
+    assert rules.undercut_bonus == 25  # V3
+    assert rules.undercut_on_tie is True  # R18
+    assert rules.knock_limit == 10
+    assert rules.target == 100
+    assert rules.box_bonus == 0
+    assert rules.game_bonus == 0
+    # No shutout bonus: either no shutout rule, or a shutout "bonus" of nothing.
+    assert rules.shutout == "none" or (rules.shutout == "bonus" and rules.shutout_bonus == 0)
+    assert rules.dealer_rotation == "alternate"  # V10
+    assert rules.big_gin is False  # V13
+    assert rules.rediscard_taken_card is False  # V6
+
+
+def test_modern_preset() -> None:
+    rules = Rules.preset("modern")
+    assert (rules.gin_bonus, rules.undercut_bonus, rules.box_bonus) == (25, 25, 25)  # V2, V3, V4
+    assert rules.big_gin is True and rules.big_gin_bonus == 31  # V13
+    assert rules.shutout == "double"  # V8
+
+
+def test_v1_straight_preset() -> None:
+    assert Rules.preset("straight").knock_limit == 0
+    assert dataclasses.replace(Rules.preset("straight"), knock_limit=10) == Rules()
+
+
+def test_v9_oklahoma_preset() -> None:
+    rules = Rules.preset("oklahoma")
+    assert rules.oklahoma is True
+    assert rules.target == 150
+
+
+def test_v14_hollywood_preset() -> None:
+    rules = Rules.preset("hollywood")
+    assert rules.hollywood is True
+    assert dataclasses.replace(rules, hollywood=False) == Rules()
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_presets_are_rules_and_distinct(name: str) -> None:
+    rules = Rules.preset(name)
+    assert isinstance(rules, Rules)
+    others = [Rules.preset(other) for other in PRESET_NAMES if other != name]
+    assert rules not in others
+
+
+def test_unknown_preset_lists_the_presets() -> None:
+    with pytest.raises(ValueError, match="klondike") as info:
+        Rules.preset("klondike")
+    for name in PRESET_NAMES:
+        assert name in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("knock_limit", 11),  # V1: 0-10
+        ("knock_limit", -1),
+        ("gin_bonus", -5),
+        ("undercut_bonus", -1),
+        ("box_bonus", 2.5),
+        ("target", 0),
+        ("big_gin_bonus", "31"),
+        ("undercut_on_tie", "yes"),
+        ("big_gin", 1),
+        ("oklahoma", None),
+        ("dealer_rotation", "random"),
+        ("shutout", "triple"),
+    ],
+)
+def test_invalid_value_names_the_field(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=re.escape(field)):
+        Rules(**{field: value})
+
+
+def test_v5_v9_oklahoma_needs_an_up_card() -> None:
+    with pytest.raises(ValueError, match="eleven_card_start"):
+        Rules(oklahoma=True, eleven_card_start=True)
+
+
+def test_replace_works_and_validates() -> None:
+    rules = dataclasses.replace(Rules(), gin_bonus=25)
+    assert rules.gin_bonus == 25 and rules.undercut_bonus == 10
+    with pytest.raises(ValueError, match="knock_limit"):
+        dataclasses.replace(Rules(), knock_limit=12)
+
+
+def test_rules_are_frozen_and_hashable() -> None:
+    rules = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.knock_limit = 5  # type: ignore[misc]
+    assert hash(rules) == hash(Rules())
+
+
+def test_with_settings_converts_strings() -> None:
+    rules = Rules().with_settings(
+        {"knock_limit": "7", "big_gin": "true", "undercut_on_tie": "off", "dealer_rotation": "winner", "gin_bonus": 25}
+    )
+    assert rules.knock_limit == 7
+    assert rules.big_gin is True
+    assert rules.undercut_on_tie is False
+    assert rules.dealer_rotation == "winner"
+    assert rules.gin_bonus == 25
+    assert Rules().with_settings({}) == Rules()
+
+
+def test_with_settings_rejects_unknown_keys_and_bad_strings() -> None:
+    with pytest.raises(ValueError, match="knock_limt"):
+        Rules().with_settings({"knock_limt": "7"})
+    with pytest.raises(ValueError, match="big_gin"):
+        Rules().with_settings({"big_gin": "maybe"})
+    with pytest.raises(ValueError, match="knock_limit"):
+        Rules().with_settings({"knock_limit": "seven"})
+    with pytest.raises(ValueError, match="knock_limit"):
+        Rules().with_settings({"knock_limit": "11"})
+
+
+def test_every_field_cites_a_rule_id() -> None:
+    rows = Rules.describe()
+    assert {row["name"] for row in rows} == {f.name for f in dataclasses.fields(Rules)}
+    for row in rows:
+        assert re.search(r"\b[RV]\d+\b", row["doc"]), row["name"]
+
+
+def test_to_dict_round_trips() -> None:
+    rules = Rules.preset("modern")
+    assert Rules(**rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize(
+    ("up", "limit", "multiplier"),
+    [
+        ("3H", 3, 1),  # V9: the up card's value is the knock limit
+        ("7C", 7, 1),
+        ("TD", 10, 1),
+        ("KH", 10, 1),  # face cards count 10
+        ("AD", 1, 1),
+        ("3S", 3, 2),  # a spade doubles the hand
+        ("QS", 10, 2),
+        ("AS", 1, 2),
+    ],
+)
+def test_v9_oklahoma_hand_limit_and_multiplier(up: str, limit: int, multiplier: int) -> None:
+    rules = Rules.preset("oklahoma")
+    card = parse_card(up)
+    assert rules.hand_knock_limit(card) == limit
+    assert rules.hand_multiplier(card) == multiplier
+
+
+def test_v9_oklahoma_ace_gin_only() -> None:
+    rules = dataclasses.replace(Rules.preset("oklahoma"), oklahoma_ace_gin_only=True)
+    assert rules.hand_knock_limit(parse_card("AH")) == 0
+    assert rules.hand_knock_limit(parse_card("2H")) == 2
+
+
+def test_v9_spade_doubling_can_be_switched_off() -> None:
+    rules = dataclasses.replace(Rules.preset("oklahoma"), oklahoma_spade_double=False)
+    assert rules.hand_multiplier(parse_card("5S")) == 1
+
+
+def test_v9_oklahoma_without_up_card_is_an_error() -> None:
+    with pytest.raises(ValueError, match="up card"):
+        Rules.preset("oklahoma").hand_knock_limit(None)
+
+
+def test_r12_v1_without_oklahoma_the_up_card_does_not_matter() -> None:
+    rules = dataclasses.replace(Rules(), knock_limit=7)
+    for up in (None, parse_card("3S"), parse_card("KH")):
+        assert rules.hand_knock_limit(up) == 7
+        assert rules.hand_multiplier(up) == 1
+
+
+def test_rules_is_exported() -> None:
+    assert simgin.Rules is Rules
