@@ -1,0 +1,774 @@
+"""The plain-Python reference engine: hands and games exactly as docs/ENGINE.md says.
+
+This is the rule book in code (RULES.md R7-R23, V5-V10, V13, V14). It is written to be read,
+not to be fast: one hand is a small object that walks through the phases of docs/ENGINE.md
+(deal, first turn, normal turns, knock or end of stock, showdown) and drives two
+plain-Python strategies (:class:`simgin.strategy.Strategy`). The numba engine follows the
+same procedure, and a differential test requires both to give identical
+:class:`HandRecord` rows for the same seeds.
+
+Every action leaves a small frozen move record in ``HandRecord.moves`` (the deal, up-card
+offers, draws, discards, the knock, the defender's lay-offs, the score), so a hand can be
+replayed move by move.
+
+>>> from simgin.strategies.simple import SimpleStrategy
+>>> record = play_hand((SimpleStrategy(), SimpleStrategy()), Rules(), hand_seed=7, dealer=0)
+>>> record == play_hand((SimpleStrategy(), SimpleStrategy()), Rules(), hand_seed=7, dealer=0)
+True
+>>> record.kind in tuple(Outcome), record.draws >= record.pile_takes_0 + record.pile_takes_1
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from enum import IntEnum
+
+import numpy as np
+
+from simgin.cards import CARD_COUNT, format_card, format_cards
+from simgin.melds import deadwood, discard_deadwoods
+from simgin.rng import SplitMix64, derive, shuffled_deck
+from simgin.rules import Rules
+from simgin.showdown import KIND_CODES, Side, score_showdown
+from simgin.strategy import PlayerView, Strategy
+
+#: A hand ends as dead, with the ``capped`` flag, after this many turns. Only stock draws
+#: bring a hand towards its end (R15), so two bots that always take the pile card would
+#: otherwise pass cards back and forth forever; a real hand lasts at most about 60 turns.
+MAX_TURNS = 500
+
+#: A game ends undecided (winner -1, ``capped``) after this many deals, dead hands
+#: included: two bots that never knock would otherwise deal dead hands forever.
+MAX_HANDS_PER_GAME = 1000
+
+#: R15: the hand ends once the stock is down to this many cards.
+STOCK_LEFT_AT_END = 2
+
+HAND_SIZE = 10
+"""Cards held between turns (R8)."""
+
+STOCK = "stock"
+PILE = "pile"
+
+
+class Outcome(IntEnum):
+    """How a hand ended; the ints are the ``kind`` column of a hand record (docs/ENGINE.md)."""
+
+    DEAD = 0
+    KNOCK = 1
+    GIN = 2
+    BIG_GIN = 3
+    UNDERCUT = 4
+
+
+class IllegalDecision(ValueError):
+    """A strategy answered a question with an illegal move (R9, R10, V7) or a wrong type."""
+
+
+# ---------------------------------------------------------------------------------------
+# Move records: the log of a hand, one small frozen record per action.
+
+
+@dataclass(frozen=True)
+class Deal:
+    """R8, V5: the cards dealt to each seat, the up card (-1 with V5) and the stock in draw order."""
+
+    dealer: int
+    hands: tuple[tuple[int, ...], tuple[int, ...]]
+    up_card: int
+    stock: tuple[int, ...]
+
+    def __str__(self) -> str:
+        up = format_card(self.up_card) if self.up_card >= 0 else "none"
+        return (
+            f"deal by seat {self.dealer}: seat 0 {format_cards(self.hands[0])}; "
+            f"seat 1 {format_cards(self.hands[1])}; up card {up}"
+        )
+
+
+@dataclass(frozen=True)
+class Offer:
+    """R11: the up card offered on the first turn, taken or passed."""
+
+    seat: int
+    card: int
+    taken: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'takes' if self.taken else 'passes'} the up card {format_card(self.card)}"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """R9: a card drawn from the stock or taken from the pile."""
+
+    seat: int
+    source: str
+    """``"stock"`` or ``"pile"``."""
+    card: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} draws {format_card(self.card)} from the {self.source}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """R9: a card put on the discard pile (V7: also the 50th-card taker's knock discard)."""
+
+    seat: int
+    card: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} discards {format_card(self.card)}"
+
+
+@dataclass(frozen=True)
+class FiftiethOffer:
+    """V7: the last discard offered to the other player with two stock cards left."""
+
+    seat: int
+    card: int
+    taken: bool
+
+    def __str__(self) -> str:
+        verb = "takes" if self.taken else "declines"
+        return f"seat {self.seat} {verb} the 50th card {format_card(self.card)}"
+
+
+@dataclass(frozen=True)
+class Knock:
+    """R12, R13, V13: the knocker lays down its melds; ``kind`` is KNOCK, GIN or BIG_GIN."""
+
+    seat: int
+    kind: Outcome
+    deadwood: int
+    melds: tuple[tuple[int, ...], ...]
+
+    def __str__(self) -> str:
+        shown = " ".join("[" + format_cards(meld) + "]" for meld in self.melds)
+        verb = {Outcome.KNOCK: "knocks", Outcome.GIN: "goes gin", Outcome.BIG_GIN: "goes big gin"}[self.kind]
+        return f"seat {self.seat} {verb} with deadwood {self.deadwood}: {shown}"
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """R14: the defender lays down its melds and lays cards off on the knocker's (none after gin)."""
+
+    seat: int
+    melds: tuple[tuple[int, ...], ...]
+    cards: tuple[int, ...]
+    """The cards laid off on the knocker's melds."""
+    deadwood: int
+    """The defender's deadwood after lay-offs (R16)."""
+
+    def __str__(self) -> str:
+        laid = format_cards(self.cards) if self.cards else "nothing"
+        return f"seat {self.seat} lays off {laid}, deadwood {self.deadwood}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """R15-R19: how the hand ended and the points to the winner (-1 and 0 for a dead hand)."""
+
+    kind: Outcome
+    winner: int
+    points: int
+
+    def __str__(self) -> str:
+        if self.kind == Outcome.DEAD:
+            return "dead hand"
+        return f"{self.kind.name.lower().replace('_', ' ')}: seat {self.winner} scores {self.points}"
+
+
+Move = Deal | Offer | Draw | Discard | FiftiethOffer | Knock | LayOff | Score
+
+
+# ---------------------------------------------------------------------------------------
+# The hand record.
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One row per hand, the columns of docs/ENGINE.md, plus the move log (not compared)."""
+
+    dealer: int
+    kind: int
+    """An :class:`Outcome`: 0 dead, 1 knock, 2 gin, 3 big gin, 4 undercut."""
+    winner: int
+    """Seat, -1 if dead."""
+    points: int
+    """To the winner (Oklahoma doubling included, V9)."""
+    knocker: int
+    """Seat, -1 if dead."""
+    knocker_deadwood: int
+    defender_deadwood: int
+    """After lay-offs (R16); 0 if dead."""
+    layoff_points: int
+    turns: int
+    draws: int
+    up_card: int
+    """-1 with the 11-card start (V5)."""
+    knock_limit: int
+    multiplier: int
+    pile_takes_0: int
+    pile_takes_1: int
+    fiftieth: int
+    """1 when the hand ended by the 50th-card action (V7)."""
+    capped: int
+    """1 when the hand hit :data:`MAX_TURNS`."""
+    moves: tuple[Move, ...] = field(default=(), compare=False, repr=False)
+
+    def row(self) -> tuple[int, ...]:
+        """The record's columns as plain ints, in order (without the move log)."""
+        return tuple(int(getattr(self, f.name)) for f in fields(self) if f.name != "moves")
+
+    def replay(self) -> str:
+        """The move log, one line per move."""
+        return "\n".join(str(move) for move in self.moves)
+
+
+HAND_RECORD_FIELDS = tuple(f.name for f in fields(HandRecord) if f.name != "moves")
+
+
+# ---------------------------------------------------------------------------------------
+# One hand.
+
+
+def _check_deck(deck: Sequence[int]) -> list[int]:
+    cards = [int(card) for card in deck]
+    if sorted(cards) != list(range(CARD_COUNT)):
+        raise ValueError(f"deck must hold each card 0-51 exactly once, got {len(cards)} cards: {cards}")
+    return cards
+
+
+def _is_bool(answer: object) -> bool:
+    return isinstance(answer, (bool, np.bool_))
+
+
+def _is_int(answer: object) -> bool:
+    return isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_))
+
+
+class _Hand:
+    """The state of one hand and its phases, step by step as docs/ENGINE.md lists them."""
+
+    def __init__(
+        self,
+        strategies: tuple[Strategy, Strategy],
+        rules: Rules,
+        hand_seed: int,
+        dealer: int,
+        scores: tuple[int, int],
+        deck: Sequence[int] | None,
+    ) -> None:
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
+        if len(strategies) != 2:
+            raise ValueError(f"a hand needs two strategies, got {len(strategies)}")
+        self.strategies = strategies
+        self.rules = rules
+        self.hand_seed = hand_seed
+        self.dealer = dealer
+        self.scores = (int(scores[0]), int(scores[1]))
+        cards = shuffled_deck(SplitMix64(derive(hand_seed, 0))) if deck is None else _check_deck(deck)
+        self.rngs = (SplitMix64(derive(hand_seed, 1)), SplitMix64(derive(hand_seed, 2)))
+
+        # The deal (R8, V5): alternately, the non-dealer first.
+        nondealer = 1 - dealer
+        self.hands: list[list[int]] = [[], []]
+        if rules.eleven_card_start:
+            self.hands[nondealer] = cards[0:21:2]
+            self.hands[dealer] = cards[1:20:2]
+            self.up_card = -1
+            self.pile: list[int] = []
+        else:
+            self.hands[nondealer] = cards[0:20:2]
+            self.hands[dealer] = cards[1:20:2]
+            self.up_card = cards[20]
+            self.pile = [cards[20]]
+        self.stock = cards[21:]
+        up = self.up_card if self.up_card >= 0 else None
+        self.knock_limit = rules.hand_knock_limit(up)
+        self.multiplier = rules.hand_multiplier(up)
+
+        # What each seat did, for the views and the record.
+        self.took: tuple[list[int], list[int]] = ([], [])
+        self.passed: tuple[list[int], list[int]] = ([], [])
+        self.discards: tuple[list[int], list[int]] = ([], [])
+        self.turns = 0
+        self.draws = 0
+        self.fiftieth = 0
+        self.capped = 0
+        self.result: dict[str, int] | None = None
+        self.moves: list[Move] = [
+            Deal(dealer, (tuple(self.hands[0]), tuple(self.hands[1])), self.up_card, tuple(self.stock))
+        ]
+        self._check_cards()
+
+    # -- playing ---------------------------------------------------------------------
+
+    def play(self) -> HandRecord:
+        for seat in (0, 1):
+            self.strategies[seat].start_hand(self._view(seat), self.rngs[seat])
+        player = self._first_turn()
+        while self.result is None:
+            self._normal_turn(player)
+            player = 1 - player
+        return self._record()
+
+    def _first_turn(self) -> int:
+        """R11 (and V5): play the first turn; return the seat that plays the next one."""
+        dealer, nondealer = self.dealer, 1 - self.dealer
+        if self.rules.eleven_card_start:
+            # V5: the non-dealer holds 11 cards and only discards.
+            self._finish_turn(nondealer, drawn_card=-1, from_pile=False)
+            return dealer
+        for seat in (nondealer, dealer):
+            taken = self._ask_bool(seat, "take_up_card")
+            self.moves.append(Offer(seat, self.up_card, taken))
+            if taken:
+                self._take_from_pile(seat)
+                self._finish_turn(seat, drawn_card=self.up_card, from_pile=True)
+                return 1 - seat
+            self.passed[seat].append(self.up_card)
+        card = self._draw_stock(nondealer)
+        self._finish_turn(nondealer, drawn_card=card, from_pile=False)
+        return dealer
+
+    def _normal_turn(self, seat: int) -> None:
+        """R9: draw from the pile or the stock, then steps 2-5."""
+        if self._ask_bool(seat, "draw_from_pile"):
+            card = self._take_from_pile(seat)
+            self._finish_turn(seat, drawn_card=card, from_pile=True)
+        else:
+            card = self._draw_stock(seat)
+            self._finish_turn(seat, drawn_card=card, from_pile=False)
+
+    def _finish_turn(self, seat: int, drawn_card: int, from_pile: bool) -> None:
+        """Steps 2-5 of a turn: big gin, discard, knock, end of stock (and the turn cap)."""
+        # Step 2: big gin (V13), 11 melded cards, no discard.
+        if self._may_go_big_gin(seat) and self._ask_bool(seat, "big_gin", drawn_card, from_pile):
+            self.turns += 1
+            self._showdown(seat, big_gin=True)
+            return
+        # Step 3: discard (R9, R10, V6).
+        card = self._ask_discard(seat, drawn_card, from_pile, must_knock=False)
+        self._discard(seat, card)
+        # Step 4: knock (R12, R13).
+        if deadwood(self.hands[seat]) <= self.knock_limit and self._ask_bool(seat, "knock", drawn_card, from_pile):
+            self.turns += 1
+            self._showdown(seat, big_gin=False)
+            return
+        self.turns += 1
+        # Step 5: end of stock (R15, V7), then the safety cap.
+        if len(self.stock) <= STOCK_LEFT_AT_END:
+            self._end_of_stock(last_player=seat, last_discard=card)
+        elif self.turns >= MAX_TURNS:
+            self.capped = 1
+            self._dead()
+
+    def _end_of_stock(self, last_player: int, last_discard: int) -> None:
+        """R15: the hand is dead, unless the other player may take the 50th card and knock (V7)."""
+        other = 1 - last_player
+        if not (self.rules.fiftieth_card_action and self._may_take_fiftieth(other, last_discard)):
+            self._dead()
+            return
+        taken = self._ask_bool(other, "take_fiftieth")
+        self.moves.append(FiftiethOffer(other, last_discard, taken))
+        if not taken:
+            self._dead()
+            return
+        self.fiftieth = 1
+        self._take_from_pile(other)
+        if self._may_go_big_gin(other) and self._ask_bool(other, "big_gin", last_discard, True):
+            self.turns += 1
+            self._showdown(other, big_gin=True)
+            return
+        card = self._ask_discard(other, last_discard, True, must_knock=True)
+        self._discard(other, card)
+        self.turns += 1
+        self._showdown(other, big_gin=False)
+
+    def _may_go_big_gin(self, seat: int) -> bool:
+        """V13: big gin is on and all 11 cards are melded."""
+        return self.rules.big_gin and len(self.hands[seat]) == HAND_SIZE + 1 and deadwood(self.hands[seat]) == 0
+
+    def _may_take_fiftieth(self, seat: int, card: int) -> bool:
+        """V7: some discard from the 10 cards plus ``card`` (itself included) leaves at most the
+        knock limit, or all 11 are melded with big gin on."""
+        cards = [*self.hands[seat], card]
+        if self.rules.big_gin and deadwood(cards) == 0:
+            return True  # as docs/ENGINE.md says; 11 melded cards can always also knock with 0
+        return min(discard_deadwoods(cards).values()) <= self.knock_limit
+
+    # -- moving cards ------------------------------------------------------------------
+
+    def _draw_stock(self, seat: int) -> int:
+        card = self.stock.pop(0)
+        self.hands[seat].append(card)
+        self.draws += 1
+        self.moves.append(Draw(seat, STOCK, card))
+        self._check_cards()
+        return card
+
+    def _take_from_pile(self, seat: int) -> int:
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.took[seat].append(card)
+        self.draws += 1
+        self.moves.append(Draw(seat, PILE, card))
+        self._check_cards()
+        return card
+
+    def _discard(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self.discards[seat].append(card)
+        self.moves.append(Discard(seat, card))
+        self._check_cards()
+
+    def _check_cards(self) -> None:
+        """The 52 cards are all somewhere, once: hands, pile and stock (R1)."""
+        cards = self.hands[0] + self.hands[1] + self.pile + self.stock
+        if sorted(cards) != list(range(CARD_COUNT)):
+            raise AssertionError(f"cards not conserved in hand seed {self.hand_seed}: {sorted(cards)}")
+
+    # -- the end of a hand -------------------------------------------------------------
+
+    def _showdown(self, knocker: int, big_gin: bool) -> None:
+        """R14-R19, V9, V13: score the knock with :func:`simgin.showdown.score_showdown`."""
+        defender = 1 - knocker
+        up = self.up_card if self.up_card >= 0 else None
+        shown = score_showdown(self.hands[knocker], self.hands[defender], self.rules, up)
+        kind = Outcome(KIND_CODES[shown.kind])
+        declared = Outcome.BIG_GIN if big_gin else Outcome.GIN if shown.knocker_deadwood == 0 else Outcome.KNOCK
+        winner = knocker if shown.winner == Side.KNOCKER else defender
+        self.moves.append(Knock(knocker, declared, shown.knocker_deadwood, tuple(map(tuple, shown.knocker_melds))))
+        self.moves.append(
+            LayOff(defender, tuple(map(tuple, shown.defender_melds)), tuple(shown.layoffs), shown.defender_deadwood)
+        )
+        self.moves.append(Score(kind, winner, shown.points))
+        self.result = {
+            "kind": kind,
+            "winner": winner,
+            "points": shown.points,
+            "knocker": knocker,
+            "knocker_deadwood": shown.knocker_deadwood,
+            "defender_deadwood": shown.defender_deadwood,
+            "layoff_points": shown.layoff_points,
+        }
+
+    def _dead(self) -> None:
+        """R15: no score; the same dealer deals again (V10)."""
+        self.moves.append(Score(Outcome.DEAD, -1, 0))
+        self.result = {
+            "kind": Outcome.DEAD,
+            "winner": -1,
+            "points": 0,
+            "knocker": -1,
+            "knocker_deadwood": 0,
+            "defender_deadwood": 0,
+            "layoff_points": 0,
+        }
+
+    def _record(self) -> HandRecord:
+        assert self.result is not None
+        return HandRecord(
+            dealer=self.dealer,
+            **self.result,
+            turns=self.turns,
+            draws=self.draws,
+            up_card=self.up_card,
+            knock_limit=self.knock_limit,
+            multiplier=self.multiplier,
+            pile_takes_0=len(self.took[0]),
+            pile_takes_1=len(self.took[1]),
+            fiftieth=self.fiftieth,
+            capped=self.capped,
+            moves=tuple(self.moves),
+        )
+
+    # -- asking the strategies ---------------------------------------------------------
+
+    def _view(self, seat: int, drawn_card: int = -1, from_pile: bool = False) -> PlayerView:
+        other = 1 - seat
+        return PlayerView(
+            seat=seat,
+            dealer=self.dealer,
+            hand=tuple(sorted(self.hands[seat])),
+            pile=tuple(self.pile),
+            stock_count=len(self.stock),
+            knock_limit=self.knock_limit,
+            up_card=self.up_card,
+            drawn_card=drawn_card,
+            drawn_from_pile=from_pile,
+            opponent_took=tuple(self.took[other]),
+            opponent_passed=tuple(self.passed[other]),
+            opponent_discards=tuple(self.discards[other]),
+            scores=self.scores,
+            rules=self.rules,
+            turn=self.turns,
+        )
+
+    def _ask_bool(self, seat: int, decision: str, drawn_card: int = -1, from_pile: bool = False) -> bool:
+        answer = getattr(self.strategies[seat], decision)(self._view(seat, drawn_card, from_pile), self.rngs[seat])
+        if not _is_bool(answer):
+            raise self._illegal(seat, decision, f"answered {answer!r}, which is not True or False")
+        return bool(answer)
+
+    def _ask_discard(self, seat: int, drawn_card: int, from_pile: bool, must_knock: bool) -> int:
+        """R9, R10, V6; after taking the 50th card (V7) the discard must leave a knocking hand."""
+        card = self.strategies[seat].discard(self._view(seat, drawn_card, from_pile), self.rngs[seat])
+        if not _is_int(card):
+            raise self._illegal(seat, "discard", f"answered {card!r}, which is not a card (an int 0-51)")
+        card = int(card)
+        if card not in self.hands[seat]:
+            name = format_card(card) if 0 <= card < CARD_COUNT else repr(card)
+            raise self._illegal(seat, "discard", f"{name} is not held")
+        if must_knock:
+            left = deadwood([c for c in self.hands[seat] if c != card])
+            if left > self.knock_limit:
+                raise self._illegal(
+                    seat,
+                    "discard",
+                    f"discarding {format_card(card)} leaves deadwood {left}, over the knock limit "
+                    f"{self.knock_limit}; after taking the 50th card the player must knock (V7)",
+                )
+        elif from_pile and card == drawn_card and not self.rules.rediscard_taken_card:
+            raise self._illegal(
+                seat, "discard", f"{format_card(card)} was just taken from the pile and may not be discarded (R10)"
+            )
+        return card
+
+    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
+        strategy = self.strategies[seat]
+        name = getattr(strategy, "name", type(strategy).__name__)
+        held = format_cards(sorted(self.hands[seat]))
+        return IllegalDecision(
+            f"strategy {name!r} (seat {seat}) made an illegal {decision!r} decision: {reason} "
+            f"(hand seed {self.hand_seed}, holding {held})"
+        )
+
+
+def play_hand(
+    strategies: tuple[Strategy, Strategy],
+    rules: Rules,
+    hand_seed: int,
+    dealer: int,
+    scores: tuple[int, int] = (0, 0),
+    deck: list[int] | None = None,
+) -> HandRecord:
+    """Play one hand as docs/ENGINE.md says (R8-R19, V5-V7, V9, V13); ``strategies[s]`` plays seat s.
+
+    The deck is shuffled by a generator seeded with ``derive(hand_seed, 0)`` unless ``deck``
+    (a permutation of 0-51, for scripted tests) is given; seat s's strategy draws from
+    ``SplitMix64(derive(hand_seed, 1 + s))``. ``scores`` (by seat) are shown in the views.
+    An illegal answer raises :class:`IllegalDecision`.
+    """
+    return _Hand(strategies, rules, hand_seed, dealer, scores, deck).play()
+
+
+# ---------------------------------------------------------------------------------------
+# The game.
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game (or one Hollywood session of three games, V14) and its hands."""
+
+    first_dealer: int
+    winner: int
+    """Seat, or -1 when the game was capped (or a Hollywood session tied)."""
+    margin: int
+    """The winner's total minus the loser's (R23); 0 without a winner."""
+    scores: tuple[int, int]
+    """Points by seat, without boxes (Hollywood: summed over its three games)."""
+    boxes: tuple[int, int]
+    """Boxes by seat, Oklahoma extra boxes included (R22, V9)."""
+    totals: tuple[int, int]
+    """Final totals by seat with all bonuses (R21-R23, V8)."""
+    hands: int
+    """Deals, dead hands included."""
+    dead_hands: int
+    shutout: bool
+    """The loser scored no points (in some game, for Hollywood)."""
+    capped: bool
+    """The game hit :data:`MAX_HANDS_PER_GAME`."""
+    hand_records: tuple[HandRecord, ...] = field(repr=False)
+
+
+@dataclass
+class ScoreSheet:
+    """One game's column of points and boxes (R20-R23, V8)."""
+
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    boxes: list[int] = field(default_factory=lambda: [0, 0])
+    winner: int = -1
+    """The seat whose score reached the target, -1 while the game is open."""
+
+    @property
+    def open(self) -> bool:
+        return self.winner < 0
+
+    def shutout(self) -> bool:
+        """R21: the game is over and its loser scored no points."""
+        return not self.open and self.scores[1 - self.winner] == 0
+
+    def totals(self, rules: Rules) -> tuple[int, int]:
+        """Score plus box bonuses (R22); the winner adds the game bonus (R21), doubled on a
+        shutout with ``shutout == "double"`` (V8)."""
+        totals = [self.scores[seat] + rules.box_bonus * self.boxes[seat] for seat in (0, 1)]
+        if self.open:
+            return totals[0], totals[1]
+        if self.shutout() and rules.shutout == "bonus":
+            totals[self.winner] += rules.shutout_bonus
+        else:
+            totals[self.winner] += rules.game_bonus
+        if self.shutout() and rules.shutout == "double":
+            totals[self.winner] *= 2
+        return totals[0], totals[1]
+
+
+class Scoreboard:
+    """The score sheets of a game (one sheet, or three for Hollywood, V14) and who deals next.
+
+    Feed it hand records with :meth:`add`; it credits each win (R22, V9 extra boxes, V14),
+    closes games at the target (R20) and rotates the deal (V10).
+    """
+
+    def __init__(self, rules: Rules, first_dealer: int) -> None:
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.dealer = first_dealer
+        self.sheets = [ScoreSheet() for _ in range(3 if rules.hollywood else 1)]
+        self.wins = [0, 0]
+        self.hand_records: list[HandRecord] = []
+
+    @property
+    def over(self) -> bool:
+        return not any(sheet.open for sheet in self.sheets)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points by seat, summed over the sheets (the scores shown to strategies)."""
+        return sum(sheet.scores[0] for sheet in self.sheets), sum(sheet.scores[1] for sheet in self.sheets)
+
+    def boxes_won(self, record: HandRecord) -> int:
+        """R22: one box per hand won; V9 extra boxes: 1 for an undercut, 2 for a gin or big gin,
+        times the hand's multiplier."""
+        extra = 0
+        if self.rules.oklahoma_extra_boxes:
+            if record.kind == Outcome.UNDERCUT:
+                extra = 1
+            elif record.kind in (Outcome.GIN, Outcome.BIG_GIN):
+                extra = 2
+        return 1 + extra * record.multiplier
+
+    def add(self, record: HandRecord) -> None:
+        """Credit one hand and choose the next dealer (R15: a dead hand is redealt by the same dealer)."""
+        self.hand_records.append(record)
+        if record.kind == Outcome.DEAD:
+            return
+        winner = record.winner
+        self.wins[winner] += 1
+        boxes = self.boxes_won(record)
+        # V14: the w-th win scores in games 1..min(w, 3) that are still open (one game otherwise).
+        for sheet in self.sheets[: self.wins[winner]]:
+            if sheet.open:
+                sheet.scores[winner] += record.points
+                sheet.boxes[winner] += boxes
+                if sheet.scores[winner] >= self.rules.target:
+                    sheet.winner = winner
+        rotation = self.rules.dealer_rotation
+        if rotation == "loser":
+            self.dealer = 1 - winner
+        elif rotation == "winner":
+            self.dealer = winner
+        else:
+            self.dealer = 1 - self.dealer
+
+    def game_record(self, capped: bool = False) -> GameRecord:
+        """The game's result: totals with all bonuses (R21-R23, V8, V14)."""
+        sheet_totals = [sheet.totals(self.rules) for sheet in self.sheets]
+        totals = (sum(t[0] for t in sheet_totals), sum(t[1] for t in sheet_totals))
+        winner = -1
+        if not capped and self.over:
+            if len(self.sheets) == 1:
+                winner = self.sheets[0].winner
+            elif totals[0] != totals[1]:
+                winner = 0 if totals[0] > totals[1] else 1
+        margin = totals[winner] - totals[1 - winner] if winner >= 0 else 0
+        return GameRecord(
+            first_dealer=self.first_dealer,
+            winner=winner,
+            margin=margin,
+            scores=self.scores,
+            boxes=(sum(s.boxes[0] for s in self.sheets), sum(s.boxes[1] for s in self.sheets)),
+            totals=totals,
+            hands=len(self.hand_records),
+            dead_hands=sum(1 for record in self.hand_records if record.kind == Outcome.DEAD),
+            shutout=any(sheet.shutout() for sheet in self.sheets),
+            capped=capped,
+            hand_records=tuple(self.hand_records),
+        )
+
+
+def first_dealer(game_seed: int) -> int:
+    """R7: the first dealer, ``randint(2)`` of a generator seeded with ``derive(game_seed, 0)``."""
+    return SplitMix64(derive(game_seed, 0)).randint(2)
+
+
+def hand_seed_of(game_seed: int, deal_index: int) -> int:
+    """The hand seed of the ``deal_index``-th deal of a game (redeals after dead hands counted)."""
+    return derive(game_seed, 1 + deal_index)
+
+
+def play_game(strategies: tuple[Strategy, Strategy], rules: Rules, game_seed: int) -> GameRecord:
+    """Play hands until a score reaches the target (R20-R23, V8-V10), or a Hollywood session (V14).
+
+    >>> from simgin.strategies.simple import SimpleStrategy
+    >>> game = play_game((SimpleStrategy(), SimpleStrategy()), Rules(), game_seed=1)
+    >>> game.winner in (0, 1), max(game.scores) >= 100, game.hands == len(game.hand_records)
+    (True, True, True)
+    """
+    board = Scoreboard(rules, first_dealer(game_seed))
+    for deal_index in range(MAX_HANDS_PER_GAME):
+        seed = hand_seed_of(game_seed, deal_index)
+        board.add(play_hand(strategies, rules, seed, board.dealer, board.scores))
+        if board.over:
+            return board.game_record()
+    return board.game_record(capped=True)
+
+
+def records_to_rows(records: Iterable[HandRecord]) -> list[tuple[int, ...]]:
+    """The hand records as plain int rows (columns :data:`HAND_RECORD_FIELDS`), e.g. to compare engines."""
+    return [record.row() for record in records]
+
+
+__all__ = [
+    "HAND_RECORD_FIELDS",
+    "MAX_HANDS_PER_GAME",
+    "MAX_TURNS",
+    "Deal",
+    "Discard",
+    "Draw",
+    "FiftiethOffer",
+    "GameRecord",
+    "HandRecord",
+    "IllegalDecision",
+    "Knock",
+    "LayOff",
+    "Move",
+    "Offer",
+    "Outcome",
+    "Score",
+    "ScoreSheet",
+    "Scoreboard",
+    "first_dealer",
+    "hand_seed_of",
+    "play_game",
+    "play_hand",
+    "records_to_rows",
+]
