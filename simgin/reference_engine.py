@@ -510,6 +510,7 @@ class _Hand:
             scores=self.scores,
             rules=self.rules,
             turn=self.turns,
+            fiftieth_card=bool(self.fiftieth),
         )
 
     def _ask_bool(self, seat: int, decision: str, drawn_card: int = -1, from_pile: bool = False) -> bool:

@@ -7,8 +7,8 @@ makes the same draws, so both engines play the same hand):
 - ``draw_from_pile`` (R9): draw the pile's top card when ``rng.randint(2) == 1``, else the stock's.
 - ``discard`` (R9, R10, V6): the legal cards, ascending, are the cards held minus the card
   just taken from the pile (unless ``rules.rediscard_taken_card``, V6); discard
-  ``legal[rng.randint(len(legal))]``. After taking the 50th card (V7: a pile draw with at
-  most two stock cards left) the legal cards are instead those held, the taken card
+  ``legal[rng.randint(len(legal))]``. After taking the 50th card (V7, ``view.fiftieth_card``) the
+  legal cards are instead those held, the taken card
   included, whose discard leaves at most the knock limit, since the player must knock.
 - ``knock`` (R12): knock when ``rng.randint(2) == 1`` (asked only when knocking is legal).
 - ``big_gin`` (V13): go big gin when ``rng.randint(2) == 1``.
@@ -21,14 +21,10 @@ from simgin.melds import discard_deadwoods
 from simgin.rng import SplitMix64
 from simgin.strategy import PlayerView
 
-#: R15: a hand ends once the stock is down to two cards, so a pile draw seen with two or
-#: fewer stock cards can only be the 50th-card action (V7).
-_STOCK_LEFT_AT_END = 2
-
 
 def is_fiftieth_discard(view: PlayerView) -> bool:
     """Whether this discard follows taking the 50th card (V7), after which the player must knock."""
-    return view.drawn_from_pile and view.stock_count <= _STOCK_LEFT_AT_END
+    return view.fiftieth_card
 
 
 def legal_discards(view: PlayerView) -> list[int]:

@@ -14,8 +14,8 @@ Policy, per decision:
   deadwood (``simgin.melds.discard_deadwoods``) and pick one with ``rng.randint(len(best))``.
   If every card is excluded, the pair rule is dropped (never the rule about the card just
   taken). Then the pair {drawn card, discarded card} is recorded, except when nothing was
-  drawn (``drawn_card == -1``, the V5 first turn). After taking the 50th card (V7, a pile
-  draw with at most two stock cards left) the player must knock, so the candidates are all
+  drawn (``drawn_card == -1``, the V5 first turn). After taking the 50th card
+  (V7, ``view.fiftieth_card``) the player must knock, so the candidates are all
   held cards, the taken one included (turned face down), with no pair rule and nothing
   recorded; the least deadwood among them is within the knock limit.
 - ``knock`` (R12): always (it is asked only when knocking is legal).
@@ -32,7 +32,6 @@ from simgin.rng import SplitMix64
 from simgin.strategy import PlayerView
 
 RANK_COUNT = 13
-_STOCK_LEFT_AT_END = 2  # R15; a pile draw with this few stock cards left is the 50th card (V7)
 
 
 def in_some_meld(hand: tuple[int, ...] | list[int], card: int) -> bool:
@@ -80,7 +79,7 @@ class SimpleStrategy:
     def discard(self, view: PlayerView, rng: SplitMix64) -> int:
         drawn = view.drawn_card
         left = discard_deadwoods(view.hand)
-        if view.drawn_from_pile and view.stock_count <= _STOCK_LEFT_AT_END:
+        if view.fiftieth_card:
             # V7: the player must knock; the taken card may be turned face down.
             return self._least_deadwood(list(view.hand), left, rng)
         allowed = [card for card in view.hand if not (view.drawn_from_pile and card == drawn)]

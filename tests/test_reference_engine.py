@@ -729,7 +729,7 @@ def test_random_discards_only_legal_cards_and_must_knock_after_the_50th_card():
     rng = SplitMix64(3)
     taken = view_of(KNOCKER + " 9H", drawn_card=card("9H"), drawn_from_pile=True)
     assert {bot.discard(taken, rng) for _ in range(200)} == set(parse_cards(KNOCKER))
-    fiftieth = dataclasses.replace(taken, stock_count=2)
+    fiftieth = dataclasses.replace(taken, stock_count=2, fiftieth_card=True)
     assert {bot.discard(fiftieth, rng) for _ in range(50)} == {card("KS"), card("QS")}
 
 
