@@ -89,14 +89,16 @@ def play_hands(
     return _with_kinds(frame)
 
 
-def play_games(
-    bots: tuple[str, str], rules: Rules | None = None, game_count: int = 100, seed: int = 0, hand_capacity: int = 64
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Play ``game_count`` games (game i has seed ``derive(seed, i)``): (games, hands) DataFrames."""
-    if game_count < 1:
-        raise ValueError(f"game_count={game_count}: must be at least 1")
-    rules = rules or Rules()
-    seeds = hand_seeds(seed, game_count)
+def play_game_rows(
+    bots: tuple[str, str], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raw game rows (columns ``kernels.engine.GAME_FIELDS``) for explicit game seeds.
+
+    Returns (games, hand rows of shape (games, capacity, fields), deals per game); the
+    capacity grows until every game's deals fit.
+    """
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    game_count = seeds.shape[0]
     while True:
         games = np.zeros((game_count, _k.GAME_FIELD_COUNT), dtype=np.int64)
         rows = np.zeros((game_count, hand_capacity, _k.HAND_FIELD_COUNT), dtype=np.int64)
@@ -113,8 +115,18 @@ def play_games(
                 f"hand seed {int(np.uint64(errors[i, 1]))}"
             )
         if counts.max() <= hand_capacity:
-            break
+            return games, rows, counts
         hand_capacity = int(counts.max())
+
+
+def play_games(
+    bots: tuple[str, str], rules: Rules | None = None, game_count: int = 100, seed: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play ``game_count`` games (game i has seed ``derive(seed, i)``): (games, hands) DataFrames."""
+    if game_count < 1:
+        raise ValueError(f"game_count={game_count}: must be at least 1")
+    seeds = hand_seeds(seed, game_count)
+    games, rows, counts = play_game_rows(bots, rules or Rules(), seeds)
     game_frame = pd.DataFrame(games, columns=list(_k.GAME_FIELDS))
     game_frame.insert(0, "game_seed", seeds)
     index = np.repeat(np.arange(game_count), counts)
