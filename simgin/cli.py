@@ -337,5 +337,16 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         click.echo("  ".join([*cells, str(row[-1])]).rstrip())
 
 
+def _register_run_commands() -> None:
+    """Add match, tournament and replay (defined in :mod:`simgin.cli_runner`)."""
+    from simgin.cli_runner import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_register_run_commands()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

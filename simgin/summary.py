@@ -1,0 +1,205 @@
+"""From tallies to the numbers people read: the summary table and the match JSON.
+
+Rates of outcomes (knock, gin, big gin, undercut, dead) are shares of all hands played and
+sum to 1; ``knock`` counts knocks the knocker won without gin (a tie scored as a knock
+under ``undercut_on_tie=False`` included).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simgin.stats import wilson_interval
+from simgin.tally import Tally
+
+if TYPE_CHECKING:
+    from simgin.runner import RunConfig, RunResult
+
+Z95 = 1.959963984540054
+OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator else math.nan
+
+
+def _mean_interval(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
+    """Mean with a normal 95% interval from a sum and a sum of squares."""
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def pair_statistics(t: Tally) -> dict[str, float]:
+    """Duplicate-pair statistics from A's view: pair score, paired margin and the correlation of legs.
+
+    ``rho`` is the correlation between A's results in the two legs of a pair; the variance
+    of a pair's mean is (1 + rho) / 2 of two independent games', so duplicate deals need
+    ``1 / (1 + rho)`` times fewer games for the same precision (STATISTICS.md §3, §5).
+    """
+    n = t["pairs"]
+    if n == 0:
+        return {}
+    counts = [t[f"pair_score_{k}"] for k in range(5)]
+    score = sum(k / 4 * c for k, c in enumerate(counts)) / n
+    score_sq = sum((k / 4) ** 2 * c for k, c in enumerate(counts)) / n
+    half = Z95 * math.sqrt(max(score_sq - score * score, 0.0) / n) if n > 1 else math.nan
+    mean1, mean2 = t["pair_x1"] / n, t["pair_x2"] / n
+    var1 = t["pair_x1_sq"] / n - mean1 * mean1
+    var2 = t["pair_x2_sq"] / n - mean2 * mean2
+    cov = t["pair_x1x2"] / n - mean1 * mean2
+    rho = cov / math.sqrt(var1 * var2) if var1 > 0 and var2 > 0 else math.nan
+    pair_sum = t["pair_x1"] + t["pair_x2"]
+    pair_sum_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
+    margin, low, high = _mean_interval(pair_sum / 2, pair_sum_sq / 4, n)
+    return {
+        "pairs": n,
+        "pair_counts": counts,
+        "pair_score": score,
+        "pair_score_low": score - half,
+        "pair_score_high": score + half,
+        "pair_margin": margin,
+        "pair_margin_low": low,
+        "pair_margin_high": high,
+        "rho": rho,
+        "variance_factor": 1 + rho,
+        "fewer_games_needed": 1 / (1 + rho) if rho > -1 else math.nan,
+    }
+
+
+def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[str, Any]]:
+    """Two summary rows (A's and B's) for one pairing."""
+    a_index, b_index = config.pairings[pairing_index]
+    names = (config.players[a_index], config.players[b_index])
+    hands = t["hands"]
+    rows = []
+    for side, other in (("a", "b"), ("b", "a")):
+        me = names[0] if side == "a" else names[1]
+        them = names[1] if side == "a" else names[0]
+        hands_won = t[f"hands_won_{side}"]
+        games_won = t[f"games_won_{side}"]
+        if config.mode == "games":
+            wins, trials = games_won, t["games"]
+        else:
+            wins, trials = hands_won, hands
+        low, high = wilson_interval(wins, trials)
+        sign = 1 if side == "a" else -1
+        net_total = sign * (t["points_a"] - t["points_b"])
+        net, net_low, net_high = _mean_interval(net_total, t["net_a_sq"], hands)
+        margin, margin_low, margin_high = _mean_interval(sign * t["margin_a"], t["margin_a_sq"], t["games"])
+        row: dict[str, Any] = {
+            "pairing": pairing_index,
+            "player": me,
+            "opponent": them,
+            "hands": hands,
+            "games": t["games"],
+            "hands_won": hands_won,
+            "games_won": games_won,
+            "win_rate": _ratio(wins, trials),
+            "win_rate_low": float(low),
+            "win_rate_high": float(high),
+            "hand_win_rate": _ratio(hands_won, hands),
+            "game_win_rate": _ratio(games_won, t["games"]),
+            "points_per_hand": _ratio(t[f"points_{side}"], hands),
+            "net_points_per_hand": net,
+            "net_points_low": net_low,
+            "net_points_high": net_high,
+            "game_margin": margin,
+            "game_margin_low": margin_low,
+            "game_margin_high": margin_high,
+            "knocks_per_hand": _ratio(t[f"knocks_{side}"], hands),
+            "gins_per_hand": _ratio(t[f"gins_{side}"], hands),
+            "undercuts_made_per_hand": _ratio(t[f"undercuts_{side}"], hands),
+            "undercut_when_knocking": _ratio(t[f"undercuts_{other}"], t[f"knocks_{side}"]),
+            "dealt_share": _ratio(t["dealt_a"] if side == "a" else hands - t["dealt_a"], hands),
+        }
+        for outcome in OUTCOMES:
+            row[f"{outcome}_rate"] = _ratio(t[outcome], hands)
+        row.update(
+            {
+                "mean_turns": _ratio(t["turns"], hands),
+                "mean_draws": _ratio(t["draws"], hands),
+                "mean_knocker_deadwood": _ratio(t["knocker_deadwood"], t["scored"]),
+                "first_player_win_rate": _ratio(t["first_player_wins"], t["scored"]),
+                "dealer_points_per_hand": _ratio(t["dealer_net"], hands),
+                "hands_per_game": _ratio(t["game_hands"], t["games"]),
+                "capped_hands": t["capped"],
+                "capped_games": t["games_capped"],
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+def summarize(config: RunConfig, tallies: list[Tally]) -> pd.DataFrame:
+    """One row per pairing and player (both players of every pairing)."""
+    rows = [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)]
+    return pd.DataFrame(rows)
+
+
+def match_json(result: RunResult) -> dict[str, Any]:
+    """The JSON object of ``simgin match --json`` (the first pairing); timings under ``timing``."""
+    config = result.config
+    t = result.tallies[0]
+    rows = player_rows(config, 0, t)
+    hands = t["hands"]
+    data: dict[str, Any] = {
+        "players": list(config.players[:2]),
+        "hands": int(hands),
+        "games": int(t["games"]),
+        "mode": config.mode,
+        "seed": config.seed,
+        "duplicate": config.duplicate,
+        "win_rate": [row["win_rate"] for row in rows],
+        "win_rate_ci": [[row["win_rate_low"], row["win_rate_high"]] for row in rows],
+        "points_per_hand": [row["points_per_hand"] for row in rows],
+        "net_points_per_hand": [row["net_points_per_hand"] for row in rows],
+        "net_points_ci": [[row["net_points_low"], row["net_points_high"]] for row in rows],
+    }
+    for outcome in OUTCOMES:
+        data[f"{outcome}_rate"] = _ratio(t[outcome], hands)
+    data.update(
+        {
+            "mean_draws": _ratio(t["draws"], hands),
+            "mean_turns": _ratio(t["turns"], hands),
+            "mean_knocker_deadwood": _ratio(t["knocker_deadwood"], t["scored"]),
+            "first_player_win_rate": _ratio(t["first_player_wins"], t["scored"]),
+            "dealer_points_per_hand": _ratio(t["dealer_net"], hands),
+            "capped_hands": int(t["capped"]),
+            "rules": config.rules.to_dict(),
+        }
+    )
+    if config.mode == "games":
+        data["game_margin"] = [row["game_margin"] for row in rows]
+        data["hands_per_game"] = rows[0]["hands_per_game"]
+        data["capped_games"] = int(t["games_capped"])
+    if config.duplicate:
+        data["paired"] = pair_statistics(t)
+    data["timing"] = {
+        "seconds": result.seconds,
+        "hands_per_second": _ratio(sum(x["hands"] for x in result.tallies), result.seconds),
+        "chunks_run": result.chunks_run,
+        "chunks_resumed": result.chunks_resumed,
+    }
+    return _jsonable(data)
+
+
+def _jsonable(value: Any) -> Any:
+    """NaN becomes null, numpy numbers plain numbers, so the output is strict JSON."""
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    if hasattr(value, "item"):
+        return _jsonable(value.item())
+    return value

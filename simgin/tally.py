@@ -1,0 +1,192 @@
+"""Streaming tallies of hands and games: the sums every summary statistic is built from.
+
+A :class:`Tally` holds only counts and sums (no per-hand rows), so a run of any length
+aggregates in constant memory: each chunk of hands is reduced to a tally, and tallies
+add up. Everything is seen from the pairing's first player, "A" (seat 0 in the first leg
+of a duplicate pair); "B" is the other. Field meanings are in ``TALLY_FIELDS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgin.kernels import engine as _k
+from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
+
+#: name -> meaning; every field is a float64 sum (exact for integers below 2**53).
+TALLY_FIELDS: dict[str, str] = {
+    "hands": "hands played (dead hands included)",
+    "dead": "dead hands (R15), capped ones included",
+    "capped": "hands ended by the turn cap",
+    "knock": "hands won by the knocker without gin",
+    "gin": "gin hands (R13)",
+    "big_gin": "big gin hands (V13)",
+    "undercut": "undercut hands (R18)",
+    "turns": "sum of turns per hand",
+    "draws": "sum of cards drawn per hand by both players",
+    "knocker_deadwood": "sum of the knocker's deadwood over knocked hands",
+    "layoff_points": "sum of points laid off",
+    "hands_won_a": "hands won by A",
+    "hands_won_b": "hands won by B",
+    "points_a": "hand points won by A",
+    "points_b": "hand points won by B",
+    "net_a_sq": "sum over hands of (A's points - B's points) squared",
+    "knocks_a": "hands A ended by knocking (gin included)",
+    "knocks_b": "hands B ended by knocking (gin included)",
+    "gins_a": "gins and big gins by A",
+    "gins_b": "gins and big gins by B",
+    "undercuts_a": "hands A won by undercutting B",
+    "undercuts_b": "hands B won by undercutting A",
+    "dealt_a": "hands A dealt",
+    "first_player_wins": "scored hands won by the non-dealer, who plays first (R11)",
+    "scored": "hands with a winner",
+    "dealer_net": "sum of the dealer's points minus the non-dealer's",
+    "games": "games played",
+    "games_won_a": "games won by A",
+    "games_won_b": "games won by B",
+    "games_capped": "games ended by the deal cap, undecided",
+    "shutouts": "games with a shutout",
+    "margin_a": "sum of A's game margin (R23; negative when A lost)",
+    "margin_a_sq": "sum of A's game margin squared",
+    "game_hands": "deals in games",
+    "first_dealer_a": "games in which A dealt first",
+    "first_dealer_wins": "games won by the player who dealt first",
+    "pairs": "duplicate pairs (one deal or game seed played twice, seats swapped)",
+    "pair_score_0": "pairs A lost both legs of",
+    "pair_score_1": "pairs with A's legs scoring 1/2 in total (a loss and a draw)",
+    "pair_score_2": "pairs A split (or drew both)",
+    "pair_score_3": "pairs with A's legs scoring 3/2 in total",
+    "pair_score_4": "pairs A won both legs of",
+    "pair_x1": "sum of A's result in leg 1 (net hand points, or game margin)",
+    "pair_x2": "sum of A's result in leg 2",
+    "pair_x1_sq": "sum of leg-1 results squared",
+    "pair_x2_sq": "sum of leg-2 results squared",
+    "pair_x1x2": "sum of leg-1 times leg-2 results",
+}
+FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
+
+
+@dataclass
+class Tally:
+    """Sums over hands and games of one pairing (A vs B); ``+`` merges two tallies."""
+
+    values: np.ndarray
+
+    @classmethod
+    def zero(cls) -> Tally:
+        return cls(np.zeros(len(TALLY_FIELDS), dtype=np.float64))
+
+    def __getitem__(self, name: str) -> float:
+        return float(self.values[FIELD_INDEX[name]])
+
+    def add(self, name: str, amount: float) -> None:
+        self.values[FIELD_INDEX[name]] += amount
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.values + other.values)
+
+    def to_dict(self) -> dict[str, float]:
+        return {name: float(value) for name, value in zip(TALLY_FIELDS, self.values, strict=True)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, float]) -> Tally:
+        return cls(np.array([float(data[name]) for name in TALLY_FIELDS], dtype=np.float64))
+
+
+def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
+    """Reduce hand rows (``kernels.engine.HAND_FIELDS`` columns) to a tally; ``seat_a[i]`` is A's seat in row i."""
+    t = Tally.zero()
+    if rows.shape[0] == 0:
+        return t
+    kind = rows[:, _k.H_KIND]
+    winner = rows[:, _k.H_WINNER]
+    knocker = rows[:, _k.H_KNOCKER]
+    points = rows[:, _k.H_POINTS]
+    dealer = rows[:, _k.H_DEALER]
+    seat_b = 1 - seat_a
+    scored = kind != KIND_DEAD
+    a_won = scored & (winner == seat_a)
+    b_won = scored & (winner == seat_b)
+    net_a = np.where(a_won, points, 0) - np.where(b_won, points, 0)
+    gin_kinds = (kind == KIND_GIN) | (kind == KIND_BIG_GIN)
+    t.add("hands", rows.shape[0])
+    t.add("dead", np.sum(~scored))
+    t.add("capped", np.sum(rows[:, _k.H_CAPPED]))
+    t.add("knock", np.sum(kind == KIND_KNOCK))
+    t.add("gin", np.sum(kind == KIND_GIN))
+    t.add("big_gin", np.sum(kind == KIND_BIG_GIN))
+    t.add("undercut", np.sum(kind == KIND_UNDERCUT))
+    t.add("turns", np.sum(rows[:, _k.H_TURNS]))
+    t.add("draws", np.sum(rows[:, _k.H_DRAWS]))
+    t.add("knocker_deadwood", np.sum(np.where(scored, rows[:, _k.H_KNOCKER_DEADWOOD], 0)))
+    t.add("layoff_points", np.sum(rows[:, _k.H_LAYOFF_POINTS]))
+    t.add("hands_won_a", np.sum(a_won))
+    t.add("hands_won_b", np.sum(b_won))
+    t.add("points_a", np.sum(np.where(a_won, points, 0)))
+    t.add("points_b", np.sum(np.where(b_won, points, 0)))
+    t.add("net_a_sq", np.sum(net_a.astype(np.float64) ** 2))
+    t.add("knocks_a", np.sum(scored & (knocker == seat_a)))
+    t.add("knocks_b", np.sum(scored & (knocker == seat_b)))
+    t.add("gins_a", np.sum(gin_kinds & (knocker == seat_a)))
+    t.add("gins_b", np.sum(gin_kinds & (knocker == seat_b)))
+    t.add("undercuts_a", np.sum((kind == KIND_UNDERCUT) & (winner == seat_a)))
+    t.add("undercuts_b", np.sum((kind == KIND_UNDERCUT) & (winner == seat_b)))
+    t.add("dealt_a", np.sum(dealer == seat_a))
+    t.add("first_player_wins", np.sum(scored & (winner == 1 - dealer)))
+    t.add("scored", np.sum(scored))
+    t.add("dealer_net", np.sum(np.where(winner == dealer, points, 0) - np.where(winner == 1 - dealer, points, 0)))
+    return t
+
+
+def net_points(rows: np.ndarray, seat_a: np.ndarray) -> np.ndarray:
+    """A's hand points minus B's, per hand row."""
+    winner = rows[:, _k.H_WINNER]
+    points = rows[:, _k.H_POINTS]
+    return np.where(winner == seat_a, points, 0) - np.where(winner == 1 - seat_a, points, 0)
+
+
+def tally_games(games: np.ndarray, seat_a: np.ndarray) -> Tally:
+    """Reduce game rows (``kernels.engine.GAME_FIELDS``) to the game fields of a tally."""
+    t = Tally.zero()
+    if games.shape[0] == 0:
+        return t
+    winner = games[:, _k.G_WINNER]
+    margin_a = game_margin(games, seat_a)
+    first = games[:, _k.G_FIRST_DEALER]
+    t.add("games", games.shape[0])
+    t.add("games_won_a", np.sum(winner == seat_a))
+    t.add("games_won_b", np.sum(winner == 1 - seat_a))
+    t.add("games_capped", np.sum(games[:, _k.G_CAPPED]))
+    t.add("shutouts", np.sum(games[:, _k.G_SHUTOUT]))
+    t.add("margin_a", np.sum(margin_a))
+    t.add("margin_a_sq", np.sum(margin_a.astype(np.float64) ** 2))
+    t.add("game_hands", np.sum(games[:, _k.G_HANDS]))
+    t.add("first_dealer_a", np.sum(first == seat_a))
+    t.add("first_dealer_wins", np.sum(winner == first))
+    return t
+
+
+def game_margin(games: np.ndarray, seat_a: np.ndarray) -> np.ndarray:
+    """A's signed game margin: the winner's margin, negated when B won, 0 when undecided."""
+    winner = games[:, _k.G_WINNER]
+    margin = games[:, _k.G_MARGIN]
+    return np.where(winner == seat_a, margin, np.where(winner == 1 - seat_a, -margin, 0))
+
+
+def tally_pairs(score_1: np.ndarray, score_2: np.ndarray, x1: np.ndarray, x2: np.ndarray) -> Tally:
+    """Duplicate pairs: A's score in each leg (1 win, 0.5 draw or dead, 0 loss) and A's result x per leg."""
+    t = Tally.zero()
+    quarters = np.rint((score_1 + score_2) * 2).astype(np.int64)
+    t.add("pairs", score_1.shape[0])
+    for k in range(5):
+        t.add(f"pair_score_{k}", np.sum(quarters == k))
+    x1 = x1.astype(np.float64)
+    x2 = x2.astype(np.float64)
+    t.add("pair_x1", x1.sum())
+    t.add("pair_x2", x2.sum())
+    t.add("pair_x1_sq", (x1**2).sum())
+    t.add("pair_x2_sq", (x2**2).sum())
+    t.add("pair_x1x2", (x1 * x2).sum())
+    return t

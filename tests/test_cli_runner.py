@@ -1,0 +1,90 @@
+"""``simgin match``, ``simgin tournament`` and ``simgin replay`` through click's CliRunner (issue 4)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simgin.cli import main
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_match_json_has_the_fixed_keys():
+    result = invoke("match", "simple", "random", "--hands", "400", "--seed", "3", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["players"] == ["simple", "random"]
+    assert data["hands"] == 400
+    assert data["games"] == 0
+    for key in ("win_rate", "points_per_hand", "win_rate_ci", "knock_rate", "gin_rate", "big_gin_rate"):
+        assert key in data
+    assert sum(data[f"{k}_rate"] for k in ("knock", "gin", "big_gin", "undercut", "dead")) == pytest.approx(1)
+    assert data["mean_draws"] > 2
+    assert "timing" in data
+
+
+def test_match_games_text_output():
+    result = invoke("match", "simple", "random", "--games", "10", "--rules", "eaai", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "simple vs random" in result.output
+    assert "of games" in result.output
+
+
+def test_same_seed_same_numbers_on_one_and_two_workers():
+    outputs = []
+    for workers in ("1", "2"):
+        result = invoke("match", "simple", "random", "--hands", "2000", "--seed", "9", "--workers", workers, "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        data.pop("timing")
+        outputs.append(data)
+    assert outputs[0] == outputs[1]
+
+
+def test_tournament_json_rows_per_pair_and_player():
+    result = invoke("tournament", "simple", "random", "--hands", "200", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [(row["player"], row["opponent"]) for row in data["summary"]] == [("simple", "random"), ("random", "simple")]
+
+
+def test_out_directory_resumes(tmp_path):
+    args = ("match", "simple", "random", "--hands", "400", "--workers", "1", "--out", str(tmp_path), "--json")
+    first = json.loads(invoke(*args).output)
+    second = json.loads(invoke(*args).output)
+    assert second["timing"]["chunks_resumed"] == 1
+    assert second["timing"]["chunks_run"] == 0
+    assert {k: v for k, v in first.items() if k != "timing"} == {k: v for k, v in second.items() if k != "timing"}
+    other = invoke("match", "simple", "random", "--hands", "400", "--seed", "5", "--out", str(tmp_path))
+    assert other.exit_code != 0
+    assert "other settings" in other.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("match", "simple", "greddy", "--hands", "10"), "greddy"),
+        (("match", "simple", "random", "--hands", "0"), "--hands"),
+        (("match", "simple", "random", "--hands", "10", "--games", "10"), "not both"),
+        (("match", "simple", "random", "--hands", "9"), "even"),
+        (("match", "simple", "random", "--rules", "nope"), "nope"),
+        (("match", "simple", "random", "--hands", "10", "--workers", "0"), "--workers"),
+        (("match", "simple", "random", "--hands", "10", "--scheduler", "tcp://127.0.0.1:1"), "--backend dask"),
+        (
+            ("match", "simple", "random", "--hands", "10", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"),
+            "cannot reach",
+        ),
+        (("tournament", "simple"), "at least two"),
+    ],
+)
+def test_bad_options_get_one_line_errors(args, message):
+    result = invoke(*args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1

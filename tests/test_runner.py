@@ -1,0 +1,201 @@
+"""The tournament runner: seeds, chunks, workers, backends, resume and the match JSON (issue 4)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simgin import Rules, runner
+from simgin.engine import play_hand_rows
+from simgin.kernels import engine as k
+from simgin.rng import derive
+from simgin.summary import match_json
+from simgin.tally import TALLY_FIELDS, tally_hands
+
+SMALL = {"chunk_units": 150}
+
+
+def small_config(**changes) -> runner.RunConfig:
+    settings = {"players": ("simple", "random"), "hands": 1200, "seed": 11} | SMALL | changes
+    return runner.RunConfig(**settings)
+
+
+def test_chunk_seeds_come_from_seed_sequence_spawn():
+    """Chunk i's seed is child i of SeedSequence(seed).spawn, whatever the number of chunks."""
+    children = np.random.SeedSequence(5).spawn(3)
+    expected = [int(child.generate_state(1, dtype=np.uint64)[0]) for child in children]
+    assert [runner.chunk_seed(5, i) for i in range(3)] == expected
+    assert runner.chunk_seed(5, 0) != runner.chunk_seed(6, 0)
+
+
+def test_plan_covers_every_unit_once():
+    config = small_config(hands=1000, chunk_units=150)  # 500 duplicate pairs
+    chunks = runner.plan_chunks(config)
+    assert [c.unit_count for c in chunks] == [150, 150, 150, 50]
+    assert len({c.seed for c in chunks}) == 4
+
+
+def test_tally_counts_agree_with_rows():
+    """A tally's outcome counts are those of the hand rows it was made from."""
+    seeds = np.array([derive(3, i) for i in range(500)], dtype=np.uint64)
+    rows = play_hand_rows(("simple", "random"), Rules(), seeds, np.arange(500) % 2)
+    t = tally_hands(rows, np.zeros(500, dtype=np.int64))
+    kinds = rows[:, k.H_KIND]
+    assert t["hands"] == 500
+    assert t["gin"] == np.sum(kinds == 2)
+    assert t["dead"] == np.sum(kinds == 0)
+    assert t["knock"] + t["gin"] + t["big_gin"] + t["undercut"] + t["dead"] == 500
+    assert t["hands_won_a"] == np.sum((kinds != 0) & (rows[:, k.H_WINNER] == 0))
+    assert t["draws"] == rows[:, k.H_DRAWS].sum()
+
+
+def test_same_results_on_one_and_two_workers():
+    """Reproducible: 1 worker and 2 worker processes give the same tallies to the last digit."""
+    config = small_config()
+    one = runner.run(config, workers=1)
+    two = runner.run(config, workers=2)
+    assert one.tallies[0].to_dict() == two.tallies[0].to_dict()
+    pd.testing.assert_frame_equal(one.summary, two.summary)
+
+
+def test_duplicate_legs_swap_seats_on_the_same_deals():
+    """Leg 2 of a pair is the same deal with the seats swapped: a bot against itself splits every pair."""
+    result = runner.run(small_config(players=("simple", "simple")), workers=1)
+    t = result.tallies[0]
+    assert t["pairs"] == 600
+    assert t["pair_score_2"] == 600
+    assert t["hands_won_a"] == t["hands_won_b"]
+
+
+def test_games_mode_win_rate_is_share_of_games():
+    config = small_config(hands=None, games=40, chunk_units=7)
+    result = runner.run(config, workers=1)
+    data = match_json(result)
+    t = result.tallies[0]
+    assert data["games"] == 40
+    assert data["win_rate"][0] == t["games_won_a"] / 40
+    assert data["hands"] == t["hands"] > 40
+
+
+def test_match_json_contract():
+    """The fixed keys of 'simgin match --json' (issue 4), rates summing to 1, timings kept apart."""
+    data = match_json(runner.run(small_config(), workers=1))
+    for key in ("hands", "games", "players", "win_rate", "points_per_hand", "win_rate_ci", "mean_draws"):
+        assert key in data
+    assert data["players"] == ["simple", "random"]
+    assert data["hands"] == 1200
+    rates = [data[f"{kind}_rate"] for kind in ("knock", "gin", "big_gin", "undercut", "dead")]
+    assert math.isclose(sum(rates), 1.0)
+    assert len(data["win_rate_ci"]) == 2
+    for (low, high), rate in zip(data["win_rate_ci"], data["win_rate"], strict=True):
+        assert 0 <= low <= rate <= high <= 1
+    assert data["win_rate"][0] > 0.9
+    assert "seconds" in data["timing"]
+    assert "seconds" not in data
+    json.dumps(data, allow_nan=False)
+
+
+def test_resume_after_interruption_gives_the_same_result(tmp_path):
+    """Ctrl-C after some chunks leaves a consistent directory; the rerun finishes only the rest."""
+    config = small_config()
+    full = runner.run(config, workers=1)
+    seen = []
+
+    def interrupt(result, units):
+        seen.append(result.chunk.key)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(config, workers=1, out=tmp_path, progress=interrupt)
+    assert len(list((tmp_path / "chunks").glob("*.json"))) == 3
+    assert not list(tmp_path.rglob("*.partial"))
+    resumed = runner.run(config, workers=1, out=tmp_path)
+    assert resumed.chunks_resumed == 3
+    assert resumed.chunks_run == config.chunk_count - 3
+    assert resumed.tallies[0].to_dict() == full.tallies[0].to_dict()
+
+
+def test_other_settings_in_the_same_directory_are_refused(tmp_path):
+    runner.run(small_config(), workers=1, out=tmp_path)
+    with pytest.raises(runner.RunError, match="seed"):
+        runner.run(small_config(seed=12), workers=1, out=tmp_path)
+
+
+def test_hand_log_parquet_schema(tmp_path):
+    config = small_config(hands=600)
+    runner.run(config, workers=1, out=tmp_path, hand_log=True)
+    files = sorted((tmp_path / "hands").glob("*.parquet"))
+    assert len(files) == config.chunk_count
+    log = pd.concat(pd.read_parquet(f) for f in files)
+    assert list(log.columns) == list(runner.HAND_LOG_SCHEMA)
+    assert len(log) == 600
+    assert set(log["leg"]) == {0, 1}
+    assert (log.groupby("unit").size() == 2).all()
+
+
+def test_tournament_pairs_everyone_on_the_same_deals():
+    result = runner.run(runner.RunConfig(("simple", "random", "simple"), hands=300, seed=2, **SMALL), workers=1)
+    assert result.config.pairings == [(0, 1), (0, 2), (1, 2)]
+    summary = result.summary
+    assert len(summary) == 6
+    first = summary[(summary.pairing == 0) & (summary.player == "simple")].iloc[0]
+    last = summary[(summary.pairing == 2) & (summary.player == "simple")].iloc[0]
+    assert first.win_rate == pytest.approx(last.win_rate)
+
+
+def test_locate_hand_matches_the_run():
+    """'simgin replay --seed S --hand K' finds the deal hand K was played on."""
+    config = small_config(hands=400)
+    seed, dealer, players = runner.locate_hand(config, 301)
+    unit = 150
+    assert players == ("random", "simple")
+    assert seed == derive(runner.chunk_seed(11, 1), unit - 150)
+    assert dealer == (unit - 150) % 2
+    with pytest.raises(ValueError, match="hands 0-399"):
+        runner.locate_hand(config, 400)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"hands": 0}, "at least 1"),
+        ({"hands": 7}, "even"),
+        ({"games": 4}, "exactly one"),
+        ({"players": ("simple",)}, "two players"),
+    ],
+)
+def test_bad_settings(changes, message):
+    with pytest.raises(ValueError, match=message):
+        small_config(**changes)
+
+
+def test_tally_fields_are_documented():
+    assert all(TALLY_FIELDS.values())
+
+
+def test_dask_local_cluster_gives_the_same_result_even_when_a_worker_dies():
+    """A real LocalCluster on loopback; one worker is killed mid-run and the result does not change."""
+    from dask.distributed import Client, LocalCluster
+
+    config = small_config(hands=2400)
+    expected = runner.run(config, workers=1)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            pids = list(client.run(os.getpid).values())
+        killed = []
+
+        def kill_one(result, units):
+            if not killed:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+        result = runner.run(config, backend="dask", scheduler=cluster.scheduler_address, progress=kill_one)
+    assert killed
+    assert result.tallies[0].to_dict() == expected.tallies[0].to_dict()
