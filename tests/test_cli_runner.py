@@ -17,7 +17,7 @@ def invoke(*args: str):
 def test_match_json_has_the_fixed_keys():
     result = invoke("match", "simple", "random", "--hands", "400", "--seed", "3", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["players"] == ["simple", "random"]
     assert data["hands"] == 400
     assert data["games"] == 0
@@ -40,7 +40,7 @@ def test_same_seed_same_numbers_on_one_and_two_workers():
     for workers in ("1", "2"):
         result = invoke("match", "simple", "random", "--hands", "2000", "--seed", "9", "--workers", workers, "--json")
         assert result.exit_code == 0, result.output
-        data = json.loads(result.output)
+        data = json.loads(result.stdout)
         data.pop("timing")
         outputs.append(data)
     assert outputs[0] == outputs[1]
@@ -49,14 +49,14 @@ def test_same_seed_same_numbers_on_one_and_two_workers():
 def test_tournament_json_rows_per_pair_and_player():
     result = invoke("tournament", "simple", "random", "--hands", "200", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert [(row["player"], row["opponent"]) for row in data["summary"]] == [("simple", "random"), ("random", "simple")]
 
 
 def test_out_directory_resumes(tmp_path):
     args = ("match", "simple", "random", "--hands", "400", "--workers", "1", "--out", str(tmp_path), "--json")
-    first = json.loads(invoke(*args).output)
-    second = json.loads(invoke(*args).output)
+    first = json.loads(invoke(*args).stdout)
+    second = json.loads(invoke(*args).stdout)
     assert second["timing"]["chunks_resumed"] == 1
     assert second["timing"]["chunks_run"] == 0
     assert {k: v for k, v in first.items() if k != "timing"} == {k: v for k, v in second.items() if k != "timing"}
