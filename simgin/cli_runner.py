@@ -6,10 +6,11 @@ They are registered on the root group in :mod:`simgin.cli`; the work is done by
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -73,7 +74,7 @@ def _announce_compilation() -> None:
         click.echo("compiling kernels, first run only (about a minute)...", err=True)
 
 
-def _execute(
+def _make_config(
     players: Sequence[str],
     rules: Rules,
     hands: int | None,
@@ -81,47 +82,42 @@ def _execute(
     seed: int,
     duplicate: bool,
     workers: int | None,
-    backend: str,
-    scheduler: str | None,
-    out: Path | None,
-    hand_log: bool,
-    quiet: bool,
+    default_hands: int = 10_000,
 ):
+    """Check the counts and build the run settings, or fail with a one-line error."""
     from simgin import runner
 
     if hands is None and games is None:
-        hands = 10_000
+        hands = default_hands
     _check_counts(hands, games)
     if workers is not None and workers < 1:
         raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
     try:
-        config = runner.RunConfig(tuple(players), rules, hands, games, seed, duplicate)
+        return runner.RunConfig(tuple(players), rules, hands, games, seed, duplicate)
     except ValueError as error:
         raise user_error("", error) from None
+
+
+@contextlib.contextmanager
+def _running(total: int, unit: str, quiet: bool, out: Path | None) -> Iterator[Callable[[Any, int], None]]:
+    """A progress callback (a bar with the rate and time left on a terminal), and one-line errors."""
+    from simgin import runner
+
     _announce_compilation()
-    total = config.count * len(config.pairings)
     show = not quiet and sys.stderr.isatty()
     started = time.perf_counter()
-    bar = click.progressbar(length=total, label="hands" if config.mode == "hands" else "games", file=sys.stderr)
-    if show:
-        bar.__enter__()
+    bar = click.progressbar(length=total, label=unit, file=sys.stderr, show_eta=True)
 
     def progress(result: Any, units: int) -> None:
         if show:
-            rate = bar.pos / max(time.perf_counter() - started, 1e-9)
-            bar.label = f"{config.mode} ({rate:,.0f}/s)"
+            rate = (bar.pos + units) / max(time.perf_counter() - started, 1e-9)
+            bar.label = f"{unit} ({rate:,.0f}/s)"
             bar.update(units)
 
     try:
-        return runner.run(
-            config,
-            workers=workers,
-            backend=backend,
-            scheduler=scheduler,
-            out=out,
-            hand_log=hand_log,
-            progress=progress,
-        )
+        if show:
+            bar.__enter__()
+        yield progress
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
@@ -130,6 +126,57 @@ def _execute(
     finally:
         if show:
             bar.__exit__(None, None, None)
+
+
+def _execute(players: Sequence[str], rules: Rules, **options: Any):
+    """Run a match or a tournament from the shared options."""
+    from simgin import runner
+
+    config = _make_config(
+        players, rules, options["hands"], options["games"], options["seed"], options["duplicate"], options["workers"]
+    )
+    out = options["out"]
+    with _running(config.count * len(config.pairings), config.mode, options["quiet"], out) as progress:
+        return runner.run(
+            config,
+            workers=options["workers"],
+            backend=options["backend"],
+            scheduler=options["scheduler"],
+            out=out,
+            hand_log=options["hand_log"],
+            progress=progress,
+            kind="tournament" if len(players) > 2 else "match",
+        )
+
+
+def _save(out: Path | None, data: dict[str, Any]) -> None:
+    if out is not None:
+        from simgin.results import save_result
+
+        save_result(out, data)
+
+
+def _pairings(result: Any) -> list[dict[str, Any]]:
+    from simgin.summary import pair_statistics
+
+    config = result.config
+    return [
+        {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
+        for (i, j), t in zip(config.pairings, result.tallies, strict=True)
+    ]
+
+
+def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
+    from simgin import __version__
+
+    return {
+        "kind": kind,
+        "simgin_version": __version__,
+        "config": result.config.to_dict(),
+        "players": list(result.config.players),
+        "pairings": _pairings(result),
+        "summary": result.summary.to_dict(orient="records"),
+    } | extra
 
 
 def _percent(value: float) -> str:
@@ -157,6 +204,7 @@ def match(a: str, b: str, rules: Rules, as_json: bool, **options: Any) -> None:
 
     result = _execute((a, b), rules, **options)
     data = match_json(result)
+    _save(options["out"], _result_data("match", result, match=data))
     if as_json:
         echo_json(data)
         return
@@ -187,9 +235,16 @@ def match(a: str, b: str, rules: Rules, as_json: bool, **options: Any) -> None:
 @click.argument("players", nargs=-1, required=True, metavar="A B [C ...]")
 @rules_options
 @run_options
+@click.option(
+    "--anchor", default="simple", show_default=True, help="The bot rated 0 (the mean of all when it is not playing)."
+)
 @json_option
-def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
+def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: str, **options: Any) -> None:
     """Round robin: every pair of strategies plays, all on the same deals.
+
+    Prints the table of every pairing, Bradley-Terry ratings with bootstrap intervals over
+    deal pairs (anchored on --anchor), and the pairwise claims that stay significant after
+    Holm's correction for the number of comparisons.
 
     \b
     Example:
@@ -199,19 +254,233 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, **options:
         raise click.UsageError("a tournament needs at least two strategies")
     if len(set(players)) != len(players):
         raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
+    from simgin.ratings import tournament_analysis
+    from simgin.results import jsonable
+
     result = _execute(players, rules, **options)
-    summary = result.summary
+    try:
+        analysis = tournament_analysis(result, anchor=anchor, seed=options["seed"])
+    except ValueError as error:
+        raise user_error("ratings", error) from None
+    data = _result_data("tournament", result, **analysis)
+    _save(options["out"], data)
     if as_json:
-        echo_json(
-            {
-                "players": list(players),
-                "summary": summary.to_dict(orient="records"),
-                "timing": {"seconds": result.seconds, "chunks_run": result.chunks_run},
-            }
-        )
+        data["timing"] = {"seconds": result.seconds, "chunks_run": result.chunks_run}
+        echo_json(jsonable(data))
         return
+    summary = result.summary
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
     click.echo(summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    anchor_name = analysis["anchor"] or "the mean"
+    click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
+    for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
+        click.echo(
+            f"  {row['player']:<16} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
+            f"rank {row['rank_low']:.0f}-{row['rank_high']:.0f}"
+        )
+    claims = [row for row in analysis["pairwise"] if row["significant"]]
+    if claims:
+        click.echo("significant after Holm's correction:")
+        for row in claims:
+            better, worse = (row["a"], row["b"]) if row["score"] > 0.5 else (row["b"], row["a"])
+            click.echo(f"  {better} beats {worse} (pair score {row['score']:.3f}, adjusted p {row['p_holm']:.2g})")
+
+
+@click.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option(
+    "--sprt", "sprt_text", default="elo0=0,elo1=10", show_default=True, help="The hypotheses: H0 elo0, H1 elo1."
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="False-positive rate (accepting H1 wrongly)."
+)
+@click.option("--beta", type=float, default=0.05, show_default=True, help="False-negative rate (accepting H0 wrongly).")
+@click.option(
+    "--model",
+    type=click.Choice(["logistic", "normalized"]),
+    default="logistic",
+    show_default=True,
+    help="Elo bounds as logistic Elo, or as normalized Elo (fishtest's default).",
+)
+@click.option("--max-games", type=int, default=20_000, show_default=True, help="Stop undecided after this many games.")
+@click.option("--batch", type=int, default=25, show_default=True, help="Deal pairs per batch between checks.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results directory.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@rules_options
+@json_option
+def compare(
+    a: str,
+    b: str,
+    sprt_text: str,
+    alpha: float,
+    beta: float,
+    model: str,
+    max_games: int,
+    batch: int,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    out: Path | None,
+    quiet: bool,
+    rules: Rules,
+    as_json: bool,
+) -> None:
+    """Is A stronger than B? A sequential test (GSPRT) on duplicate game pairs.
+
+    Games to the target score are played in pairs (each deck twice, seats swapped), and
+    after every batch the log-likelihood ratio of the pentanomial model is updated, as
+    chess-engine testing does; the test stops as soon as it accepts H0 (Elo <= elo0) or
+    H1 (Elo >= elo1), with error rates alpha and beta.
+
+    \b
+    Example:
+      simgin compare simple random --sprt elo0=0,elo1=10 --rules eaai --quiet
+    """
+    from simgin.compare import SprtSettings, parse_sprt, run_sprt
+
+    if workers is not None and workers < 1:
+        raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
+    try:
+        settings = SprtSettings(
+            **parse_sprt(sprt_text), alpha=alpha, beta=beta, model=model, max_games=max_games, batch_pairs=batch
+        )
+    except ValueError as error:
+        raise user_error("", error) from None
+    with _running(max_games, "games", quiet, out) as progress:
+        result, summary = run_sprt(
+            a,
+            b,
+            settings,
+            rules,
+            seed,
+            workers=workers,
+            backend=backend,
+            scheduler=scheduler,
+            out=out,
+            progress=progress,
+        )
+    _save(out, _result_data("compare", result, sprt=summary))
+    if as_json:
+        from simgin.results import jsonable
+
+        echo_json(jsonable({"players": [a, b], "seed": seed, "rules": rules.to_dict(), "sprt": summary}))
+        return
+    verdict = {
+        "H1": f"H1 accepted: {a} is stronger (Elo >= {settings.elo1:g})",
+        "H0": f"H0 accepted: {a} is not stronger (Elo <= {settings.elo0:g})",
+        "max games": f"undecided after {max_games} games",
+    }[summary["decision"]]
+    click.echo(f"{a} vs {b}: {verdict}")
+    click.echo(
+        f"  LLR {summary['llr']:.3f} (bounds {summary['lower']:.3f}, {summary['upper']:.3f}), "
+        f"{summary['games']} games in {summary['pairs']} pairs"
+    )
+    interval = (
+        f"{summary['elo_low']:.1f} to {summary['elo_high']:.1f}"
+        if math.isfinite(summary["elo_low"]) and math.isfinite(summary["elo_high"])
+        else "unbounded: one side won every pair"
+    )
+    click.echo(
+        f"  Elo {summary['elo']:.1f} ({interval}), LOS {100 * summary['los']:.1f}%, "
+        f"pair counts {[int(c) for c in summary['counts']]}"
+    )
+
+
+@click.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option(
+    "--grid",
+    "grid_items",
+    multiple=True,
+    required=True,
+    metavar="SWITCH=VALUES",
+    help="A rule switch and its values: knock_limit=0..10 or gin_bonus=20,25 (repeatable).",
+)
+@rules_options
+@run_options
+@json_option
+def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
+    """Play A against B under every combination of rule values, all on the same seeds.
+
+    Each cell of the grid is a run with those switches set on --rules; the table gives per
+    cell the win rates, first-player edge, gin, undercut, dead and knock rates, mean hand
+    length, points per hand and hands per game. With --out DIR the table is also written
+    to DIR/sweep.csv.
+
+    \b
+    Example:
+      simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
+    """
+    from simgin import __version__
+    from simgin.sweep import grid_cells, parse_grid, run_sweep
+
+    try:
+        grid = parse_grid(grid_items, rules)
+    except ValueError as error:
+        raise user_error("", error) from None
+    config = _make_config(
+        (a, b),
+        rules,
+        options["hands"],
+        options["games"],
+        options["seed"],
+        options["duplicate"],
+        options["workers"],
+        default_hands=2_000,
+    )
+    cells_count = len(grid_cells(grid))
+    out = options["out"]
+    with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
+        cells, table = run_sweep(
+            config,
+            grid,
+            workers=options["workers"],
+            backend=options["backend"],
+            scheduler=options["scheduler"],
+            out=out,
+            hand_log=options["hand_log"],
+            progress=progress,
+        )
+    if out is not None:
+        _save(
+            out,
+            {
+                "kind": "sweep",
+                "simgin_version": __version__,
+                "config": config.to_dict(),
+                "players": [a, b],
+                "grid": grid,
+                "cells": cells,
+            },
+        )
+        table.to_csv(out / "sweep.csv", index=False)
+    columns = [
+        *grid,
+        "player",
+        "win_rate",
+        "first_player_win_rate",
+        "gin_rate",
+        "undercut_rate",
+        "dead_rate",
+        "knock_rate",
+        "mean_turns",
+        "points_per_hand",
+        "hands_per_game",
+    ]
+    if as_json:
+        from simgin.results import jsonable
+
+        echo_json(jsonable({"players": [a, b], "grid": grid, "table": table[columns].to_dict(orient="records")}))
+        return
+    shown = table[table["player"] == a][columns]
+    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
 @click.command()
@@ -274,4 +543,4 @@ def _python_strategy(name: str):
     return bots[name]()
 
 
-COMMANDS = (match, tournament, replay)
+COMMANDS = (match, tournament, compare, sweep, replay)

@@ -19,8 +19,9 @@ import json
 import math
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -128,20 +129,23 @@ class Chunk:
     chunk_index: int
     seed: int
     unit_count: int
+    cell_index: int = 0
+    """Which run of a sweep (grid cell) the chunk belongs to; 0 for a single run."""
 
     @property
     def key(self) -> str:
-        return f"p{self.pairing_index:03d}-c{self.chunk_index:06d}"
+        return f"s{self.cell_index:03d}-p{self.pairing_index:03d}-c{self.chunk_index:06d}"
 
 
-def plan_chunks(config: RunConfig) -> list[Chunk]:
-    """All chunks of a run, pairing by pairing."""
+def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
+    """All chunks of a run in play order: chunk by chunk, every pairing on the same seeds."""
     chunks = []
     per_chunk = config.units_per_chunk
-    for pairing_index in range(len(config.pairings)):
-        for chunk_index in range(config.chunk_count):
-            units = min(per_chunk, config.units - chunk_index * per_chunk)
-            chunks.append(Chunk(pairing_index, chunk_index, chunk_seed(config.seed, chunk_index), units))
+    for chunk_index in range(config.chunk_count):
+        units = min(per_chunk, config.units - chunk_index * per_chunk)
+        seed = chunk_seed(config.seed, chunk_index)
+        for pairing_index in range(len(config.pairings)):
+            chunks.append(Chunk(pairing_index, chunk_index, seed, units, cell_index))
     return chunks
 
 
@@ -225,71 +229,125 @@ def _worker_init() -> None:
     numba.set_num_threads(1)
 
 
-def _execute_local(config: RunConfig, chunks: Sequence[Chunk], workers: int, hand_log: bool) -> Iterator[ChunkResult]:
-    if workers <= 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            yield run_chunk(config, chunk, hand_log)
-        return
-    context = get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init) as pool:
-        pending: set[Future] = set()
-        queue = list(chunks)
+class _Deferred:
+    """Work run in this process when its result is first asked for (one local worker)."""
+
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.function = function
+        self.args = args
+
+    def result(self) -> Any:
+        return self.function(*self.args)
+
+    def cancel(self) -> bool:
+        return True
+
+
+class _InlineBackend:
+    """One worker: chunks run in this process, in order."""
+
+    def __enter__(self) -> _InlineBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> _Deferred:
+        return _Deferred(function, args)
+
+
+class _PoolBackend:
+    """A process pool on this machine (spawned processes, one kernel thread each)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def __enter__(self) -> _PoolBackend:
+        context = get_context("spawn")
+        self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_worker_init)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=exc[0] is None, cancel_futures=True)
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future:
+        return self.pool.submit(function, *args)
+
+
+class _DaskBackend:
+    """An existing Dask cluster (``scheduler``) or a LocalCluster started for the run."""
+
+    def __init__(self, workers: int, scheduler: str | None) -> None:
+        self.workers = workers
+        self.scheduler = scheduler
+
+    def __enter__(self) -> _DaskBackend:
         try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.add(pool.submit(run_chunk, config, queue.pop(0), hand_log))
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise RunError("the dask backend needs the optional extra: pip install 'simgin[dask]'") from None
+        self.cluster = None
+        if self.scheduler:
+            try:
+                self.client = Client(self.scheduler, timeout="5s")
+            except (OSError, TimeoutError) as error:
+                raise RunError(f"cannot reach the Dask scheduler {self.scheduler!r}: {error}") from None
+        else:
+            self.cluster = LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            self.client = Client(self.cluster)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Any:
+        return self.client.submit(function, *args, pure=False, retries=3)
 
 
-def _execute_dask(
-    config: RunConfig, chunks: Sequence[Chunk], workers: int, hand_log: bool, scheduler: str | None
-) -> Iterator[ChunkResult]:
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RunError("the dask backend needs the optional extra: pip install 'simgin[dask]'") from None
-    cluster = None
+def backend_for(workers: int, backend: str = "local", scheduler: str | None = None):
+    """The execution backend: inline (1 local worker), a process pool, or Dask."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
+    if backend == "dask":
+        return _DaskBackend(workers, scheduler)
     if scheduler:
-        try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as error:
-            raise RunError(f"cannot reach the Dask scheduler {scheduler!r}: {error}") from None
-    else:
-        cluster = LocalCluster(n_workers=max(workers, 1), threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    try:
-        futures = [client.submit(run_chunk, config, chunk, hand_log, pure=True, retries=3) for chunk in chunks]
-        for future in as_completed(futures):
-            yield future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        raise ValueError("--scheduler needs --backend dask")
+    return _InlineBackend() if workers <= 1 else _PoolBackend(workers)
 
 
 def execute(
-    config: RunConfig,
-    chunks: Sequence[Chunk],
+    jobs: Sequence[tuple[RunConfig, Chunk]],
     workers: int = 1,
     backend: str = "local",
     scheduler: str | None = None,
     hand_log: bool = False,
 ) -> Iterator[ChunkResult]:
-    """Run chunks on the chosen backend, yielding results as they finish (in any order)."""
-    if backend not in BACKENDS:
-        raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
-    if backend == "dask":
-        return _execute_dask(config, chunks, workers, hand_log, scheduler)
-    if scheduler:
-        raise ValueError("--scheduler needs --backend dask")
-    return _execute_local(config, chunks, workers, hand_log)
+    """Run (config, chunk) jobs and yield their results in job order.
+
+    At most ``2 * workers`` jobs are in flight, so a caller that stops early (a sequential
+    test that has decided) wastes little work; closing the generator cancels the rest.
+    """
+    with backend_for(workers, backend, scheduler) as runner_backend:
+        pending: deque[Any] = deque()
+        queue = iter(jobs)
+        ahead = 2 * max(workers, 1)
+        try:
+            while True:
+                while len(pending) < ahead:
+                    job = next(queue, None)
+                    if job is None:
+                        break
+                    pending.append(runner_backend.submit(run_chunk, job[0], job[1], hand_log))
+                if not pending:
+                    return
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 # -- the output directory ----------------------------------------------------------------
@@ -298,22 +356,20 @@ def execute(
 class RunDirectory:
     """An output directory: ``run.json`` (the settings), ``chunks/*.json`` and ``hands/*.parquet``."""
 
-    def __init__(self, path: Path, config: RunConfig, hand_log: bool) -> None:
+    def __init__(self, path: Path, configs: Sequence[RunConfig], hand_log: bool, kind: str = "run") -> None:
         self.path = Path(path)
-        self.config = config
         self.hand_log = hand_log
-        settings = config.to_dict() | {"hand_log": hand_log}
+        settings = {"kind": kind, "runs": [config.to_dict() for config in configs], "hand_log": hand_log}
         settings_path = self.path / SETTINGS_FILE
         if settings_path.exists():
             recorded = json.loads(settings_path.read_text())
             if recorded != settings:
-                changed = sorted(k for k in settings.keys() | recorded.keys() if settings.get(k) != recorded.get(k))
                 raise RunError(
-                    f"{self.path} holds a run with other settings ({', '.join(changed)} differ); "
+                    f"{self.path} holds a run with other settings ({_difference(recorded, settings)}); "
                     "use another --out directory or rerun with the recorded settings"
                 )
         else:
-            (self.path / "chunks").mkdir(parents=True, exist_ok=True)
+            self.path.mkdir(parents=True, exist_ok=True)
             _write_atomic(settings_path, json.dumps(settings, indent=2, sort_keys=True))
         (self.path / "chunks").mkdir(exist_ok=True)
         if hand_log:
@@ -332,11 +388,28 @@ class RunDirectory:
         key = result.chunk.key
         if self.hand_log and result.hand_log is not None:
             target = self.path / "hands" / f"{key}.parquet"
-            partial = target.with_suffix(".parquet.partial")
+            partial = target.with_name(target.name + ".partial")
             result.hand_log.to_parquet(partial, index=False)
             os.replace(partial, target)
         record = {"chunk": asdict(result.chunk), "seconds": result.seconds, "tally": result.tally.to_dict()}
         _write_atomic(self.path / "chunks" / f"{key}.json", json.dumps(record))
+
+
+def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
+    """Names of the settings that differ, e.g. ``'seed, hands'``."""
+    changed: list[str] = []
+    if recorded.get("kind") != settings["kind"]:
+        changed.append("kind")
+    if recorded.get("hand_log") != settings["hand_log"]:
+        changed.append("hand_log")
+    old_runs, new_runs = recorded.get("runs", []), settings["runs"]
+    if len(old_runs) != len(new_runs):
+        changed.append("number of runs")
+    for old, new in zip(old_runs, new_runs, strict=False):
+        changed.extend(
+            key for key in sorted(new.keys() | old.keys()) if old.get(key) != new.get(key) and key not in changed
+        )
+    return ", ".join(changed) or "unknown"
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -373,18 +446,26 @@ class RunResult:
 
 
 ProgressCallback = Callable[[ChunkResult, int], None]
+StopCallback = Callable[[int, Chunk, list[list[Tally]]], bool]
 
 
-def run(
-    config: RunConfig,
+def run_cells(
+    configs: Sequence[RunConfig],
     workers: int | None = None,
     backend: str = "local",
     scheduler: str | None = None,
     out: str | Path | None = None,
     hand_log: bool = False,
     progress: ProgressCallback | None = None,
-) -> RunResult:
-    """Play a run, resuming from ``out`` if it holds finished chunks of the same settings."""
+    stop: StopCallback | None = None,
+    kind: str = "run",
+) -> list[RunResult]:
+    """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
+
+    Chunks are consumed in play order, finished ones read back from ``out``; after each,
+    ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
+    chunks after it are not played.
+    """
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
     if hand_log:
@@ -393,22 +474,42 @@ def run(
         except ImportError:
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
     workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"workers={workers}: must be at least 1")
     start = time.perf_counter()
-    chunks = plan_chunks(config)
-    directory = RunDirectory(Path(out), config, hand_log) if out is not None else None
+    jobs = [(config, chunk) for cell, config in enumerate(configs) for chunk in plan_chunks(config, cell)]
+    directory = RunDirectory(Path(out), configs, hand_log, kind) if out is not None else None
     finished = directory.finished() if directory else {}
-    todo = [chunk for chunk in chunks if chunk.key not in finished]
-    tallies = [Tally.zero() for _ in config.pairings]
-    for chunk in chunks:
-        if chunk.key in finished:
-            tallies[chunk.pairing_index] = tallies[chunk.pairing_index] + finished[chunk.key]
-    for result in execute(config, todo, workers, backend, scheduler, hand_log):
-        if directory:
-            directory.save(result)
-        tallies[result.chunk.pairing_index] = tallies[result.chunk.pairing_index] + result.tally
-        if progress:
-            progress(result, result.chunk.unit_count * (2 if config.duplicate else 1))
-    return RunResult(config, tallies, time.perf_counter() - start, len(todo), len(chunks) - len(todo))
+    todo = [(config, chunk) for config, chunk in jobs if chunk.key not in finished]
+    tallies = [[Tally.zero() for _ in config.pairings] for config in configs]
+    ran = resumed = 0
+    results = execute(todo, workers, backend, scheduler, hand_log)
+    try:
+        for config, chunk in jobs:
+            if chunk.key in finished:
+                tally = finished[chunk.key]
+                resumed += 1
+            else:
+                result = next(results)
+                if directory:
+                    directory.save(result)
+                tally = result.tally
+                ran += 1
+                if progress:
+                    progress(result, chunk.unit_count * (2 if config.duplicate else 1))
+            cell_tallies = tallies[chunk.cell_index]
+            cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
+            if stop and stop(chunk.cell_index, chunk, tallies):
+                break
+    finally:
+        results.close()
+    seconds = time.perf_counter() - start
+    return [RunResult(config, tallies[cell], seconds, ran, resumed) for cell, config in enumerate(configs)]
+
+
+def run(config: RunConfig, **options: Any) -> RunResult:
+    """Play one run; ``options`` are those of :func:`run_cells` (workers, backend, scheduler, out, ...)."""
+    return run_cells([config], **options)[0]
 
 
 def run_match(

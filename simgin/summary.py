@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from simgin.results import jsonable
 from simgin.stats import wilson_interval
 from simgin.tally import Tally
 
@@ -189,17 +190,4 @@ def match_json(result: RunResult) -> dict[str, Any]:
         "chunks_run": result.chunks_run,
         "chunks_resumed": result.chunks_resumed,
     }
-    return _jsonable(data)
-
-
-def _jsonable(value: Any) -> Any:
-    """NaN becomes null, numpy numbers plain numbers, so the output is strict JSON."""
-    if isinstance(value, dict):
-        return {key: _jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    if hasattr(value, "item"):
-        return _jsonable(value.item())
-    return value
+    return jsonable(data)

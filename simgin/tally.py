@@ -65,6 +65,21 @@ TALLY_FIELDS: dict[str, str] = {
     "pair_x2_sq": "sum of leg-2 results squared",
     "pair_x1x2": "sum of leg-1 times leg-2 results",
 }
+#: Histograms, one field per bin: knocks and undercuts by the knocker's deadwood (0-10)
+#: per knocker, hand length in turns (the last bin holds TURN_BINS - 1 turns or more), and
+#: outcomes by the hand's knock limit (0-10; under Oklahoma it comes from the up card, V9).
+DEADWOOD_BINS = 11
+TURN_BINS = 61
+for _side in ("a", "b"):
+    for _dw in range(DEADWOOD_BINS):
+        TALLY_FIELDS[f"knocks_{_side}_dw{_dw}"] = f"knocks by {_side.upper()} with deadwood {_dw}"
+        TALLY_FIELDS[f"undercut_{_side}_dw{_dw}"] = f"knocks by {_side.upper()} with deadwood {_dw} that were undercut"
+for _turns in range(TURN_BINS):
+    TALLY_FIELDS[f"turns_{_turns}"] = f"hands of {_turns} turns" + (" or more" if _turns == TURN_BINS - 1 else "")
+for _limit in range(11):
+    for _what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points"):
+        TALLY_FIELDS[f"limit{_limit}_{_what}"] = f"{_what} (a sum for turns, points) at knock limit {_limit}"
+TALLY_FIELDS["doubled"] = "hands scored double (Oklahoma spade up card, V9)"
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
 
 
@@ -137,7 +152,41 @@ def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
     t.add("first_player_wins", np.sum(scored & (winner == 1 - dealer)))
     t.add("scored", np.sum(scored))
     t.add("dealer_net", np.sum(np.where(winner == dealer, points, 0) - np.where(winner == 1 - dealer, points, 0)))
+    deadwood = np.clip(rows[:, _k.H_KNOCKER_DEADWOOD], 0, DEADWOOD_BINS - 1)
+    for side, seat in (("a", seat_a), ("b", seat_b)):
+        knocked = scored & (knocker == seat)
+        _add_bins(t, f"knocks_{side}_dw", np.bincount(deadwood[knocked], minlength=DEADWOOD_BINS))
+        undercut = knocked & (kind == KIND_UNDERCUT)
+        _add_bins(t, f"undercut_{side}_dw", np.bincount(deadwood[undercut], minlength=DEADWOOD_BINS))
+    turns = np.clip(rows[:, _k.H_TURNS], 0, TURN_BINS - 1)
+    _add_bins(t, "turns_", np.bincount(turns, minlength=TURN_BINS))
+    limit = rows[:, _k.H_KNOCK_LIMIT]
+    _add_limit(t, limit, "hands", 1)
+    _add_limit(t, limit, "knock", kind == KIND_KNOCK)
+    _add_limit(t, limit, "gin", kind == KIND_GIN)
+    _add_limit(t, limit, "big_gin", kind == KIND_BIG_GIN)
+    _add_limit(t, limit, "undercut", kind == KIND_UNDERCUT)
+    _add_limit(t, limit, "dead", ~scored)
+    _add_limit(t, limit, "turns", rows[:, _k.H_TURNS])
+    _add_limit(t, limit, "points", points)
+    t.add("doubled", np.sum(scored & (rows[:, _k.H_MULTIPLIER] > 1)))
     return t
+
+
+def _add_bins(t: Tally, prefix: str, counts: np.ndarray) -> None:
+    for index, count in enumerate(counts):
+        t.add(f"{prefix}{index}", count)
+
+
+def _add_limit(t: Tally, limit: np.ndarray, name: str, values: np.ndarray | int) -> None:
+    weights = np.broadcast_to(np.asarray(values, dtype=np.float64), limit.shape)
+    for value, total in enumerate(np.bincount(limit, weights=weights, minlength=11)):
+        t.add(f"limit{value}_{name}", total)
+
+
+def histogram(t: Tally, prefix: str, bins: int) -> np.ndarray:
+    """The bins of a histogram field family, e.g. ``histogram(t, "turns_", TURN_BINS)``."""
+    return np.array([t[f"{prefix}{index}"] for index in range(bins)])
 
 
 def net_points(rows: np.ndarray, seat_a: np.ndarray) -> np.ndarray:

@@ -1,0 +1,63 @@
+"""The result file every run command leaves in its ``--out`` directory: ``result.json``.
+
+It is what ``simgin report`` reads. Its keys:
+
+- ``kind``: ``"match"``, ``"tournament"``, ``"compare"`` or ``"sweep"``;
+- ``simgin_version``, ``config`` (the run's settings, ``RunConfig.to_dict``; for a sweep the
+  base settings) and ``players``;
+- ``pairings``: one entry per pairing, ``{"a": name, "b": name, "tally": {field: sum}}``
+  with the fields of :data:`simgin.tally.TALLY_FIELDS`, seen from ``a``;
+- ``summary``: the rows of :func:`simgin.summary.summarize` (one per pairing and player);
+- per kind: ``ratings`` and ``pairwise`` (tournament), ``sprt`` (compare), ``cells`` (sweep:
+  one entry per grid cell with its ``settings`` and its own ``pairings`` and ``summary``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+RESULT_FILE = "result.json"
+KINDS = ("match", "tournament", "compare", "sweep")
+
+
+def jsonable(value: Any) -> Any:
+    """NaN and infinities become null, numpy numbers plain numbers: strict JSON."""
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, str):
+        return jsonable(value.item())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def save_result(out: str | Path, data: dict[str, Any]) -> Path:
+    """Write ``result.json`` atomically into ``out``."""
+    if data.get("kind") not in KINDS:
+        raise ValueError(f"result kind {data.get('kind')!r}: choose from {', '.join(KINDS)}")
+    path = Path(out) / RESULT_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(jsonable(data), indent=1, allow_nan=False))
+    os.replace(partial, path)
+    return path
+
+
+def load_result(directory: str | Path) -> dict[str, Any]:
+    """Read ``result.json`` from a run directory, with a clear error if it is not one."""
+    path = Path(directory) / RESULT_FILE
+    if not path.is_file():
+        raise ValueError(
+            f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
+            "'simgin match', 'tournament', 'compare' or 'sweep'"
+        )
+    data = json.loads(path.read_text())
+    if data.get("kind") not in KINDS:
+        raise ValueError(f"{path}: unknown result kind {data.get('kind')!r}")
+    return data
