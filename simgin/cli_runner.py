@@ -479,8 +479,25 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
 
         echo_json(jsonable({"players": [a, b], "grid": grid, "table": table[columns].to_dict(orient="records")}))
         return
-    shown = table[table["player"] == a][columns]
+    shown = table[table["side"] == "a"][columns]
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    _echo_oklahoma_breakdowns(cells, out)
+
+
+def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> None:
+    """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
+    from simgin.summary import knock_limit_breakdown
+    from simgin.tally import Tally
+
+    for index, cell in enumerate(cells):
+        if not cell["settings"].get("oklahoma", False):
+            continue
+        breakdown = knock_limit_breakdown(Tally.from_dict(cell["pairings"][0]["tally"]))
+        label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
+        click.echo(f"\n{label}: by up card (knock limit); {100 * breakdown['doubled_share'].iloc[0]:.1f}% doubled")
+        click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        if out is not None:
+            breakdown.to_csv(out / f"oklahoma_cell{index:03d}.csv", index=False)
 
 
 @click.command()

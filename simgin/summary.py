@@ -98,6 +98,7 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
         margin, margin_low, margin_high = _mean_interval(sign * t["margin_a"], t["margin_a_sq"], t["games"])
         row: dict[str, Any] = {
             "pairing": pairing_index,
+            "side": side,
             "player": me,
             "opponent": them,
             "hands": hands,
@@ -191,3 +192,28 @@ def match_json(result: RunResult) -> dict[str, Any]:
         "chunks_resumed": result.chunks_resumed,
     }
     return jsonable(data)
+
+
+def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
+    """Outcomes by the hand's knock limit: under Oklahoma the up card sets it (V9), so this is the
+    breakdown by up card (ace 1, or 0 when an ace means gin only; face cards 10).
+
+    One row per knock limit that occurred: its share of hands, the outcome rates, the mean
+    hand length in turns and the points per hand; ``doubled_share`` (a column repeated on
+    every row) is the share of scored hands doubled by a spade up card.
+    """
+    rows = []
+    hands = t["hands"]
+    for limit in range(11):
+        count = t[f"limit{limit}_hands"]
+        if not count:
+            continue
+        row: dict[str, Any] = {"knock_limit": limit, "hands": count, "share": _ratio(count, hands)}
+        for outcome in OUTCOMES:
+            row[f"{outcome}_rate"] = _ratio(t[f"limit{limit}_{outcome}"], count)
+        row["mean_turns"] = _ratio(t[f"limit{limit}_turns"], count)
+        row["points_per_hand"] = _ratio(t[f"limit{limit}_points"], count)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    frame["doubled_share"] = _ratio(t["doubled"], t["scored"])
+    return frame
