@@ -137,16 +137,13 @@ def _execute(players: Sequence[str], rules: Rules, **options: Any):
     )
     out = options["out"]
     with _running(config.count * len(config.pairings), config.mode, options["quiet"], out) as progress:
-        return runner.run(
-            config,
-            workers=options["workers"],
-            backend=options["backend"],
-            scheduler=options["scheduler"],
-            out=out,
-            hand_log=options["hand_log"],
-            progress=progress,
-            kind="tournament" if len(players) > 2 else "match",
-        )
+        kind = "tournament" if len(players) > 2 else "match"
+        return runner.run(config, progress=progress, kind=kind, **_execution(options))
+
+
+def _execution(options: dict[str, Any]) -> dict[str, Any]:
+    """Where and how chunks run: the runner's keyword arguments from the shared options."""
+    return {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")}
 
 
 def _save(out: Path | None, data: dict[str, Any]) -> None:
@@ -438,16 +435,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
     cells_count = len(grid_cells(grid))
     out = options["out"]
     with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
-        cells, table = run_sweep(
-            config,
-            grid,
-            workers=options["workers"],
-            backend=options["backend"],
-            scheduler=options["scheduler"],
-            out=out,
-            hand_log=options["hand_log"],
-            progress=progress,
-        )
+        cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
     if out is not None:
         _save(
             out,

@@ -512,20 +512,9 @@ def run(config: RunConfig, **options: Any) -> RunResult:
     return run_cells([config], **options)[0]
 
 
-def run_match(
-    a: str,
-    b: str,
-    *,
-    rules: Rules | None = None,
-    hands: int | None = None,
-    games: int | None = None,
-    seed: int = 0,
-    duplicate: bool = True,
-    **options: Any,
-) -> RunResult:
-    """Play ``a`` against ``b``; ``options`` go to :func:`run` (workers, backend, scheduler, out, hand_log)."""
-    config = RunConfig((a, b), rules or Rules(), hands, games, seed, duplicate)
-    return run(config, **options)
+def run_match(a: str, b: str, **settings: Any) -> RunResult:
+    """Play ``a`` against ``b`` (``a`` may equal ``b``); the keyword arguments are those of :func:`run_tournament`."""
+    return _run_players((a, b), **settings)
 
 
 def run_tournament(
@@ -538,10 +527,32 @@ def run_tournament(
     duplicate: bool = True,
     **options: Any,
 ) -> RunResult:
-    """Round robin: every pair of ``players`` plays ``hands`` or ``games`` on the same seeds."""
+    """Round robin: every pair of ``players`` plays ``hands`` or ``games`` on the same seeds.
+
+    ``options`` go to :func:`run_cells` (workers, backend, scheduler, out, hand_log, progress).
+
+    >>> result = run_tournament(["simple", "random"], hands=200, seed=1, workers=1)
+    >>> result.summary[["player", "opponent", "hands"]].to_dict(orient="records")[0]
+    {'player': 'simple', 'opponent': 'random', 'hands': 200.0}
+    """
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {list(players)}")
-    config = RunConfig(tuple(players), rules or Rules(), hands, games, seed, duplicate)
+    return _run_players(
+        tuple(players), rules=rules, hands=hands, games=games, seed=seed, duplicate=duplicate, **options
+    )
+
+
+def _run_players(
+    players: tuple[str, ...],
+    *,
+    rules: Rules | None = None,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    duplicate: bool = True,
+    **options: Any,
+) -> RunResult:
+    config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate)
     return run(config, **options)
 
 
