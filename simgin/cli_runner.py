@@ -83,6 +83,7 @@ def _make_config(
     duplicate: bool,
     workers: int | None,
     default_hands: int = 10_000,
+    table: str = "pairs",
 ):
     """Check the counts and build the run settings, or fail with a one-line error."""
     from simgin import runner
@@ -93,7 +94,7 @@ def _make_config(
     if workers is not None and workers < 1:
         raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
     try:
-        return runner.RunConfig(tuple(players), rules, hands, games, seed, duplicate)
+        return runner.RunConfig(tuple(players), rules, hands, games, seed, duplicate, table=table)
     except ValueError as error:
         raise user_error("", error) from None
 
@@ -128,16 +129,68 @@ def _running(total: int, unit: str, quiet: bool, out: Path | None) -> Iterator[C
             bar.__exit__(None, None, None)
 
 
-def _execute(players: Sequence[str], rules: Rules, **options: Any):
+def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The kind of table and its players: two strategies, three (V11), or two --team pairs (V12)."""
+    if teams:
+        if players or len(teams) != 2:
+            raise click.UsageError("a partnership game takes exactly two --team A,B options and no other strategies")
+        members = [tuple(name.strip() for name in team.split(",")) for team in teams]
+        for team, names in zip(teams, members, strict=True):
+            if len(names) != 2 or not all(names):
+                raise click.BadParameter(f"{team!r}: a team is two strategies, e.g. simple,greedy", param_hint="--team")
+        return "teams", (*members[0], *members[1])
+    if len(players) not in (2, 3):
+        raise click.UsageError(f"match takes two or three strategies (or two --team), got {len(players)}")
+    return ("pairs" if len(players) == 2 else "three"), players
+
+
+def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bool, options: dict[str, Any]) -> None:
+    """A three-player or partnership match: per-player (or per-team) results and the seat advantage."""
+    from simgin.multiplayer import seat_advantage, table_json
+
+    if options["hands"] is not None:
+        raise click.BadParameter(
+            "three-player and partnership games are played whole: use --games", param_hint="--hands"
+        )
+    if options["games"] is None:
+        options["games"] = 120
+    result = _execute(players, rules, table=table, **options)
+    data = table_json(result)
+    _save(options["out"], _result_data("match", result, match=data))
+    if as_json:
+        echo_json(data)
+        return
+    summary = result.summary
+    name_column = "player" if table == "three" else "team"
+    click.echo(f"{table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
+    for row in summary.to_dict(orient="records"):
+        click.echo(
+            f"  {row[name_column]:<20} wins {_percent(row['win_rate'])} of games "
+            f"({_percent(row['win_rate_low'])}-{_percent(row['win_rate_high'])}), "
+            f"{row['points_per_hand']:.2f} points per hand"
+        )
+    seats = seat_advantage(table, result.tallies[0])
+    shown = ", ".join(f"seat {int(r.seat)} {_percent(r.win_rate)}" for r in seats.itertuples())
+    click.echo(f"  win rate by seat: {shown}")
+
+
+def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **options: Any):
     """Run a match or a tournament from the shared options."""
     from simgin import runner
 
     config = _make_config(
-        players, rules, options["hands"], options["games"], options["seed"], options["duplicate"], options["workers"]
+        players,
+        rules,
+        options["hands"],
+        options["games"],
+        options["seed"],
+        options["duplicate"],
+        options["workers"],
+        table=table,
     )
     out = options["out"]
     with _running(config.count * len(config.pairings), config.mode, options["quiet"], out) as progress:
-        kind = "tournament" if len(players) > 2 else "match"
+        kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
         return runner.run(config, progress=progress, kind=kind, **_execution(options))
 
 
@@ -157,6 +210,8 @@ def _pairings(result: Any) -> list[dict[str, Any]]:
     from simgin.summary import pair_statistics
 
     config = result.config
+    if config.table != "pairs":
+        return [{"table": config.table, "players": list(config.players), "tally": result.tallies[0].to_dict()}]
     return [
         {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
         for (i, j), t in zip(config.pairings, result.tallies, strict=True)
@@ -181,24 +236,39 @@ def _percent(value: float) -> str:
 
 
 @click.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("players", nargs=-1, metavar="A B [C]")
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    metavar="A,B",
+    help="A partnership of two strategies; give --team twice for a four-player game (V12).",
+)
 @rules_options
 @run_options
 @json_option
-def match(a: str, b: str, rules: Rules, as_json: bool, **options: Any) -> None:
+def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
     """Play strategy A against strategy B and summarise the result.
 
     Each deal is played twice with the seats swapped (--no-duplicate to turn it off), on
-    all cores; the same --seed gives the same numbers on any number of workers.
+    all cores; the same --seed gives the same numbers on any number of workers. Three
+    strategies play a three-player game (V11); two --team options a partnership game
+    (V12); both play whole games, each deal in every seating of the players.
 
     \b
     Example:
       simgin match simple random --hands 2000 --seed 7
       simgin match simple simple --games 100 --rules eaai --json
+      simgin match simple simple random --games 60 --quiet
+      simgin match --team simple,simple --team random,simple --games 80 --quiet
     """
     from simgin.summary import match_json
 
+    table, players = _table_players(players, teams)
+    if table != "pairs":
+        _table_match(table, players, rules, as_json, options)
+        return
+    a, b = players
     result = _execute((a, b), rules, **options)
     data = match_json(result)
     _save(options["out"], _result_data("match", result, match=data))

@@ -58,6 +58,7 @@ class Rules:
         False, "V9: an undercut earns 1 extra box, a gin 2 (doubled on a spade up card)."
     )
     hollywood: bool = _rule(False, "V14: three games are scored at once (Hollywood scoring).")
+    team_target: int = _rule(125, "V12: a partnership game ends when a team's total reaches this.")
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -91,8 +92,9 @@ class Rules:
                 raise ValueError(f"rules.{f.name}={value!r}: must be a whole number >= 0")
         if not 0 <= self.knock_limit <= 10:
             raise ValueError(f"rules.knock_limit={self.knock_limit!r}: must be 0-10")
-        if self.target < 1:
-            raise ValueError(f"rules.target={self.target!r}: must be at least 1")
+        for name in ("target", "team_target"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"rules.{name}={getattr(self, name)!r}: must be at least 1")
         if self.dealer_rotation not in DEALER_ROTATIONS:
             raise ValueError(
                 f"rules.dealer_rotation={self.dealer_rotation!r}: choose from {', '.join(DEALER_ROTATIONS)}"

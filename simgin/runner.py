@@ -32,6 +32,7 @@ import pandas as pd
 
 from simgin import engine
 from simgin.kernels import engine as _k
+from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
@@ -61,17 +62,29 @@ class RunConfig:
     seed: int = 0
     duplicate: bool = True
     chunk_units: int | None = None
+    table: str = "pairs"
+    """'pairs' (two-player matches, a round robin for more players), 'three' (V11) or 'teams' (V12)."""
 
     def __post_init__(self) -> None:
-        if len(self.players) < 2:
-            raise ValueError(f"need at least two players, got {len(self.players)}")
+        if self.table not in TABLES:
+            raise ValueError(f"table={self.table!r}: choose from {', '.join(TABLES)}")
+        needed = {"pairs": None, "three": 3, "teams": 4}[self.table]
+        if len(self.players) < 2 or (needed is not None and len(self.players) != needed):
+            wanted = f"exactly {needed}" if needed else "at least two"
+            raise ValueError(f"need {wanted} players for a {self.table} table, got {len(self.players)}")
         if (self.hands is None) == (self.games is None):
             raise ValueError("give exactly one of hands or games")
         count = self.count
         if count < 1:
             raise ValueError(f"{self.mode}={count}: must be at least 1")
-        if self.duplicate and count % 2:
-            raise ValueError(f"{self.mode}={count}: must be even with duplicate deals (each deal is played twice)")
+        if self.table != "pairs" and self.mode != "games":
+            raise ValueError(f"a {self.table} table plays whole games: give games, not hands")
+        if self.duplicate and count % self.legs:
+            need = "even" if self.legs == 2 else f"a multiple of {self.legs}"
+            raise ValueError(
+                f"{self.mode}={count}: must be {need} with duplicate deals "
+                f"(each deal is played in {self.legs} seatings)"
+            )
         if self.seed < 0:
             raise ValueError(f"seed={self.seed}: must be >= 0")
         if self.chunk_units is not None and self.chunk_units < 1:
@@ -87,25 +100,38 @@ class RunConfig:
         return int(self.hands if self.hands is not None else self.games)  # type: ignore[arg-type]
 
     @property
+    def legs(self) -> int:
+        """How many times each deal is played: once, or once per seating with duplicate deals."""
+        if not self.duplicate:
+            return 1
+        return 2 if self.table == "pairs" else len(seatings(self.table))
+
+    @property
     def units(self) -> int:
-        """Units per pairing: deals (or duplicate pairs of deals)."""
-        return self.count // 2 if self.duplicate else self.count
+        """Units per pairing: deals (or duplicate sets of deals, one per seating)."""
+        return self.count // self.legs
 
     @property
     def units_per_chunk(self) -> int:
         if self.chunk_units is not None:
             return self.chunk_units
         per_chunk = HANDS_PER_CHUNK if self.mode == "hands" else GAMES_PER_CHUNK
-        return per_chunk // 2 if self.duplicate else per_chunk
+        return max(per_chunk // self.legs, 1)
 
     @property
     def chunk_count(self) -> int:
         return math.ceil(self.units / self.units_per_chunk)
 
     @property
-    def pairings(self) -> list[tuple[int, int]]:
-        """Every pair of players once (round robin), in order."""
+    def pairings(self) -> list[tuple[int, ...]]:
+        """Every pair of players once (round robin), in order; a three or teams table is one 'pairing' of all."""
+        if self.table != "pairs":
+            return [tuple(range(len(self.players)))]
         return list(itertools.combinations(range(len(self.players)), 2))
+
+    def tally_type(self) -> type:
+        """What a chunk of this run sums into: a :class:`Tally` (two players) or :class:`Sums` (tables)."""
+        return Tally if self.table == "pairs" else Sums
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -167,6 +193,8 @@ class ChunkResult:
 def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkResult:
     """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result)."""
     start = time.perf_counter()
+    if config.table != "pairs":
+        return ChunkResult(chunk, _table_chunk(config, chunk), None, time.perf_counter() - start)
     a_index, b_index = config.pairings[chunk.pairing_index]
     players = (config.players[a_index], config.players[b_index])
     seeds = unit_seeds(chunk)
@@ -217,6 +245,20 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
     log = pd.concat(logs, ignore_index=True) if hand_log else None
     return ChunkResult(chunk, tally, log, time.perf_counter() - start)
+
+
+def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
+    """A chunk of three-player or partnership games, every seating over the same game seeds."""
+    seeds = unit_seeds(chunk)
+    total = Sums.zero()
+    for seating in seatings(config.table) if config.duplicate else (tuple(range(len(config.players))),):
+        bots = tuple(config.players[player] for player in seating)
+        try:
+            games, rows, hand_players, counts = play_table_rows(config.table, bots, config.rules, seeds)
+        except engine.IllegalDecision as error:
+            raise RunError(f"{error} (chunk {chunk.chunk_index} with chunk seed {chunk.seed})") from None
+        total = total + tally_table(config.table, seating, games, rows, hand_players, counts)
+    return total
 
 
 # -- executing chunks --------------------------------------------------------------------
@@ -359,6 +401,7 @@ class RunDirectory:
     def __init__(self, path: Path, configs: Sequence[RunConfig], hand_log: bool, kind: str = "run") -> None:
         self.path = Path(path)
         self.hand_log = hand_log
+        self.tally_type = configs[0].tally_type()
         settings = {"kind": kind, "runs": [config.to_dict() for config in configs], "hand_log": hand_log}
         settings_path = self.path / SETTINGS_FILE
         if settings_path.exists():
@@ -380,7 +423,7 @@ class RunDirectory:
         done = {}
         for file in sorted((self.path / "chunks").glob("*.json")):
             data = json.loads(file.read_text())
-            done[file.stem] = Tally.from_dict(data["tally"])
+            done[file.stem] = self.tally_type.from_dict(data["tally"])
         return done
 
     def save(self, result: ChunkResult) -> None:
@@ -433,6 +476,8 @@ class RunResult:
 
     @property
     def summary(self) -> pd.DataFrame:
+        if self.config.table != "pairs":
+            return summarize_table(self.config.table, self.config.players, self.tallies[0])
         from simgin.summary import summarize
 
         return summarize(self.config, self.tallies)
@@ -468,6 +513,8 @@ def run_cells(
     """
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
+    if hand_log and any(config.table != "pairs" for config in configs):
+        raise ValueError("the hand log is written for two-player runs only")
     if hand_log:
         try:
             import pyarrow  # noqa: F401
@@ -481,7 +528,7 @@ def run_cells(
     directory = RunDirectory(Path(out), configs, hand_log, kind) if out is not None else None
     finished = directory.finished() if directory else {}
     todo = [(config, chunk) for config, chunk in jobs if chunk.key not in finished]
-    tallies = [[Tally.zero() for _ in config.pairings] for config in configs]
+    tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
     ran = resumed = 0
     results = execute(todo, workers, backend, scheduler, hand_log)
     try:

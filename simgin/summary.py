@@ -23,11 +23,11 @@ Z95 = 1.959963984540054
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 
 
-def _ratio(numerator: float, denominator: float) -> float:
+def ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else math.nan
 
 
-def _mean_interval(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
+def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
     """Mean with a normal 95% interval from a sum and a sum of squares."""
     if n == 0:
         return math.nan, math.nan, math.nan
@@ -60,7 +60,7 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     rho = cov / math.sqrt(var1 * var2) if var1 > 0 and var2 > 0 else math.nan
     pair_sum = t["pair_x1"] + t["pair_x2"]
     pair_sum_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
-    margin, low, high = _mean_interval(pair_sum / 2, pair_sum_sq / 4, n)
+    margin, low, high = mean_from_sums(pair_sum / 2, pair_sum_sq / 4, n)
     return {
         "pairs": n,
         "pair_counts": counts,
@@ -94,8 +94,8 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
         low, high = wilson_interval(wins, trials)
         sign = 1 if side == "a" else -1
         net_total = sign * (t["points_a"] - t["points_b"])
-        net, net_low, net_high = _mean_interval(net_total, t["net_a_sq"], hands)
-        margin, margin_low, margin_high = _mean_interval(sign * t["margin_a"], t["margin_a_sq"], t["games"])
+        net, net_low, net_high = mean_from_sums(net_total, t["net_a_sq"], hands)
+        margin, margin_low, margin_high = mean_from_sums(sign * t["margin_a"], t["margin_a_sq"], t["games"])
         row: dict[str, Any] = {
             "pairing": pairing_index,
             "side": side,
@@ -105,34 +105,34 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
             "games": t["games"],
             "hands_won": hands_won,
             "games_won": games_won,
-            "win_rate": _ratio(wins, trials),
+            "win_rate": ratio(wins, trials),
             "win_rate_low": float(low),
             "win_rate_high": float(high),
-            "hand_win_rate": _ratio(hands_won, hands),
-            "game_win_rate": _ratio(games_won, t["games"]),
-            "points_per_hand": _ratio(t[f"points_{side}"], hands),
+            "hand_win_rate": ratio(hands_won, hands),
+            "game_win_rate": ratio(games_won, t["games"]),
+            "points_per_hand": ratio(t[f"points_{side}"], hands),
             "net_points_per_hand": net,
             "net_points_low": net_low,
             "net_points_high": net_high,
             "game_margin": margin,
             "game_margin_low": margin_low,
             "game_margin_high": margin_high,
-            "knocks_per_hand": _ratio(t[f"knocks_{side}"], hands),
-            "gins_per_hand": _ratio(t[f"gins_{side}"], hands),
-            "undercuts_made_per_hand": _ratio(t[f"undercuts_{side}"], hands),
-            "undercut_when_knocking": _ratio(t[f"undercuts_{other}"], t[f"knocks_{side}"]),
-            "dealt_share": _ratio(t["dealt_a"] if side == "a" else hands - t["dealt_a"], hands),
+            "knocks_per_hand": ratio(t[f"knocks_{side}"], hands),
+            "gins_per_hand": ratio(t[f"gins_{side}"], hands),
+            "undercuts_made_per_hand": ratio(t[f"undercuts_{side}"], hands),
+            "undercut_when_knocking": ratio(t[f"undercuts_{other}"], t[f"knocks_{side}"]),
+            "dealt_share": ratio(t["dealt_a"] if side == "a" else hands - t["dealt_a"], hands),
         }
         for outcome in OUTCOMES:
-            row[f"{outcome}_rate"] = _ratio(t[outcome], hands)
+            row[f"{outcome}_rate"] = ratio(t[outcome], hands)
         row.update(
             {
-                "mean_turns": _ratio(t["turns"], hands),
-                "mean_draws": _ratio(t["draws"], hands),
-                "mean_knocker_deadwood": _ratio(t["knocker_deadwood"], t["scored"]),
-                "first_player_win_rate": _ratio(t["first_player_wins"], t["scored"]),
-                "dealer_points_per_hand": _ratio(t["dealer_net"], hands),
-                "hands_per_game": _ratio(t["game_hands"], t["games"]),
+                "mean_turns": ratio(t["turns"], hands),
+                "mean_draws": ratio(t["draws"], hands),
+                "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
+                "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
+                "dealer_points_per_hand": ratio(t["dealer_net"], hands),
+                "hands_per_game": ratio(t["game_hands"], t["games"]),
                 "capped_hands": t["capped"],
                 "capped_games": t["games_capped"],
             }
@@ -167,14 +167,14 @@ def match_json(result: RunResult) -> dict[str, Any]:
         "net_points_ci": [[row["net_points_low"], row["net_points_high"]] for row in rows],
     }
     for outcome in OUTCOMES:
-        data[f"{outcome}_rate"] = _ratio(t[outcome], hands)
+        data[f"{outcome}_rate"] = ratio(t[outcome], hands)
     data.update(
         {
-            "mean_draws": _ratio(t["draws"], hands),
-            "mean_turns": _ratio(t["turns"], hands),
-            "mean_knocker_deadwood": _ratio(t["knocker_deadwood"], t["scored"]),
-            "first_player_win_rate": _ratio(t["first_player_wins"], t["scored"]),
-            "dealer_points_per_hand": _ratio(t["dealer_net"], hands),
+            "mean_draws": ratio(t["draws"], hands),
+            "mean_turns": ratio(t["turns"], hands),
+            "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
+            "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
+            "dealer_points_per_hand": ratio(t["dealer_net"], hands),
             "capped_hands": int(t["capped"]),
             "rules": config.rules.to_dict(),
         }
@@ -187,7 +187,7 @@ def match_json(result: RunResult) -> dict[str, Any]:
         data["paired"] = pair_statistics(t)
     data["timing"] = {
         "seconds": result.seconds,
-        "hands_per_second": _ratio(sum(x["hands"] for x in result.tallies), result.seconds),
+        "hands_per_second": ratio(sum(x["hands"] for x in result.tallies), result.seconds),
         "chunks_run": result.chunks_run,
         "chunks_resumed": result.chunks_resumed,
     }
@@ -208,12 +208,12 @@ def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
         count = t[f"limit{limit}_hands"]
         if not count:
             continue
-        row: dict[str, Any] = {"knock_limit": limit, "hands": count, "share": _ratio(count, hands)}
+        row: dict[str, Any] = {"knock_limit": limit, "hands": count, "share": ratio(count, hands)}
         for outcome in OUTCOMES:
-            row[f"{outcome}_rate"] = _ratio(t[f"limit{limit}_{outcome}"], count)
-        row["mean_turns"] = _ratio(t[f"limit{limit}_turns"], count)
-        row["points_per_hand"] = _ratio(t[f"limit{limit}_points"], count)
+            row[f"{outcome}_rate"] = ratio(t[f"limit{limit}_{outcome}"], count)
+        row["mean_turns"] = ratio(t[f"limit{limit}_turns"], count)
+        row["points_per_hand"] = ratio(t[f"limit{limit}_points"], count)
         rows.append(row)
     frame = pd.DataFrame(rows)
-    frame["doubled_share"] = _ratio(t["doubled"], t["scored"])
+    frame["doubled_share"] = ratio(t["doubled"], t["scored"])
     return frame

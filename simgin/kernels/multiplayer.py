@@ -1,0 +1,299 @@
+"""Three-player (V11) and four-player partnership (V12) games, built on the two-player hand kernel.
+
+Every hand is a two-player hand of ``kernels.engine.play_hand``; these kernels decide who
+plays whom, who deals, and how the hands score. The choices the rule book leaves open
+are documented in ``simgin.multiplayer``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simgin.kernels import rule_index as ri
+from simgin.kernels.engine import (
+    ERROR_NONE,
+    H_KIND,
+    H_MULTIPLIER,
+    H_POINTS,
+    H_WINNER,
+    HAND_FIELD_COUNT,
+    MAX_HANDS_PER_GAME,
+    play_hand,
+)
+from simgin.kernels.rng import derive, randint
+from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_UNDERCUT
+
+# Three-player game record (V11), per player i in 0..2 where a field ends in _i.
+THREE_FIELDS = (
+    "first_dealer",
+    "winner",
+    "hands",
+    "dead_hands",
+    "capped",
+    "shutouts",
+    *(f"score_{i}" for i in range(3)),
+    *(f"boxes_{i}" for i in range(3)),
+    *(f"net_{i}" for i in range(3)),
+    *(f"hands_won_{i}" for i in range(3)),
+    *(f"sat_out_{i}" for i in range(3)),
+    *(f"first_to_play_{i}" for i in range(3)),
+)
+T_FIRST_DEALER = 0
+T_WINNER = 1
+T_HANDS = 2
+T_DEAD = 3
+T_CAPPED = 4
+T_SHUTOUTS = 5
+T_SCORE = 6
+T_BOXES = 9
+T_NET = 12
+T_WON = 15
+T_SAT_OUT = 18
+T_FIRST = 21
+THREE_FIELD_COUNT = len(THREE_FIELDS)
+
+# Four-player partnership record (V12): teams 0 = players (0, 1) and 1 = players (2, 3).
+TEAM_FIELDS = (
+    "winner",
+    "margin",
+    "rounds",
+    "dead_tables",
+    "capped",
+    "shutout",
+    "team_score_0",
+    "team_score_1",
+    "team_boxes_0",
+    "team_boxes_1",
+    "team_total_0",
+    "team_total_1",
+    *(f"hands_won_{i}" for i in range(4)),
+    *(f"points_{i}" for i in range(4)),
+    *(f"dealt_{i}" for i in range(4)),
+)
+M_WINNER = 0
+M_MARGIN = 1
+M_ROUNDS = 2
+M_DEAD = 3
+M_CAPPED = 4
+M_SHUTOUT = 5
+M_SCORE = 6
+M_BOXES = 8
+M_TOTAL = 10
+M_WON = 12
+M_POINTS = 16
+M_DEALT = 20
+TEAM_FIELD_COUNT = len(TEAM_FIELDS)
+
+
+@njit(cache=True)
+def _boxes_won(rules, record):
+    """One box for a won hand, plus Oklahoma's extra boxes (V9)."""
+    boxes = 1
+    if rules[ri.OK_EXTRA_BOXES]:
+        if record[H_KIND] == KIND_UNDERCUT:
+            boxes += record[H_MULTIPLIER]
+        elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
+            boxes += 2 * record[H_MULTIPLIER]
+    return boxes
+
+
+@njit(cache=True)
+def _settle(rules, winner_total, loser_total, loser_score):
+    """One pairwise settlement (R21-R23, V8): the winner's total with its game bonus minus the loser's."""
+    shutout = loser_score == 0
+    bonus = rules[ri.GAME_BONUS]
+    if shutout and rules[ri.SHUTOUT] == 0:
+        bonus = rules[ri.SHUTOUT_BONUS]
+    total = winner_total + bonus
+    if shutout and rules[ri.SHUTOUT] == 1:
+        total *= 2
+    return total - loser_total
+
+
+@njit(cache=True)
+def play_three_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_rows, hand_players, error):
+    """A three-player game (V11); returns the number of deals. ``bot_ids`` has one bot per player 0-2.
+
+    ``hand_players[k]`` = (player in seat 0, player in seat 1, the dealer who sat out).
+    """
+    for i in range(THREE_FIELD_COUNT):
+        game[i] = 0
+    state = np.empty(1, np.uint64)
+    state[0] = derive(game_seed, 0)
+    dealer = randint(state, 3)
+    game[T_FIRST_DEALER] = dealer
+    game[T_WINNER] = -1
+    record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    pair = np.empty(2, np.int64)
+    scores = np.zeros(3, np.int64)
+    boxes = np.zeros(3, np.int64)
+    deals = 0
+    winner_of_game = -1
+    while True:
+        if deals >= MAX_HANDS_PER_GAME:
+            game[T_CAPPED] = 1
+            break
+        first = (dealer + 1) % 3
+        second = (dealer + 2) % 3
+        pair[0] = bot_ids[first]
+        pair[1] = bot_ids[second]
+        # The dealer sits out; the player after the dealer plays first (the two-player
+        # non-dealer, seat 0) and the other takes the two-player dealer's place (seat 1).
+        code = play_hand(derive(game_seed, 1 + deals), 1, rules, pair, suit_deadwood, suit_value, record)
+        if code != ERROR_NONE:
+            error[0] = code
+            error[1] = np.int64(derive(game_seed, 1 + deals))
+            return deals
+        if deals < hand_rows.shape[0]:
+            hand_rows[deals, :] = record
+            hand_players[deals, 0] = first
+            hand_players[deals, 1] = second
+            hand_players[deals, 2] = dealer
+        deals += 1
+        game[T_SAT_OUT + dealer] += 1
+        game[T_FIRST + first] += 1
+        if record[H_KIND] == KIND_DEAD:
+            game[T_DEAD] += 1
+            continue
+        winner = first if record[H_WINNER] == 0 else second
+        loser = second if winner == first else first
+        scores[winner] += record[H_POINTS]
+        boxes[winner] += _boxes_won(rules, record)
+        game[T_WON + winner] += 1
+        if scores[winner] >= rules[ri.TARGET]:
+            winner_of_game = winner
+            break
+        # V11: the loser deals next; the winner plays the previous dealer.
+        dealer = loser
+    totals = np.zeros(3, np.int64)
+    for i in range(3):
+        totals[i] = scores[i] + rules[ri.BOX_BONUS] * boxes[i]
+    net = np.zeros(3, np.int64)
+    for i in range(3):
+        for j in range(i + 1, 3):
+            if winner_of_game == i:
+                margin = _settle(rules, totals[i], totals[j], scores[j])
+                if scores[j] == 0:
+                    game[T_SHUTOUTS] += 1
+            elif winner_of_game == j:
+                margin = -_settle(rules, totals[j], totals[i], scores[i])
+                if scores[i] == 0:
+                    game[T_SHUTOUTS] += 1
+            else:
+                margin = totals[i] - totals[j]
+            net[i] += margin
+            net[j] -= margin
+    game[T_WINNER] = winner_of_game
+    game[T_HANDS] = deals
+    for i in range(3):
+        game[T_SCORE + i] = scores[i]
+        game[T_BOXES + i] = boxes[i]
+        game[T_NET + i] = net[i] if winner_of_game >= 0 else 0
+    return deals
+
+
+@njit(cache=True)
+def play_team_game(
+    game_seed, rules, bot_ids, team_target, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+):
+    """A partnership game (V12): players 0 and 1 against 2 and 3; returns the number of tables played.
+
+    In round r the tables are (0 vs 2, 1 vs 3) when r is even and (0 vs 3, 1 vs 2) when odd;
+    ``hand_players[k]`` = (player in seat 0, player in seat 1, round).
+    """
+    for i in range(TEAM_FIELD_COUNT):
+        game[i] = 0
+    game[M_WINNER] = -1
+    record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    pair = np.empty(2, np.int64)
+    team_scores = np.zeros(2, np.int64)
+    team_boxes = np.zeros(2, np.int64)
+    rounds = 0
+    tables = 0
+    winner_team = -1
+    while True:
+        if rounds >= MAX_HANDS_PER_GAME:
+            game[M_CAPPED] = 1
+            break
+        swing = 0
+        for table in range(2):
+            a_player = table
+            b_player = 2 + (table if rounds % 2 == 0 else 1 - table)
+            pair[0] = bot_ids[a_player]
+            pair[1] = bot_ids[b_player]
+            # Deals alternate in pairs of rounds, so each player deals to each opponent equally often.
+            dealer_seat = (rounds // 2) % 2
+            hand_seed = derive(game_seed, 1 + 2 * rounds + table)
+            code = play_hand(hand_seed, dealer_seat, rules, pair, suit_deadwood, suit_value, record)
+            if code != ERROR_NONE:
+                error[0] = code
+                error[1] = np.int64(hand_seed)
+                return tables
+            if tables < hand_rows.shape[0]:
+                hand_rows[tables, :] = record
+                hand_players[tables, 0] = a_player
+                hand_players[tables, 1] = b_player
+                hand_players[tables, 2] = rounds
+            tables += 1
+            game[M_DEALT + (a_player if dealer_seat == 0 else b_player)] += 1
+            if record[H_KIND] == KIND_DEAD:
+                game[M_DEAD] += 1
+                continue
+            winner = a_player if record[H_WINNER] == 0 else b_player
+            game[M_WON + winner] += 1
+            game[M_POINTS + winner] += record[H_POINTS]
+            swing += record[H_POINTS] if winner < 2 else -record[H_POINTS]
+        rounds += 1
+        # V12: a team that won both tables scores the total, a split scores the difference.
+        if swing != 0:
+            team = 0 if swing > 0 else 1
+            team_scores[team] += abs(swing)
+            team_boxes[team] += 1
+            if team_scores[team] >= team_target:
+                winner_team = team
+                break
+    for team in range(2):
+        game[M_SCORE + team] = team_scores[team]
+        game[M_BOXES + team] = team_boxes[team]
+        game[M_TOTAL + team] = team_scores[team] + rules[ri.BOX_BONUS] * team_boxes[team]
+    if winner_team >= 0:
+        loser_team = 1 - winner_team
+        game[M_WINNER] = winner_team
+        game[M_SHUTOUT] = team_scores[loser_team] == 0
+        margin = _settle(rules, game[M_TOTAL + winner_team], game[M_TOTAL + loser_team], team_scores[loser_team])
+        game[M_MARGIN] = margin
+        game[M_TOTAL + winner_team] = game[M_TOTAL + loser_team] + margin
+    game[M_ROUNDS] = rounds
+    return tables
+
+
+@njit(cache=True, parallel=True)
+def play_three_games_batch(
+    game_seeds, rules, bot_ids, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+):
+    """Independent three-player games in parallel; game i writes only its own rows."""
+    for i in prange(game_seeds.shape[0]):
+        counts[i] = play_three_game(
+            game_seeds[i], rules, bot_ids, suit_deadwood, suit_value, games[i], hand_rows[i], hand_players[i], errors[i]
+        )
+
+
+@njit(cache=True, parallel=True)
+def play_team_games_batch(
+    game_seeds, rules, bot_ids, team_target, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+):
+    """Independent partnership games in parallel; game i writes only its own rows."""
+    for i in prange(game_seeds.shape[0]):
+        counts[i] = play_team_game(
+            game_seeds[i],
+            rules,
+            bot_ids,
+            team_target,
+            suit_deadwood,
+            suit_value,
+            games[i],
+            hand_rows[i],
+            hand_players[i],
+            errors[i],
+        )
