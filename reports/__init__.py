@@ -1,1 +1,13 @@
-"""Report building (installed as ``simgin.reports``)."""
+"""Report building (installed as ``simgin.reports``): a run's ``result.json`` -> one HTML file.
+
+- :mod:`~simgin.reports.figures`: one function per figure (a tidy table in, a matplotlib
+  ``Figure`` out) and a caption function per figure that states its finding in numbers;
+- :mod:`~simgin.reports.html`: the page template and the helpers that embed figures and tables;
+- :mod:`~simgin.reports.build`: :func:`build_report`, which reads a run directory, builds the
+  tables, draws the figures the result has data for and writes the HTML with the PNG, SVG and
+  CSV files beside it. ``simgin report DIR -o report.html`` calls it.
+"""
+
+from .build import build_report, write_report
+
+__all__ = ["build_report", "write_report"]

@@ -338,10 +338,12 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def _register_run_commands() -> None:
-    """Add match, tournament and replay (defined in :mod:`simgin.cli_runner`)."""
-    from simgin.cli_runner import COMMANDS
+    """Add the commands defined in :mod:`simgin.cli_runner` (match, tournament, compare, sweep,
+    replay) and :mod:`simgin.cli_report` (report)."""
+    from simgin.cli_report import COMMANDS as REPORT_COMMANDS
+    from simgin.cli_runner import COMMANDS as RUN_COMMANDS
 
-    for command in COMMANDS:
+    for command in (*RUN_COMMANDS, *REPORT_COMMANDS):
         main.add_command(command)
 
 

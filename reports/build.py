@@ -1,0 +1,717 @@
+"""Build a report from a run directory: result.json -> tidy tables -> figures -> one HTML file.
+
+:func:`build_report` reads the ``result.json`` that ``simgin match``, ``tournament``,
+``compare`` and ``sweep`` leave in their ``--out`` directory (see :mod:`simgin.results`),
+turns it into tidy tables (:func:`result_tables`), draws the figures the result has data
+for (:func:`report_figures`) and writes:
+
+- the HTML file, self-contained: every figure is embedded as an SVG data URI, so it works
+  offline and can be mailed as one file;
+- next to it, in ``<name>_files/``, each figure as PNG and SVG and each table as CSV.
+
+Everything is computed from the result's tallies and summary rows; nothing is replayed.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from simgin.results import load_result
+from simgin.rules import Rules
+from simgin.tally import TURN_BINS
+
+from . import figures as F
+from .html import render_report
+
+OUTCOMES = F.OUTCOMES
+
+
+@dataclass
+class ReportFigure:
+    """One figure of a report, with its caption and the table it was drawn from."""
+
+    name: str
+    """File stem: ``report_files/<name>.png``."""
+    title: str
+    figure: Figure
+    caption: str
+    table: str | None
+    """Name of the table (CSV) the figure was drawn from."""
+    svg: bytes = b""
+    png: bytes = b""
+
+    def render(self) -> None:
+        """Draw the figure to SVG and PNG bytes (inside the report style)."""
+        with F.report_style():
+            self.svg = _save(self.figure, "svg")
+            self.png = _save(self.figure, "png")
+
+    @property
+    def svg_data_uri(self) -> str:
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg).decode("ascii")
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """Width and height of the SVG in CSS pixels (its size is given in points)."""
+        head = self.svg[:2000].decode("utf-8", "replace")
+        width = re.search(r'width="([\d.]+)pt"', head)
+        height = re.search(r'height="([\d.]+)pt"', head)
+        if not (width and height):
+            return 0, 0
+        return round(float(width.group(1)) * 4 / 3), round(float(height.group(1)) * 4 / 3)
+
+
+@dataclass
+class ReportTable:
+    """A table written as CSV; ``shown`` columns also appear in the HTML, with their formats."""
+
+    name: str
+    title: str
+    frame: pd.DataFrame
+    shown: dict[str, str] = field(default_factory=dict)
+    """Column -> format (``'pct'``, ``'int'``, ``'f1'``, ``'f2'``, ``'f3'``, ``'text'``); empty: CSV only."""
+    note: str = ""
+
+
+@dataclass
+class Report:
+    """Everything the HTML template needs."""
+
+    kind: str
+    title: str
+    facts: list[tuple[str, str]]
+    figures: list[ReportFigure]
+    tables: list[ReportTable]
+    files_dir: str
+
+
+@dataclass
+class ReportFiles:
+    """The paths a report build wrote."""
+
+    html: Path
+    figures: list[Path]
+    tables: list[Path]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "html": str(self.html),
+            "figures": [str(p) for p in self.figures],
+            "tables": [str(p) for p in self.tables],
+        }
+
+
+def _save(figure: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    figure.savefig(buffer, format=fmt, bbox_inches="tight", pad_inches=0.12, metadata=metadata)
+    return buffer.getvalue()
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+def pairing_label(a: str, b: str) -> str:
+    """``'simple vs random'``."""
+    return f"{a} vs {b}"
+
+
+def _mode(config: dict[str, Any]) -> str:
+    return "games" if config.get("games") else "hands"
+
+
+def _rules(config: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    rules = dict(Rules().to_dict())
+    rules.update(config.get("rules") or {})
+    rules.update(settings or {})
+    return rules
+
+
+def variant_name(rules: dict[str, Any]) -> str:
+    """``'Oklahoma'`` or ``'Standard'``: how hands get their knock limit."""
+    return "Oklahoma" if rules.get("oklahoma") else "Standard"
+
+
+def _tallies(pairings: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, float]]]:
+    return [(p["a"], p["b"], p["tally"]) for p in pairings]
+
+
+def _sum_tallies(tallies: list[dict[str, float]]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for tally in tallies:
+        for key, value in tally.items():
+            total[key] = total.get(key, 0.0) + float(value or 0.0)
+    return total
+
+
+def win_rate_table(summary: pd.DataFrame, mode: str, order: list[str] | None = None) -> pd.DataFrame:
+    """One row per player and opponent: the win rate with its interval (from the summary rows)."""
+    columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "hands", "games"]
+    table = summary[columns].copy()
+    table["unit"] = mode
+    if order:
+        rank = {name: i for i, name in enumerate(order)}
+        table = table.sort_values(["player", "opponent"], key=lambda s: s.map(rank)).reset_index(drop=True)
+    return table
+
+
+def outcome_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFrame:
+    """Outcome counts and shares of all hands, one row per pairing."""
+    rows = []
+    for a, b, t in tallies:
+        row: dict[str, Any] = {"label": pairing_label(a, b), "player": a, "opponent": b, "hands": t["hands"]}
+        for outcome in OUTCOMES:
+            row[outcome] = t[outcome]
+        for outcome in OUTCOMES:
+            row[f"{outcome}_rate"] = t[outcome] / t["hands"] if t["hands"] else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def deadwood_table(tallies: list[tuple[str, str, dict[str, float]]], players: list[str]) -> pd.DataFrame:
+    """Knocks and undercut knocks by the knocker's deadwood (0-10), per knocker pooled over its pairings."""
+    knocks = {p: np.zeros(F.DEADWOOD_BINS) for p in players}
+    undercut = {p: np.zeros(F.DEADWOOD_BINS) for p in players}
+    for a, b, t in tallies:
+        for side, player in (("a", a), ("b", b)):
+            knocks.setdefault(player, np.zeros(F.DEADWOOD_BINS))
+            undercut.setdefault(player, np.zeros(F.DEADWOOD_BINS))
+            knocks[player] += [t[f"knocks_{side}_dw{d}"] for d in range(F.DEADWOOD_BINS)]
+            undercut[player] += [t[f"undercut_{side}_dw{d}"] for d in range(F.DEADWOOD_BINS)]
+    rows = []
+    for player in knocks:
+        low, high = F.wilson(undercut[player], knocks[player])
+        total = knocks[player].sum()
+        for d in range(F.DEADWOOD_BINS):
+            n, k = knocks[player][d], undercut[player][d]
+            rows.append(
+                {
+                    "player": player,
+                    "deadwood": d,
+                    "knocks": n,
+                    "undercut": k,
+                    "share_of_knocks": n / total if total else np.nan,
+                    "undercut_rate": k / n if n else np.nan,
+                    "undercut_low": low[d],
+                    "undercut_high": high[d],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def hand_length_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFrame:
+    """Hands by length in turns (the last bin holds 60 or more), per pairing, with the exact mean."""
+    rows = []
+    for a, b, t in tallies:
+        mean = t["turns"] / t["hands"] if t["hands"] else np.nan
+        for turns in range(TURN_BINS):
+            rows.append(
+                {"label": pairing_label(a, b), "turns": turns, "hands": t[f"turns_{turns}"], "mean_turns": mean}
+            )
+    return pd.DataFrame(rows)
+
+
+def points_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Points won and net points per hand with the net's interval, one row per player and opponent."""
+    columns = ["player", "opponent", "points_per_hand", "net_points_per_hand", "net_points_low", "net_points_high"]
+    extra = [c for c in ("game_margin", "game_margin_low", "game_margin_high") if c in summary]
+    return summary[columns + extra].reset_index(drop=True)
+
+
+def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: str = "alternate") -> pd.DataFrame:
+    """First-player (non-dealer) wins of scored hands and the dealer's margin, per pairing.
+
+    ``rotation`` is the rules' ``dealer_rotation``: in runs of games where the loser (or winner)
+    of a hand deals the next, who deals depends on who is stronger.
+    """
+    rows = []
+    for a, b, t in tallies:
+        rate = t["first_player_wins"] / t["scored"] if t["scored"] else np.nan
+        low, high = F.wilson(t["first_player_wins"], t["scored"])
+        rows.append(
+            {
+                "label": pairing_label(a, b),
+                "hands": t["hands"],
+                "scored": t["scored"],
+                "first_player_wins": t["first_player_wins"],
+                "first_player_win_rate": rate,
+                "first_player_low": low[0],
+                "first_player_high": high[0],
+                "dealer_net": t["dealer_net"],
+                "net_sq": t["net_a_sq"],
+                "dealer_points_per_hand": t["dealer_net"] / t["hands"] if t["hands"] else np.nan,
+                "games": t["games"],
+                "first_dealer_wins": t["first_dealer_wins"],
+                "dealer_rotation": rotation,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def knock_limit_table(variants: list[tuple[str, dict[str, float]]]) -> pd.DataFrame:
+    """Outcomes, turns and points by the hand's knock limit (0-10), one block of rows per variant.
+
+    A variant named ``'Oklahoma'`` takes its knock limits from the up card (column ``oklahoma``).
+    """
+    rows = []
+    for variant, t in variants:
+        for limit in range(11):
+            row: dict[str, Any] = {"variant": variant, "oklahoma": variant == "Oklahoma", "limit": limit}
+            for what in ("hands", *OUTCOMES, "turns", "points"):
+                row[what] = t[f"limit{limit}_{what}"]
+            row["doubled"] = t["doubled"]
+            row["scored"] = t["scored"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def duplicate_table(pairings: list[dict[str, Any]]) -> pd.DataFrame:
+    """The paired analysis of duplicate deals per pairing: pair score, paired margin, rho and its gain."""
+    rows = []
+    for p in pairings:
+        paired = p.get("paired") or {}
+        if not paired:
+            continue
+        counts = paired.get("pair_counts") or [np.nan] * 5
+        rows.append(
+            {
+                "label": pairing_label(p["a"], p["b"]),
+                "pairs": paired.get("pairs"),
+                "lost_both": counts[0],
+                "split": counts[2],
+                "won_both": counts[4],
+                "pair_score": paired.get("pair_score"),
+                "pair_score_low": paired.get("pair_score_low"),
+                "pair_score_high": paired.get("pair_score_high"),
+                "pair_margin": paired.get("pair_margin"),
+                "pair_margin_low": paired.get("pair_margin_low"),
+                "pair_margin_high": paired.get("pair_margin_high"),
+                "rho": paired.get("rho"),
+                "variance_factor": paired.get("variance_factor"),
+                "fewer_games_needed": paired.get("fewer_games_needed"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def group_metrics(t: dict[str, float], mode: str) -> dict[str, float]:
+    """Sweep metrics of one (pooled) tally, seen from its first player."""
+    hands, scored, games = t["hands"], t["scored"], t["games"]
+    wins, trials = (t["games_won_a"], games) if mode == "games" else (t["hands_won_a"], hands)
+    low, high = F.wilson(wins, trials)
+    row = {
+        "hands": hands,
+        "games": games,
+        "scored": scored,
+        "win_rate": wins / trials if trials else np.nan,
+        "win_rate_low": low[0],
+        "win_rate_high": high[0],
+        "first_player_win_rate": t["first_player_wins"] / scored if scored else np.nan,
+        "mean_turns": t["turns"] / hands if hands else np.nan,
+        "points_per_hand": (t["points_a"] + t["points_b"]) / hands if hands else np.nan,
+        "hands_per_game": t["game_hands"] / games if games else np.nan,
+        "doubled_share": t["doubled"] / scored if scored else np.nan,
+    }
+    for outcome in OUTCOMES:
+        row[outcome] = t[outcome]
+        row[f"{outcome}_rate"] = t[outcome] / hands if hands else np.nan
+    return row
+
+
+def value_label(switch: str, value: Any) -> str:
+    """How a swept value reads in a legend: ``'Oklahoma'``, ``'knock_limit=7'``."""
+    if switch == "oklahoma":
+        return "Oklahoma" if value else "Standard"
+    if isinstance(value, bool):
+        return f"{switch}={'on' if value else 'off'}"
+    return f"{switch}={value}"
+
+
+def is_numeric_switch(values: list[Any]) -> bool:
+    """Numbers (not booleans) with at least three values are drawn as lines; the rest as bars."""
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    return numeric and len(values) >= 3
+
+
+def sweep_group_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
+    """Metrics per value of ``switch``, the first pairing's tallies pooled over the other switches' values."""
+    mode = _mode(result["config"])
+    cells = result["cells"]
+    rows = []
+    pooled = len(result["grid"]) > 1
+    for value in result["grid"][switch]:
+        members = [c for c in cells if c["settings"].get(switch) == value]
+        if not members:
+            continue
+        first = members[0]["pairings"][0]
+        t = _sum_tallies([c["pairings"][0]["tally"] for c in members])
+        row = {
+            "switch": switch,
+            "value": value,
+            "label": value_label(switch, value),
+            "cells": len(members),
+            "pooled": pooled,
+            "player": first["a"],
+            "opponent": first["b"],
+        }
+        row.update(group_metrics(t, mode))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sweep_cells_table(result: dict[str, Any]) -> pd.DataFrame:
+    """Every cell's summary rows with the cell's switch values as the first columns."""
+    rows = []
+    for index, cell in enumerate(result["cells"]):
+        for row in cell["summary"]:
+            rows.append({"cell": index, **cell["settings"], **row})
+    return pd.DataFrame(rows)
+
+
+def _summary_shown(mode: str) -> dict[str, str]:
+    shown = {
+        "player": "text",
+        "opponent": "text",
+        mode: "int",
+        "win_rate": "pct",
+        "win_rate_low": "pct",
+        "win_rate_high": "pct",
+        "points_per_hand": "f2",
+        "net_points_per_hand": "f2",
+        "gins_per_hand": "pct",
+        "undercut_when_knocking": "pct",
+        "mean_knocker_deadwood": "f2",
+    }
+    if mode == "games":
+        shown["game_margin"] = "f1"
+        shown["hands_per_game"] = "f2"
+    return shown
+
+
+def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
+    """All tables of a result, by name (the CSV file stem)."""
+    kind = result["kind"]
+    config = result.get("config") or {}
+    mode = _mode(config)
+    tables: dict[str, ReportTable] = {}
+
+    def add(name: str, title: str, frame: pd.DataFrame, shown: dict[str, str] | None = None, note: str = "") -> None:
+        tables[name] = ReportTable(name, title, frame.reset_index(drop=True), shown or {}, note)
+
+    if kind == "sweep":
+        cells = sweep_cells_table(result)
+        shown = {switch: "text" for switch in result["grid"]} | _summary_shown(mode)
+        shown.pop(mode, None)
+        shown.pop("win_rate_low", None)
+        shown.pop("win_rate_high", None)
+        add("sweep_cells", "Every cell of the sweep", cells, shown)
+        for switch in result["grid"]:
+            add(f"sweep_{switch}", f"Metrics by {switch}", sweep_group_table(result, switch))
+        variants: dict[str, list[dict[str, float]]] = {}
+        for cell in result["cells"]:
+            name = variant_name(_rules(config, cell["settings"]))
+            variants.setdefault(name, []).extend(p["tally"] for p in cell["pairings"])
+        merged = [(name, _sum_tallies(ts)) for name, ts in variants.items()]
+        add("knock_limits", "Outcomes by knock limit", knock_limit_table(merged))
+        return tables
+
+    players = list(result.get("players") or [])
+    order = players
+    if result.get("ratings"):
+        ratings = pd.DataFrame(result["ratings"])
+        ratings["anchor"] = ratings["player"] == result.get("anchor")
+        ratings = ratings.sort_values("rating", ascending=False).reset_index(drop=True)
+        order = list(ratings["player"]) + [p for p in players if p not in set(ratings["player"])]
+        anchor = result.get("anchor") or "the mean"
+        add(
+            "ratings",
+            f"Ratings (Elo scale, {anchor} = 0, 95% bootstrap intervals over deal pairs)",
+            ratings,
+            {"player": "text", "rating": "f1", "low": "f1", "high": "f1", "rank_low": "int", "rank_high": "int"},
+        )
+    if result.get("pairwise"):
+        pairwise = pd.DataFrame(result["pairwise"])
+        shown = {"a": "text", "b": "text", "score": "f3", "low": "f3", "high": "f3", "p": "p", "p_holm": "p"}
+        if "significant" in pairwise:
+            shown["significant"] = "text"
+        add(
+            "pairwise",
+            "Pairwise pair scores (Holm-corrected intervals and p-values)",
+            pairwise,
+            shown,
+            "A pair score is a's share of points over duplicate deal pairs; 0.5 means equal.",
+        )
+    if result.get("los"):
+        los = pd.DataFrame(result["los"], index=players, columns=players)
+        los.index.name = "player"
+        add("los", "Likelihood of superiority (row above column, share of bootstrap replicates)", los.reset_index())
+    if result.get("sprt"):
+        sprt = result["sprt"]
+        add("sprt_trajectory", "SPRT trajectory", pd.DataFrame(sprt.get("trajectory") or [], columns=["games", "llr"]))
+        fields = ["decision", "games", "pairs", "llr", "lower", "upper", "elo", "elo_low", "elo_high", "los"]
+        fields += ["model", "elo0", "elo1", "alpha", "beta"]
+        frame = pd.DataFrame([{k: sprt.get(k) for k in fields} | {"pair_counts": str(sprt.get("counts"))}])
+        add(
+            "sprt",
+            "Sequential test",
+            frame,
+            {
+                "decision": "text",
+                "games": "int",
+                "pairs": "int",
+                "llr": "f3",
+                "lower": "f3",
+                "upper": "f3",
+                "elo": "f1",
+                "elo_low": "f1",
+                "elo_high": "f1",
+                "los": "pct",
+                "pair_counts": "text",
+            },
+        )
+    summary = pd.DataFrame(result.get("summary") or [])
+    tallies = _tallies(result.get("pairings") or [])
+    if not summary.empty:
+        add("summary", "Summary per pairing and player", summary, _summary_shown(mode))
+        add("win_rates", "Win rates", win_rate_table(summary, mode, order))
+        add("points_per_hand", "Points per hand", points_table(summary))
+    if tallies:
+        duplicate = duplicate_table(result["pairings"])
+        if not duplicate.empty:
+            add(
+                "duplicate",
+                "Duplicate deal pairs: paired analysis",
+                duplicate,
+                {
+                    "label": "text",
+                    "pairs": "int",
+                    "pair_score": "f3",
+                    "pair_score_low": "f3",
+                    "pair_score_high": "f3",
+                    "pair_margin": "f2",
+                    "pair_margin_low": "f2",
+                    "pair_margin_high": "f2",
+                    "rho": "f2",
+                    "fewer_games_needed": "f2",
+                },
+                "rho is the correlation of a pair's two legs; duplicate deals need 1/(1 + rho) times "
+                "fewer games than independent ones for the same precision (STATISTICS.md §3).",
+            )
+        add("outcomes", "Outcome mix per pairing", outcome_table(tallies))
+        add("knocks_by_deadwood", "Knocks and undercuts by the knocker's deadwood", deadwood_table(tallies, order))
+        add("hand_length", "Hand length in turns", hand_length_table(tallies))
+        rotation = str(_rules(config).get("dealer_rotation", "alternate"))
+        add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation))
+        pooled = _sum_tallies([t for _, _, t in tallies])
+        add("knock_limits", "Outcomes by knock limit", knock_limit_table([(variant_name(_rules(config)), pooled)]))
+    return tables
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def _figure(name: str, title: str, table: str | None, build: Any, caption: Any, data: Any) -> ReportFigure:
+    figure = build(data)
+    return ReportFigure(name, title, figure, caption(data), table)
+
+
+def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> list[ReportFigure]:
+    """The figures a result has data for, in reading order."""
+
+    def frame(name: str) -> pd.DataFrame | None:
+        return tables[name].frame if name in tables else None
+
+    made: list[ReportFigure] = []
+    if result.get("sprt") and result["sprt"].get("trajectory"):
+        made.append(_figure("sprt", "Sequential test", "sprt_trajectory", F.sprt_chart, F.sprt_caption, result))
+    ratings = frame("ratings")
+    if ratings is not None and len(ratings) >= 2:
+        made.append(_figure("ratings", "Ratings", "ratings", F.ratings_chart, F.ratings_caption, ratings))
+    win_rates = frame("win_rates")
+    if win_rates is not None and win_rates["win_rate"].notna().any():
+        made.append(
+            _figure("win_rates", "Win-rate matrix", "win_rates", F.win_rate_matrix, F.win_rate_caption, win_rates)
+        )
+    outcomes = frame("outcomes")
+    if outcomes is not None and float(outcomes["hands"].sum()) > 0:
+        made.append(
+            _figure("outcomes", "Outcome mix", "outcomes", F.outcome_mix_chart, F.outcome_mix_caption, outcomes)
+        )
+    deadwood = frame("knocks_by_deadwood")
+    if deadwood is not None and float(deadwood["knocks"].sum()) > 0:
+        made.append(
+            _figure(
+                "knock_deadwood",
+                "Knock deadwood",
+                "knocks_by_deadwood",
+                F.knock_deadwood_chart,
+                F.knock_deadwood_caption,
+                deadwood,
+            )
+        )
+        made.append(
+            _figure("undercuts", "Undercuts", "knocks_by_deadwood", F.undercut_chart, F.undercut_caption, deadwood)
+        )
+    length = frame("hand_length")
+    if length is not None and float(length["hands"].sum()) > 0:
+        made.append(
+            _figure("hand_length", "Hand length", "hand_length", F.hand_length_chart, F.hand_length_caption, length)
+        )
+    points = frame("points_per_hand")
+    if points is not None and not points.empty and points["points_per_hand"].notna().any():
+        made.append(
+            _figure("points_per_hand", "Points per hand", "points_per_hand", F.points_chart, F.points_caption, points)
+        )
+    seat = frame("seat_edge")
+    if seat is not None and float(seat["scored"].sum()) > 0:
+        made.append(_figure("seat_edge", "Seat edge", "seat_edge", F.seat_edge_chart, F.seat_edge_caption, seat))
+    if result["kind"] == "sweep":
+        for switch, values in result["grid"].items():
+            group = frame(f"sweep_{switch}")
+            if group is None or len(group) < 2:
+                continue
+            if is_numeric_switch(values):
+                made.append(
+                    _figure(
+                        f"sweep_{switch}", f"Sweep: {switch}", f"sweep_{switch}", F.sweep_chart, F.sweep_caption, group
+                    )
+                )
+            else:
+                made.append(
+                    _figure(
+                        f"variants_{switch}",
+                        f"Variants: {switch}",
+                        f"sweep_{switch}",
+                        F.variant_chart,
+                        F.variant_caption,
+                        group,
+                    )
+                )
+    limits = frame("knock_limits")
+    if limits is not None and F.oklahoma_variants(limits):
+        made.append(
+            _figure("knock_limits", "Knock limit", "knock_limits", F.knock_limit_chart, F.knock_limit_caption, limits)
+        )
+    return made
+
+
+# -- the report ------------------------------------------------------------------------------------------
+
+
+def _title(result: dict[str, Any]) -> str:
+    kind = result["kind"]
+    players = list(result.get("players") or [])
+    if kind == "tournament":
+        return f"Tournament: {', '.join(players)}"
+    if kind == "sweep":
+        return f"Sweep of {', '.join(result.get('grid') or {})}: {' vs '.join(players)}"
+    if kind == "compare":
+        return f"Sequential test: {' vs '.join(players)}"
+    return f"Match: {' vs '.join(players)}"
+
+
+def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
+    config = result.get("config") or {}
+    mode = _mode(config)
+    facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]
+    if result["kind"] == "compare" and result.get("sprt"):
+        sprt = result["sprt"]
+        facts.append(("games", f"{int(sprt['games']):,} (at most {int(sprt.get('max_games') or 0):,})"))
+        facts.append(
+            ("hypotheses", f"H0 Elo <= {sprt['elo0']:g}, H1 Elo >= {sprt['elo1']:g} ({sprt.get('model', '')} model)")
+        )
+        facts.append(("error rates", f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"))
+    elif config.get(mode):
+        per = "per pairing" if result["kind"] != "sweep" else "per cell"
+        facts.append((mode, f"{int(config[mode]):,} {per}"))
+    if result["kind"] == "sweep":
+        for switch, values in (result.get("grid") or {}).items():
+            facts.append((f"grid: {switch}", ", ".join(str(v) for v in values)))
+    facts.append(
+        ("deals", "duplicate (each deal played twice, seats swapped)" if config.get("duplicate") else "single")
+    )
+    facts.append(("seed", str(config.get("seed", "?"))))
+    defaults = Rules().to_dict()
+    rules = config.get("rules") or {}
+    changed = [f"{k}={_rule_text(v)}" for k, v in rules.items() if defaults.get(k) != v]
+    facts.append(("rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"))
+    facts.append(("simgin", str(result.get("simgin_version", "?"))))
+    return facts
+
+
+def _rule_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def build(result: dict[str, Any], files_dir: str = "report_files") -> Report:
+    """The report of a result dict: tables, drawn figures and header facts (nothing written)."""
+    tables = result_tables(result)
+    figures = report_figures(result, tables)
+    for figure in figures:
+        figure.render()
+    return Report(result["kind"], _title(result), _facts(result), figures, list(tables.values()), files_dir)
+
+
+def write_report(directory: str | Path, output_html: str | Path | None = None) -> ReportFiles:
+    """Build the report of run directory ``directory`` and write the HTML with its figure and table files.
+
+    ``output_html`` defaults to ``directory/report.html``; figures (PNG, SVG) and tables (CSV)
+    go to ``<output stem>_files/`` beside it.
+    """
+    result = load_result(directory)
+    output = Path(output_html) if output_html is not None else Path(directory) / "report.html"
+    files = output.with_name(output.stem + "_files")
+    try:
+        report = build(result, files.name)
+    except (KeyError, TypeError, IndexError) as error:
+        raise ValueError(
+            f"{Path(directory) / 'result.json'}: unexpected content ({type(error).__name__}: {error}); "
+            "rerun the command with this simgin version"
+        ) from None
+    files.mkdir(parents=True, exist_ok=True)
+    written_figures: list[Path] = []
+    for figure in report.figures:
+        for suffix, data in ((".png", figure.png), (".svg", figure.svg)):
+            path = files / f"{figure.name}{suffix}"
+            path.write_bytes(data)
+            written_figures.append(path)
+    written_tables: list[Path] = []
+    for table in report.tables:
+        path = files / f"{table.name}.csv"
+        table.frame.to_csv(path, index=False)
+        written_tables.append(path)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(render_report(report), encoding="utf-8")
+    for figure in report.figures:
+        figure.figure.clear()
+    return ReportFiles(output, written_figures, written_tables)
+
+
+def build_report(directory: str | Path, output_html: str | Path | None = None) -> Path:
+    """Write the report of run directory ``directory`` to ``output_html``; returns the HTML's path.
+
+    See :func:`write_report` for the files written beside it.
+    """
+    return write_report(directory, output_html).html
+
+
+__all__ = [
+    "Report",
+    "ReportFigure",
+    "ReportFiles",
+    "ReportTable",
+    "build",
+    "build_report",
+    "report_figures",
+    "result_tables",
+    "write_report",
+]

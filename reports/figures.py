@@ -1,0 +1,1076 @@
+"""The report's figures: one function per figure, each taking a tidy table and returning a ``Figure``.
+
+Every figure is built with :class:`matplotlib.figure.Figure` (never pyplot's global state)
+inside :func:`report_style`, a scoped ``rc_context`` that is restored afterwards. Each
+figure function has a caption function next to it that states the figure's finding in
+numbers, computed from the same table, e.g. :func:`win_rate_matrix` and
+:func:`win_rate_caption`. The tables are built from a run's ``result.json`` by
+:mod:`simgin.reports.build`; the columns each function needs are listed in its docstring.
+
+Outcome names are the project's vocabulary (knock, gin, big gin, undercut, dead hand).
+
+>>> percent(0.6124), percent_interval(0.598, 0.626)
+('61.2%', '(59.8-62.6%)')
+>>> signed(49.056), number_interval(-1.2, 0.91, signed=True)
+('+49.1', '(-1.2 to +0.9)')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from cycler import cycler
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Okabe-Ito colours: distinguishable with the common forms of colour blindness.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
+OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "dead": "dead hand"}
+OUTCOME_COLORS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9", "undercut": "#D55E00", "dead": "#999999"}
+POINTS_SWITCHES = frozenset(
+    {
+        "knock_limit",
+        "gin_bonus",
+        "undercut_bonus",
+        "box_bonus",
+        "game_bonus",
+        "shutout_bonus",
+        "target",
+        "big_gin_bonus",
+    }
+)
+DEADWOOD_BINS = 11
+MIN_BIN_KNOCKS = 20  # a caption names the deadwood with the most undercuts only among bins with this many knocks
+WIDTH = 9.0  # inches: about 860 px in a page at 96 px per inch
+
+#: The report's matplotlib settings, applied only inside :func:`report_style`.
+STYLE: dict[str, Any] = {
+    "font.family": "DejaVu Sans",
+    "font.size": 10.0,
+    "axes.titlesize": 11.0,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 10.0,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "axes.prop_cycle": cycler(color=list(PALETTE)),
+    "grid.alpha": 0.35,
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "legend.fontsize": 9.0,
+    "figure.titlesize": 12.0,
+    "figure.titleweight": "bold",
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "savefig.facecolor": "white",
+    "svg.fonttype": "path",  # text as outlines: the SVG looks the same without the font installed
+    "svg.hashsalt": "simgin-report",  # stable ids, so the same result gives the same SVG
+}
+
+
+@contextlib.contextmanager
+def report_style() -> Iterator[None]:
+    """Apply :data:`STYLE` for the duration of a ``with`` block; matplotlib's settings are restored after."""
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def styled(function: F) -> F:
+    """Run a figure function inside :func:`report_style`."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with report_style():
+            return function(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+# -- number formats for captions --------------------------------------------------------
+
+
+def finite(value: Any) -> bool:
+    """True for a real, finite number (None and NaN are missing values; 0-d arrays count as numbers)."""
+    if value is None or isinstance(value, str | bool):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def percent(value: float, digits: int = 1) -> str:
+    """A share as a percentage: ``0.612`` -> ``'61.2%'``; a missing value is ``'n/a'``."""
+    return f"{100 * value:.{digits}f}%" if finite(value) else "n/a"
+
+
+def percent_interval(low: float, high: float) -> str:
+    """An interval of shares: ``(59.8-62.6%)``, or an empty string when it is missing."""
+    if not (finite(low) and finite(high)):
+        return ""
+    return f"({100 * low:.1f}-{100 * high:.1f}%)"
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """A number with its sign: ``+49.1``, ``-0.2``."""
+    return f"{value:+.{digits}f}" if finite(value) else "n/a"
+
+
+def number_interval(low: float, high: float, digits: int = 1, signed: bool = False) -> str:
+    """An interval of numbers: ``(48.5 to 49.6)``; with ``signed=True`` ``(+48.5 to +49.6)``."""
+    if not (finite(low) and finite(high)):
+        return ""
+    spec = f"+.{digits}f" if signed else f".{digits}f"
+    return f"({low:{spec}} to {high:{spec}})"
+
+
+def count(value: float) -> str:
+    """A whole count with thousands separators: ``3985`` -> ``'3,985'``."""
+    return f"{value:,.0f}" if finite(value) else "n/a"
+
+
+def join_phrases(phrases: Sequence[str]) -> str:
+    """``['a', 'b', 'c']`` -> ``'a, b and c'``."""
+    phrases = [p for p in phrases if p]
+    if len(phrases) <= 1:
+        return "".join(phrases)
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+def wilson(wins: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson 95% intervals (arrays) for ``wins`` of ``n``; NaN where ``n`` is 0."""
+    from simgin.stats import wilson_interval
+
+    wins = np.asarray(wins, dtype=float)
+    n = np.asarray(n, dtype=float)
+    low, high = wilson_interval(np.minimum(wins, n), n)
+    low = np.where(n > 0, low, np.nan)
+    high = np.where(n > 0, high, np.nan)
+    return np.atleast_1d(low), np.atleast_1d(high)
+
+
+def _ratio(numerator: Any, denominator: Any) -> np.ndarray:
+    numerator = np.asarray(numerator, dtype=float)
+    denominator = np.asarray(denominator, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, numerator / denominator, np.nan)
+
+
+def _order(values: Sequence[Any]) -> list[Any]:
+    """Distinct values in order of first appearance."""
+    return list(dict.fromkeys(values))
+
+
+def _no_grid(ax: Axes) -> None:
+    ax.grid(False)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+
+
+# -- the win-rate matrix -------------------------------------------------------------------
+
+
+@styled
+def win_rate_matrix(table: pd.DataFrame) -> Figure:
+    """Heat map of each strategy's win rate (row) against each opponent (column), interval in each cell.
+
+    ``table``: one row per player and opponent with ``player``, ``opponent``, ``win_rate``,
+    ``win_rate_low``, ``win_rate_high`` (shares) and ``unit`` (``'games'`` or ``'hands'``).
+    Players appear in the order of the table.
+    """
+    players = _order([*table["player"], *table["opponent"]])
+    k = len(players)
+    index = {name: i for i, name in enumerate(players)}
+    rate = np.full((k, k), np.nan)
+    low = np.full((k, k), np.nan)
+    high = np.full((k, k), np.nan)
+    for row in table.itertuples(index=False):
+        i, j = index[row.player], index[row.opponent]
+        rate[i, j], low[i, j], high[i, j] = row.win_rate, row.win_rate_low, row.win_rate_high
+    unit = str(table["unit"].iloc[0]) if "unit" in table and len(table) else "games"
+    size = 1.25 * k
+    fig = Figure(figsize=(min(WIDTH, max(5.6, size + 3.2)), max(3.4, size + 1.6)), layout="constrained")
+    ax = fig.add_subplot()
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
+    image = ax.imshow(np.ma.masked_invalid(rate * 100), cmap=cmap, vmin=0, vmax=100)
+    for i in range(k):
+        for j in range(k):
+            if i == j or not finite(rate[i, j]):
+                continue
+            text = f"{100 * rate[i, j]:.1f}%"
+            if finite(low[i, j]) and finite(high[i, j]):
+                text += f"\n{100 * low[i, j]:.1f}-{100 * high[i, j]:.1f}"
+            dark = abs(rate[i, j] - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
+    ax.set_xticks(range(k), labels=players)
+    ax.set_yticks(range(k), labels=players)
+    ax.tick_params(length=0)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    _no_grid(ax)
+    bar = fig.colorbar(image, ax=ax, shrink=0.85)
+    bar.set_label(f"{unit} won by the row strategy (%)")
+    ax.set_title(f"Win rate against each opponent ({unit}, 95% interval)")
+    return fig
+
+
+def win_rate_caption(table: pd.DataFrame) -> str:
+    """The pairing with the widest margin, e.g. ``simple wins 99.6% (99.4-99.8%) of hands against random``."""
+    table = table[table["win_rate"].notna()]
+    if table.empty:
+        return "No pairing was played."
+    unit = str(table["unit"].iloc[0]) if "unit" in table else "games"
+    best = table.loc[table["win_rate"].astype(float).idxmax()]
+    sentence = (
+        f"{best['player']} wins {percent(best['win_rate'])} "
+        f"{percent_interval(best['win_rate_low'], best['win_rate_high'])} of {unit} against {best['opponent']}"
+    ).replace("  ", " ")
+    pairings = len(table) // 2
+    if pairings > 1:
+        closest = table.loc[(table["win_rate"].astype(float) - 0.5).abs().idxmin()]
+        sentence += (
+            f", the widest margin of {pairings} pairings; the closest is {closest['player']} against "
+            f"{closest['opponent']} at {percent(closest['win_rate'])}"
+        )
+    return sentence + "."
+
+
+# -- ratings --------------------------------------------------------------------------------
+
+
+@styled
+def ratings_chart(table: pd.DataFrame) -> Figure:
+    """Ratings on the Elo scale with their bootstrap intervals and rank ranges, best at the top.
+
+    ``table``: ``player``, ``rating``, ``low``, ``high``, ``rank_low``, ``rank_high`` and
+    ``anchor`` (True for the bot rated 0; none when ratings are relative to the mean).
+    """
+    data = table.sort_values("rating", ascending=True).reset_index(drop=True)
+    k = len(data)
+    fig = Figure(figsize=(WIDTH, max(2.4, 0.55 * k + 1.4)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(k)
+    rating = data["rating"].to_numpy(float)
+    low = np.where(np.isfinite(data["low"].to_numpy(float)), data["low"].to_numpy(float), rating)
+    high = np.where(np.isfinite(data["high"].to_numpy(float)), data["high"].to_numpy(float), rating)
+    anchor = data["anchor"].to_numpy(bool) if "anchor" in data else np.zeros(k, bool)
+    ax.errorbar(
+        rating[~anchor],
+        y[~anchor],
+        xerr=[rating[~anchor] - low[~anchor], high[~anchor] - rating[~anchor]],
+        fmt="o",
+        color=PALETTE[0],
+        capsize=4,
+        label="rating (95% bootstrap interval)",
+    )
+    if anchor.any():
+        ax.plot(rating[anchor], y[anchor], "D", color=PALETTE[3], label="anchor (rated 0)")
+    span = float(np.nanmax(high) - np.nanmin(low)) or 1.0
+    for i in range(k):
+        ranks = f"rank {data['rank_low'][i]:.0f}"
+        if data["rank_high"][i] != data["rank_low"][i]:
+            ranks += f"-{data['rank_high'][i]:.0f}"
+        ax.text(high[i] + 0.02 * span, y[i], f"{rating[i]:+.0f}  {ranks}", va="center", fontsize=9)
+    ax.set_xlim(float(np.nanmin(low)) - 0.08 * span, float(np.nanmax(high)) + 0.3 * span)
+    ax.axvline(0, color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_yticks(y, labels=list(data["player"]))
+    ax.set_ylim(-0.6, k - 0.4)
+    anchor_name = _anchor_name(table)
+    ax.set_xlabel(f"rating (Elo points, {anchor_name} = 0)")
+    ax.set_title("Bradley-Terry ratings with 95% bootstrap intervals over deal pairs")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def _anchor_name(table: pd.DataFrame) -> str:
+    if "anchor" in table and table["anchor"].any():
+        return str(table.loc[table["anchor"].astype(bool), "player"].iloc[0])
+    return "the mean of all players"
+
+
+def ratings_caption(table: pd.DataFrame) -> str:
+    """The best-rated bot against the anchor (or the worst, when the anchor is best)."""
+    data = table.sort_values("rating", ascending=False).reset_index(drop=True)
+    anchor = _anchor_name(table)
+    top = data.iloc[0]
+    shown = top if top["player"] != anchor else data.iloc[-1]
+    ranks = f"{shown['rank_low']:.0f}" + (
+        f"-{shown['rank_high']:.0f}" if shown["rank_high"] != shown["rank_low"] else ""
+    )
+    interval = number_interval(shown["low"], shown["high"], digits=0, signed=True)
+    lead = f"{top['player']} is rated highest; " if shown["player"] != top["player"] else ""
+    return (
+        f"{lead}{shown['player']} is rated {signed(shown['rating'], 0)} Elo {interval} relative to {anchor}, "
+        f"rank {ranks} of {len(data)} in 95% of bootstrap replicates."
+    ).replace("  ", " ")
+
+
+# -- outcome mix ------------------------------------------------------------------------------
+
+
+def _shown_outcomes(table: pd.DataFrame) -> list[str]:
+    return [name for name in OUTCOMES if name in table and float(table[name].sum()) > 0]
+
+
+def _stacked_outcomes(ax: Axes, table: pd.DataFrame, labels: Sequence[str]) -> None:
+    """Horizontal 100% bars of the outcome shares, one per row of ``table``, first row at the top."""
+    y = np.arange(len(table))[::-1]
+    left = np.zeros(len(table))
+    hands = table["hands"].to_numpy(float)
+    for outcome in _shown_outcomes(table):
+        share = 100 * _ratio(table[outcome].to_numpy(float), hands)
+        share = np.nan_to_num(share)
+        bars = ax.barh(y, share, left=left, color=OUTCOME_COLORS[outcome], label=OUTCOME_LABELS[outcome], height=0.7)
+        for bar, value in zip(bars, share, strict=True):
+            if value >= 7:
+                ax.text(
+                    bar.get_x() + bar.get_width() / 2,
+                    bar.get_y() + bar.get_height() / 2,
+                    f"{value:.1f}%",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if outcome != "dead" else "black",
+                )
+        left += share
+    ax.set_yticks(y, labels=list(labels))
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of hands (%)")
+    ax.grid(axis="y", visible=False)
+
+
+@styled
+def outcome_mix_chart(table: pd.DataFrame) -> Figure:
+    """How hands end, one stacked bar per pairing (or variant): knock, gin, big gin, undercut, dead hand.
+
+    ``table``: ``label``, ``hands`` and the outcome counts ``knock``, ``gin``, ``big_gin``,
+    ``undercut``, ``dead`` (outcomes that never happened are left out of the legend).
+    """
+    fig = Figure(figsize=(WIDTH, max(1.9, 0.42 * len(table) + 1.3)), layout="constrained")
+    ax = fig.add_subplot()
+    _stacked_outcomes(ax, table, table["label"])
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("How hands end: outcome mix per pairing")
+    return fig
+
+
+def outcome_mix_caption(table: pd.DataFrame) -> str:
+    """The outcome shares of one pairing, or the range of gin and dead-hand shares over several."""
+    shown = _shown_outcomes(table)
+    if len(table) == 1:
+        row = table.iloc[0]
+        nouns = {"knock": "a knock", "gin": "gin", "big_gin": "big gin", "undercut": "an undercut"}
+        parts = [f"{percent(_ratio(row[o], row['hands']))} in {nouns[o]}" for o in shown if o != "dead"]
+        if parts:
+            parts[0] = parts[0].replace(" in ", " end in ", 1)
+        if "dead" in shown:
+            parts.append(f"{percent(_ratio(row['dead'], row['hands']))} are dead hands")
+        return f"Of the {count(row['hands'])} hands of {row['label']}, {join_phrases(parts)}."
+    phrases = []
+    for outcome in ("gin", "undercut", "dead"):
+        if outcome not in table:
+            continue
+        share = _ratio(table[outcome], table["hands"])
+        lo, hi = int(np.nanargmin(share)), int(np.nanargmax(share))
+        phrases.append(
+            f"{OUTCOME_LABELS[outcome]} from {percent(share[lo])} ({table['label'].iloc[lo]}) "
+            f"to {percent(share[hi])} ({table['label'].iloc[hi]})"
+        )
+    return f"Across the {len(table)} pairings, the share of hands ending in " + join_phrases(phrases) + "."
+
+
+# -- knocks and undercuts by the knocker's deadwood ---------------------------------------------
+
+
+def _deadwood_frame(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Players with knocks, and their (players, 11) knock and undercut counts by deadwood."""
+    players = [p for p in _order(table["player"]) if float(table.loc[table["player"] == p, "knocks"].sum()) > 0]
+    knocks = np.zeros((len(players), DEADWOOD_BINS))
+    undercut = np.zeros((len(players), DEADWOOD_BINS))
+    for i, player in enumerate(players):
+        rows = table[table["player"] == player]
+        for row in rows.itertuples(index=False):
+            knocks[i, int(row.deadwood)] += row.knocks
+            undercut[i, int(row.deadwood)] += row.undercut
+    return players, knocks, undercut
+
+
+@styled
+def undercut_chart(table: pd.DataFrame) -> Figure:
+    """Undercut frequency per knocker strategy (left) and by the knocker's deadwood (right).
+
+    ``table``: ``player`` (the knocker), ``deadwood`` (0-10, 10 meaning 10 or more), ``knocks``
+    (scored knocks, gin included) and ``undercut`` (those knocks that were undercut).
+    Intervals are Wilson 95% intervals over knocks.
+    """
+    players, knocks, undercut = _deadwood_frame(table)
+    fig = Figure(figsize=(WIDTH, 3.8), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=(1, 2.2))
+    total_knocks = knocks.sum(axis=1)
+    total_undercut = undercut.sum(axis=1)
+    rate = _ratio(total_undercut, total_knocks)
+    low, high = wilson(total_undercut, total_knocks)
+    x = np.arange(len(players))
+    colors = [PALETTE[i % len(PALETTE)] for i in range(len(players))]
+    left.bar(x, 100 * rate, color=colors, width=0.6)
+    left.errorbar(x, 100 * rate, yerr=[100 * (rate - low), 100 * (high - rate)], fmt="none", color="black", capsize=4)
+    left.set_xticks(x, labels=players)
+    left.set_xlabel("knocker")
+    left.set_ylabel("knocks undercut (%)")
+    left.set_title("Per knocker")
+    left.grid(axis="x", visible=False)
+    bins = np.arange(1, DEADWOOD_BINS)
+    for i, player in enumerate(players):
+        n = knocks[i, 1:]
+        if not (n >= MIN_BIN_KNOCKS).any():
+            continue
+        k = undercut[i, 1:]
+        sparse = n < MIN_BIN_KNOCKS
+        share = np.where(sparse, np.nan, 100 * _ratio(k, n))
+        lo, hi = wilson(k, n)
+        right.plot(bins, share, "o-", color=colors[i], label=f"{player} ({count(total_knocks[i])} knocks)")
+        right.fill_between(
+            bins,
+            np.where(sparse, np.nan, 100 * lo),
+            np.where(sparse, np.nan, 100 * hi),
+            color=colors[i],
+            alpha=0.15,
+            linewidth=0,
+        )
+    right.set_xticks(bins)
+    right.set_xlim(0.5, DEADWOOD_BINS - 0.5)
+    right.set_xlabel(f"knocker's deadwood at the knock (points; bins with {MIN_BIN_KNOCKS}+ knocks)")
+    right.set_ylabel("knocks undercut (%)")
+    right.set_ylim(bottom=0)
+    right.set_title("By the knocker's deadwood")
+    if right.get_lines():
+        right.legend(loc="upper left")
+    fig.suptitle("How often a knock is undercut (95% Wilson intervals)")
+    return fig
+
+
+def undercut_caption(table: pd.DataFrame) -> str:
+    """Each knocker's undercut rate with its count, and where it peaks by deadwood."""
+    players, knocks, undercut = _deadwood_frame(table)
+    if not players:
+        return "No player knocked."
+    parts = []
+    for i, player in enumerate(players):
+        total, cut = knocks[i].sum(), undercut[i].sum()
+        rate = _ratio(cut, total)
+        phrase = f"{player}'s knocks are undercut {percent(rate)} of the time ({count(cut)} of {count(total)})"
+        by_bin = np.where(knocks[i, 1:] >= MIN_BIN_KNOCKS, _ratio(undercut[i, 1:], knocks[i, 1:]), np.nan)
+        if cut > 0 and np.isfinite(by_bin).any():
+            peak = int(np.nanargmax(by_bin))
+            phrase += f", most often at deadwood {peak + 1} ({percent(by_bin[peak])} of {count(knocks[i, peak + 1])})"
+        parts.append(phrase)
+    return "; ".join(parts) + "."
+
+
+@styled
+def knock_deadwood_chart(table: pd.DataFrame) -> Figure:
+    """Histogram of the knocker's deadwood at the knock, one bar group per knocker strategy.
+
+    ``table``: as for :func:`undercut_chart`; bars are shares of each knocker's knocks.
+    """
+    players, knocks, _ = _deadwood_frame(table)
+    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    bins = np.arange(DEADWOOD_BINS)
+    width = 0.8 / max(len(players), 1)
+    for i, player in enumerate(players):
+        share = 100 * _ratio(knocks[i], knocks[i].sum())
+        offset = (i - (len(players) - 1) / 2) * width
+        ax.bar(bins + offset, share, width=width, color=PALETTE[i % len(PALETTE)], label=player)
+    ax.set_xticks(bins, labels=["0\n(gin)", *[str(b) for b in bins[1:-1]], "10+"])
+    ax.set_xlabel("knocker's deadwood at the knock (points)")
+    ax.set_ylabel("share of the strategy's knocks (%)")
+    ax.grid(axis="x", visible=False)
+    ax.legend(title="knocker")
+    ax.set_title("Knock deadwood: how low a hand is when its player knocks")
+    return fig
+
+
+def knock_deadwood_caption(table: pd.DataFrame) -> str:
+    """Each knocker's mean deadwood at the knock and its share of gin knocks."""
+    players, knocks, _ = _deadwood_frame(table)
+    if not players:
+        return "No player knocked."
+    parts = []
+    for i, player in enumerate(players):
+        total = knocks[i].sum()
+        mean = float((knocks[i] * np.arange(DEADWOOD_BINS)).sum() / total)
+        parts.append(
+            f"{player} knocks at a mean deadwood of {mean:.1f} points, and {percent(knocks[i, 0] / total)} "
+            f"of its {count(total)} knocks are gin"
+        )
+    return "; ".join(parts) + "."
+
+
+# -- hand length ----------------------------------------------------------------------------------
+
+
+def _histogram_median(counts: np.ndarray) -> float:
+    cumulative = np.cumsum(counts)
+    return float(np.searchsorted(cumulative, cumulative[-1] / 2))
+
+
+@styled
+def hand_length_chart(table: pd.DataFrame) -> Figure:
+    """Histogram of hand length in turns, one line per pairing.
+
+    ``table``: ``label``, ``turns`` (0-60, the last bin holding 60 or more) and ``hands``;
+    optionally ``mean_turns`` (the exact mean, repeated on the label's rows).
+    """
+    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    top = int(table.loc[table["hands"] > 0, "turns"].max()) if (table["hands"] > 0).any() else 60
+    for i, label in enumerate(_order(table["label"])):
+        rows = table[table["label"] == label].sort_values("turns")
+        share = 100 * _ratio(rows["hands"], rows["hands"].sum())
+        color = PALETTE[i % len(PALETTE)]
+        ax.plot(rows["turns"], share, drawstyle="steps-mid", color=color, label=label)
+        ax.fill_between(rows["turns"], share, step="mid", color=color, alpha=0.12, linewidth=0)
+        if "mean_turns" in rows:
+            ax.axvline(float(rows["mean_turns"].iloc[0]), color=color, linestyle="--", linewidth=1)
+    ax.set_xlim(0, min(60, top + 2))
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("hand length (turns; dashed: mean)")
+    ax.set_ylabel("share of hands (%)")
+    ax.legend()
+    ax.set_title("Hand length")
+    return fig
+
+
+def hand_length_caption(table: pd.DataFrame) -> str:
+    """Mean and median hand length per pairing (the range over pairings when there are several)."""
+    stats = []
+    for label in _order(table["label"]):
+        rows = table[table["label"] == label].sort_values("turns")
+        counts = rows["hands"].to_numpy(float)
+        if counts.sum() == 0:
+            continue
+        mean = (
+            float(rows["mean_turns"].iloc[0])
+            if "mean_turns" in rows
+            else float((rows["turns"] * rows["hands"]).sum() / counts.sum())
+        )
+        long = float(counts[rows["turns"].to_numpy() >= 40].sum() / counts.sum())
+        stats.append((label, mean, _histogram_median(counts), long))
+    if not stats:
+        return "No hands were played."
+    if len(stats) == 1:
+        label, mean, median, long = stats[0]
+        return (
+            f"Hands of {label} last {mean:.1f} turns on average (median {median:.0f}), "
+            f"and {percent(long)} last 40 turns or more."
+        )
+    shortest = min(stats, key=lambda s: s[1])
+    longest = max(stats, key=lambda s: s[1])
+    return (
+        f"Mean hand length ranges from {shortest[1]:.1f} turns ({shortest[0]}) "
+        f"to {longest[1]:.1f} turns ({longest[0]})."
+    )
+
+
+# -- points per hand ------------------------------------------------------------------------------------
+
+
+@styled
+def points_chart(table: pd.DataFrame) -> Figure:
+    """Points won per hand (left) and net points per hand with 95% intervals (right), per player and opponent.
+
+    ``table``: ``player``, ``opponent``, ``points_per_hand``, ``net_points_per_hand``,
+    ``net_points_low`` and ``net_points_high``.
+    """
+    k = len(table)
+    fig = Figure(figsize=(WIDTH, max(2.6, 0.42 * k + 1.5)), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
+    y = np.arange(k)[::-1]
+    labels = [f"{p} vs {o}" for p, o in zip(table["player"], table["opponent"], strict=True)]
+    players = _order([*table["player"], *table["opponent"]])
+    colors = [PALETTE[players.index(p) % len(PALETTE)] for p in table["player"]]
+    points = table["points_per_hand"].to_numpy(float)
+    left.barh(y, points, color=colors, height=0.6)
+    for yi, value in zip(y, points, strict=True):
+        left.text(value, yi, f" {value:.1f}", va="center", fontsize=9)
+    left.set_xlim(0, max(1.0, float(np.nanmax(points)) * 1.2))
+    left.set_yticks(y, labels=labels)
+    left.set_xlabel("points won per hand")
+    left.set_title("Points won")
+    left.grid(axis="y", visible=False)
+    net = table["net_points_per_hand"].to_numpy(float)
+    low = np.where(np.isfinite(table["net_points_low"].to_numpy(float)), table["net_points_low"], net)
+    high = np.where(np.isfinite(table["net_points_high"].to_numpy(float)), table["net_points_high"], net)
+    right.errorbar(net, y, xerr=[net - low, high - net], fmt="none", ecolor="black", capsize=4)
+    right.scatter(net, y, color=colors, zorder=3)
+    right.axvline(0, color="#888888", linewidth=0.8, linestyle="--")
+    right.set_xlabel("net points per hand (won - lost)")
+    right.set_title("Net points, 95% interval")
+    right.grid(axis="y", visible=False)
+    fig.suptitle("Points per hand")
+    return fig
+
+
+def points_caption(table: pd.DataFrame) -> str:
+    """The player with the largest net points per hand, with its interval."""
+    if table.empty:
+        return "No hands were played."
+    best = table.loc[table["net_points_per_hand"].astype(float).idxmax()]
+    other = table[(table["player"] == best["opponent"]) & (table["opponent"] == best["player"])]
+    them = f" against {best['opponent']}'s {float(other['points_per_hand'].iloc[0]):.1f}" if len(other) else ""
+    interval = number_interval(best["net_points_low"], best["net_points_high"], signed=True)
+    return (
+        f"{best['player']} wins {best['points_per_hand']:.1f} points per hand{them}, "
+        f"a net {signed(best['net_points_per_hand'])} {interval} points per hand."
+    ).replace("  ", " ")
+
+
+# -- first-player and dealer edge ---------------------------------------------------------------------------
+
+
+def _dealer_interval(net: float, net_sq: float, hands: float) -> tuple[float, float, float]:
+    """Mean dealer margin per hand with a normal 95% interval (the squared margin is the same from both sides)."""
+    if hands < 2:
+        return _ratio(net, hands).item(), math.nan, math.nan
+    mean = net / hands
+    variance = max(net_sq - hands * mean * mean, 0.0) / (hands - 1)
+    half = 1.959963984540054 * math.sqrt(variance / hands)
+    return mean, mean - half, mean + half
+
+
+@styled
+def seat_edge_chart(table: pd.DataFrame) -> Figure:
+    """The first player's (non-dealer's) share of scored hands won, and the dealer's net points per hand.
+
+    ``table``: one row per pairing with ``label``, ``scored``, ``first_player_wins``, ``hands``,
+    ``dealer_net`` (dealer's points minus the non-dealer's), ``net_sq`` (sum of squared hand
+    margins) and, for runs of games, ``games``, ``first_dealer_wins`` and ``dealer_rotation``.
+    """
+    k = len(table)
+    fig = Figure(figsize=(WIDTH, max(2.6, 0.45 * k + 1.6)), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
+    y = np.arange(k)[::-1]
+    rate = _ratio(table["first_player_wins"], table["scored"])
+    low, high = wilson(table["first_player_wins"], table["scored"])
+    left.errorbar(
+        100 * rate,
+        y,
+        xerr=[100 * (rate - low), 100 * (high - rate)],
+        fmt="o",
+        color=PALETTE[0],
+        capsize=4,
+        label="non-dealer wins the hand",
+    )
+    games = table["games"].to_numpy(float) if "games" in table else np.zeros(k)
+    if (games > 0).any():
+        game_rate = _ratio(table["first_dealer_wins"], games)
+        game_low, game_high = wilson(table["first_dealer_wins"], games)
+        left.errorbar(
+            100 * game_rate,
+            y - 0.2,
+            xerr=[100 * (game_rate - game_low), 100 * (game_high - game_rate)],
+            fmt="s",
+            color=PALETTE[1],
+            capsize=4,
+            label="first dealer wins the game",
+        )
+    left.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
+    left.set_ylim(-0.6, k - 0.4)
+    left.set_yticks(y, labels=list(table["label"]))
+    left.set_xlabel("share won (%, 95% interval)")
+    left.set_title("First-player edge")
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=2)
+    left.grid(axis="y", visible=False)
+    dealer = [_dealer_interval(row.dealer_net, row.net_sq, row.hands) for row in table.itertuples(index=False)]
+    mean = np.array([d[0] for d in dealer])
+    d_low = np.array([d[1] if finite(d[1]) else d[0] for d in dealer])
+    d_high = np.array([d[2] if finite(d[2]) else d[0] for d in dealer])
+    right.errorbar(mean, y, xerr=[mean - d_low, d_high - mean], fmt="o", color=PALETTE[2], capsize=4)
+    right.axvline(0, color="#888888", linewidth=0.8, linestyle="--")
+    right.set_xlabel("dealer's net points per hand (95% interval)")
+    right.set_title("Dealer edge")
+    right.grid(axis="y", visible=False)
+    fig.suptitle("Seat edge: does playing first or dealing help?")
+    return fig
+
+
+def seat_edge_caption(table: pd.DataFrame) -> str:
+    """The pooled first-player win share and dealer margin over all pairings, with intervals."""
+    scored = float(table["scored"].sum())
+    wins = float(table["first_player_wins"].sum())
+    rate = _ratio(wins, scored).item()
+    low, high = wilson(wins, scored)
+    mean, d_low, d_high = _dealer_interval(
+        float(table["dealer_net"].sum()), float(table["net_sq"].sum()), float(table["hands"].sum())
+    )
+    scope = "Over all pairings, the" if len(table) > 1 else "The"
+    sentence = (
+        f"{scope} non-dealer, who plays first, wins {percent(rate)} {percent_interval(low[0], high[0])} of "
+        f"{count(scored)} scored hands, and the dealer nets {signed(mean, 2)} "
+        f"{number_interval(d_low, d_high, 2, signed=True)} points per hand"
+    ).replace("  ", " ")
+    games = float(table["games"].sum()) if "games" in table else 0.0
+    if games > 0:
+        sentence += f"; the first dealer wins {percent(float(table['first_dealer_wins'].sum()) / games)} of games"
+        rotation = str(table["dealer_rotation"].iloc[0]) if "dealer_rotation" in table else "alternate"
+        if rotation in ("loser", "winner"):
+            sentence += f" (the {rotation} of a hand deals the next, so the hand figures mix seat and strength)"
+    return sentence + "."
+
+
+# -- Oklahoma: outcomes by the up card's knock limit ------------------------------------------------------------
+
+
+def _limit_tick(limit: int) -> str:
+    names = {0: "0\nA (gin only)", 1: "1\nA", 10: "10\n10-K"}
+    return names.get(limit, str(limit))
+
+
+def oklahoma_variants(table: pd.DataFrame) -> list[str]:
+    """Variants whose knock limit comes from the up card (column ``oklahoma``) and whose hands have several."""
+    played = table[(table["hands"] > 0) & table["oklahoma"].astype(bool)]
+    return [v for v in _order(played["variant"]) if played.loc[played["variant"] == v, "limit"].nunique() > 1]
+
+
+@styled
+def knock_limit_chart(table: pd.DataFrame) -> Figure:
+    """Oklahoma broken down by the up card's knock limit, with Standard as a reference line.
+
+    ``table``: one row per ``variant`` and ``limit`` (0-10) with ``hands``, the outcome counts,
+    ``turns`` and ``points`` (sums over the hands) and, per variant (repeated on its rows),
+    ``oklahoma`` (True when the up card sets the limit), ``doubled`` and ``scored`` hands.
+    Other variants (Standard) are drawn as horizontal references.
+    """
+    variants = oklahoma_variants(table)
+    variant = variants[0]
+    rows = table[(table["variant"] == variant) & (table["hands"] > 0)].sort_values("limit")
+    others = [v for v in _order(table["variant"]) if v not in variants]
+    fig = Figure(figsize=(WIDTH, 6.4), layout="constrained")
+    grid = fig.add_gridspec(2, 2, height_ratios=(1.15, 1))
+    mix = fig.add_subplot(grid[0, :])
+    points_ax = fig.add_subplot(grid[1, 0])
+    turns_ax = fig.add_subplot(grid[1, 1])
+    limits = rows["limit"].to_numpy(int)
+    bottom = np.zeros(len(rows))
+    hands = rows["hands"].to_numpy(float)
+    for outcome in _shown_outcomes(rows):
+        share = np.nan_to_num(100 * _ratio(rows[outcome], hands))
+        mix.bar(limits, share, bottom=bottom, color=OUTCOME_COLORS[outcome], label=OUTCOME_LABELS[outcome], width=0.7)
+        bottom += share
+    for x, n in zip(limits, hands, strict=True):
+        mix.text(x, 101, f"{100 * n / hands.sum():.0f}%", ha="center", va="bottom", fontsize=8, color="#444444")
+    mix.set_ylim(0, 110)
+    mix.set_xticks(limits, labels=[_limit_tick(v) for v in limits])
+    mix.set_ylabel("share of hands (%)")
+    mix.set_xlabel("knock limit set by the up card (points); above the bars: share of deals")
+    mix.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    mix.grid(axis="x", visible=False)
+    doubled = _ratio(rows["doubled"].iloc[0], rows["scored"].iloc[0]).item() if "doubled" in rows else math.nan
+    title = f"{variant}: outcome mix by knock limit"
+    if finite(doubled) and doubled > 0:
+        title += f" ({percent(doubled)} of scored hands doubled by a spade up card)"
+    mix.set_title(title)
+    for ax, column, unit in ((points_ax, "points", "points per hand"), (turns_ax, "turns", "turns per hand")):
+        ax.plot(limits, _ratio(rows[column], hands), "o-", color=PALETTE[0], label=variant)
+        for i, other in enumerate(others):
+            ref = table[table["variant"] == other]
+            value = _ratio(ref[column].sum(), ref["hands"].sum()).item()
+            if finite(value):
+                ax.axhline(value, color=PALETTE[1 + i], linestyle="--", label=other)
+        ax.set_xticks(limits)
+        ax.set_xlabel("knock limit (points)")
+        ax.set_ylabel(unit)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.08)
+        ax.legend(loc="lower right")
+    points_ax.set_title("Points per hand")
+    turns_ax.set_title("Hand length")
+    fig.suptitle("Standard vs Oklahoma: the up card's knock limit" if others else "Oklahoma: the up card's knock limit")
+    return fig
+
+
+def knock_limit_caption(table: pd.DataFrame) -> str:
+    """Gin share at the lowest and highest limit, doubled hands, and points per hand against Standard."""
+    variants = oklahoma_variants(table)
+    if not variants:
+        return "Every hand had the same knock limit."
+    variant = variants[0]
+    rows = table[(table["variant"] == variant) & (table["hands"] > 0)].sort_values("limit")
+    low, high = rows.iloc[0], rows.iloc[-1]
+    gin = rows["gin"] + rows.get("big_gin", 0)
+    gin_low = _ratio(gin.iloc[0], low["hands"]).item()
+    gin_high = _ratio(gin.iloc[-1], high["hands"]).item()
+    sentence = (
+        f"Under {variant}, gin ends {percent(gin_low)} of hands at knock limit {int(low['limit'])} "
+        f"against {percent(gin_high)} at limit {int(high['limit'])}"
+    )
+    doubled = _ratio(rows["doubled"].iloc[0], rows["scored"].iloc[0]).item() if "doubled" in rows else math.nan
+    if finite(doubled):
+        sentence += f", {percent(doubled)} of scored hands are doubled by a spade up card"
+    points = _ratio(rows["points"].sum(), rows["hands"].sum()).item()
+    others = [v for v in _order(table["variant"]) if v not in variants]
+    if others:
+        ref = table[table["variant"] == others[0]]
+        ref_points = _ratio(ref["points"].sum(), ref["hands"].sum()).item()
+        sentence += f", and a hand scores {points:.1f} points against {ref_points:.1f} under {others[0]}"
+    else:
+        sentence += f", and a hand scores {points:.1f} points on average"
+    return sentence + "."
+
+
+# -- variant comparison and sweeps -----------------------------------------------------------------------------
+
+
+def axis_label(switch: str) -> str:
+    """The axis label of a rule switch, with its unit: ``knock_limit (points)``."""
+    return f"{switch} (points)" if switch in POINTS_SWITCHES else switch
+
+
+@styled
+def variant_chart(table: pd.DataFrame) -> Figure:
+    """Rule variants side by side: outcome mix, hand length, points per hand and A's win rate.
+
+    ``table``: one row per variant (value of the swept ``switch``) with ``label``, ``player``,
+    ``opponent``, ``hands``, the outcome counts, ``mean_turns``, ``points_per_hand``,
+    ``win_rate``, ``win_rate_low``, ``win_rate_high`` and ``doubled_share``.
+    """
+    k = len(table)
+    fig = Figure(figsize=(WIDTH, max(4.6, 0.5 * k + 3.6)), layout="constrained")
+    grid = fig.add_gridspec(2, 3)
+    mix = fig.add_subplot(grid[0, :])
+    _stacked_outcomes(mix, table, table["label"])
+    mix.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    mix.set_title("Outcome mix")
+    y = np.arange(k)[::-1]
+    labels = list(table["label"])
+    panels = (
+        ("mean_turns", "turns per hand", "Hand length"),
+        ("points_per_hand", "points per hand", "Points per hand"),
+    )
+    for column_index, (column, unit, title) in enumerate(panels):
+        ax = fig.add_subplot(grid[1, column_index])
+        values = table[column].to_numpy(float)
+        ax.barh(y, values, color=PALETTE[column_index + 1], height=0.6)
+        for yi, value in zip(y, values, strict=True):
+            ax.text(value, yi, f" {value:.1f}", va="center", fontsize=8)
+        ax.set_xlim(0, max(1.0, float(np.nanmax(values)) * 1.25))
+        ax.set_yticks(y, labels=labels if column_index == 0 else [""] * k)
+        ax.set_xlabel(unit)
+        ax.set_title(title)
+        ax.grid(axis="y", visible=False)
+    ax = fig.add_subplot(grid[1, 2])
+    rate = table["win_rate"].to_numpy(float)
+    low = np.where(np.isfinite(table["win_rate_low"].to_numpy(float)), table["win_rate_low"], rate)
+    high = np.where(np.isfinite(table["win_rate_high"].to_numpy(float)), table["win_rate_high"], rate)
+    ax.errorbar(100 * rate, y, xerr=[100 * (rate - low), 100 * (high - rate)], fmt="o", color=PALETTE[0], capsize=4)
+    ax.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xlim(max(0.0, min(45.0, float(np.nanmin(100 * low)) - 5)), 101)
+    ax.set_ylim(-0.6, k - 0.4)
+    ax.set_yticks(y, labels=[""] * k)
+    ax.set_xlabel(f"{table['player'].iloc[0]}'s win rate (%)")
+    ax.set_title(f"vs {table['opponent'].iloc[0]}")
+    ax.grid(axis="y", visible=False)
+    switch = str(table["switch"].iloc[0])
+    fig.suptitle(f"Rule variants compared: {switch}")
+    return fig
+
+
+def variant_caption(table: pd.DataFrame) -> str:
+    """The last variant against the first: hand length, points per hand, gin share and doubled hands."""
+    first, last = table.iloc[0], table.iloc[-1]
+    gin_first = _ratio(first["gin"], first["hands"]).item()
+    gin_last = _ratio(last["gin"], last["hands"]).item()
+    sentence = (
+        f"{last['label']} hands last {last['mean_turns']:.1f} turns against {first['mean_turns']:.1f} "
+        f"under {first['label']}, score {last['points_per_hand']:.1f} points against {first['points_per_hand']:.1f} "
+        f"and end in gin {percent(gin_last)} against {percent(gin_first)} of the time"
+    )
+    doubled = [(row["label"], row["doubled_share"]) for _, row in table.iterrows() if finite(row["doubled_share"])]
+    doubled = [(label, share) for label, share in doubled if share > 0]
+    if doubled:
+        label, share = doubled[-1]
+        sentence += f"; {percent(share)} of {label}'s scored hands are doubled"
+    return sentence + "."
+
+
+SWEEP_RATES = (
+    ("knock_rate", "knock"),
+    ("gin_rate", "gin"),
+    ("big_gin_rate", "big gin"),
+    ("undercut_rate", "undercut"),
+    ("dead_rate", "dead hand"),
+    ("first_player_win_rate", "first player wins (of scored)"),
+)
+
+
+@styled
+def sweep_chart(table: pd.DataFrame) -> Figure:
+    """A line per metric over one swept numeric switch (other switches pooled).
+
+    ``table``: one row per value of ``switch`` (column ``value``) with the rates of
+    :data:`SWEEP_RATES` (shares), ``win_rate`` with ``win_rate_low``/``win_rate_high``,
+    ``player``, ``opponent``, ``mean_turns``, ``points_per_hand`` and ``hands_per_game``
+    (NaN for runs of hands).
+    """
+    switch = str(table["switch"].iloc[0])
+    x = table["value"].to_numpy(float)
+    games = "hands_per_game" in table and np.isfinite(table["hands_per_game"].to_numpy(float)).any()
+    columns = 3 if games else 2
+    fig = Figure(figsize=(WIDTH, 6.4), layout="constrained")
+    axes = fig.subplots(2, columns, sharex=True).ravel()
+    rates = axes[0]
+    for i, (column, label) in enumerate(SWEEP_RATES):
+        if column not in table:
+            continue
+        values = table[column].to_numpy(float)
+        if column == "big_gin_rate" and not np.nansum(values) > 0:
+            continue
+        style = "--" if column == "first_player_win_rate" else "-"
+        rates.plot(x, 100 * values, marker="o", linestyle=style, color=PALETTE[i], label=label, markersize=4)
+    rates.set_ylabel("share (%)")
+    rates.set_ylim(0, 100)
+    rates.set_title("Outcomes")
+    rates.legend(fontsize=8, loc="best")
+    win = axes[1]
+    rate = table["win_rate"].to_numpy(float)
+    win.plot(x, 100 * rate, marker="o", color=PALETTE[0], markersize=4)
+    win.fill_between(
+        x, 100 * table["win_rate_low"].to_numpy(float), 100 * table["win_rate_high"].to_numpy(float), alpha=0.2
+    )
+    win.axhline(50, color="#888888", linewidth=0.8, linestyle="--")
+    win.set_ylabel(f"{table['player'].iloc[0]}'s win rate (%)")
+    win.set_title(f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]} (95% interval)")
+    panels = [
+        ("mean_turns", "turns per hand", "Hand length"),
+        ("points_per_hand", "points per hand", "Points per hand"),
+    ]
+    if games:
+        panels.append(("hands_per_game", "hands per game", "Game length"))
+    for ax, (column, unit, title), color in zip(axes[2:], panels, PALETTE[2:], strict=False):
+        ax.plot(x, table[column].to_numpy(float), marker="o", color=color, markersize=4)
+        ax.set_ylabel(unit)
+        ax.set_title(title)
+    for ax in axes[len(panels) + 2 :]:
+        ax.set_visible(False)
+    for ax in axes:
+        if ax.get_visible():
+            ax.set_xlabel(axis_label(switch))
+            ax.tick_params(labelbottom=True)
+    if len(x) <= 12:
+        axes[0].set_xticks(x)
+    pooled = " (other switches pooled)" if bool(table.get("pooled", pd.Series([False])).iloc[0]) else ""
+    fig.suptitle(f"Sweep over {switch}{pooled}")
+    return fig
+
+
+def sweep_caption(table: pd.DataFrame) -> str:
+    """From the lowest to the highest value: A's win rate, the outcome that moves most, and hand length."""
+    switch = str(table["switch"].iloc[0])
+    first, last = table.iloc[0], table.iloc[-1]
+    moves = []
+    for column, label in SWEEP_RATES[:5]:
+        if column in table and finite(first[column]) and finite(last[column]):
+            moves.append((abs(last[column] - first[column]), column, label))
+    sentence = (
+        f"From {switch} {_value_text(first['value'])} to {_value_text(last['value'])}, "
+        f"{first['player']}'s win rate against {first['opponent']} goes from {percent(first['win_rate'])} "
+        f"to {percent(last['win_rate'])}"
+    )
+    if moves:
+        _, column, label = max(moves)
+        sentence += f", the {label} share of hands from {percent(first[column])} to {percent(last[column])}"
+    sentence += f" and mean hand length from {first['mean_turns']:.1f} to {last['mean_turns']:.1f} turns"
+    return sentence + "."
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# -- the sequential test ----------------------------------------------------------------------------------------------
+
+
+@styled
+def sprt_chart(result: dict[str, Any]) -> Figure:
+    """The SPRT's log-likelihood ratio after each batch of game pairs, with its two stopping bounds.
+
+    ``result``: the result dict of ``simgin compare`` (``players`` and ``sprt`` with
+    ``trajectory``, ``lower``, ``upper``, ``elo0``, ``elo1`` and ``decision``).
+    """
+    sprt = result["sprt"]
+    a, b = result["players"][:2]
+    games = [0.0] + [float(point["games"]) for point in sprt["trajectory"]]
+    llr = [0.0] + [float(point["llr"]) for point in sprt["trajectory"]]
+    lower, upper = float(sprt["lower"]), float(sprt["upper"])
+    fig = Figure(figsize=(WIDTH, 3.8), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(games, llr, marker="o", markersize=3, color=PALETTE[0], label="LLR after each batch")
+    elo0, elo1 = sprt.get("elo0"), sprt.get("elo1")
+    ax.axhline(upper, color=PALETTE[2], linestyle="--", label=f"upper bound {upper:.2f}: accept H1 (Elo ≥ {elo1:g})")
+    ax.axhline(lower, color=PALETTE[3], linestyle="--", label=f"lower bound {lower:.2f}: accept H0 (Elo ≤ {elo0:g})")
+    ax.axhline(0, color="#888888", linewidth=0.6)
+    high, low = max(upper, max(llr)), min(lower, min(llr))
+    top, bottom = high + 0.15 * (high - low), low - 0.15 * (high - low)
+    ax.axhspan(upper, top, color=PALETTE[2], alpha=0.08)
+    ax.axhspan(bottom, lower, color=PALETTE[3], alpha=0.08)
+    ax.set_ylim(bottom, top)
+    ax.set_xlim(0, max(games) * 1.02 or 1)
+    ax.annotate(
+        _decision_text(sprt),
+        (games[-1], llr[-1]),
+        xytext=(-8, 10 if llr[-1] >= 0 else -14),
+        textcoords="offset points",
+        ha="right",
+        va="bottom" if llr[-1] >= 0 else "top",
+        fontsize=9,
+        fontweight="bold",
+    )
+    ax.set_xlabel("games played (duplicate pairs × 2)")
+    ax.set_ylabel("log-likelihood ratio")
+    fig.legend(loc="outside lower center", ncol=3)
+    ax.set_title(f"Sequential test (GSPRT, {sprt.get('model', 'logistic')} Elo): {a} vs {b}")
+    return fig
+
+
+def _decision_text(sprt: dict[str, Any]) -> str:
+    decision = sprt.get("decision")
+    if decision == "H1":
+        return f"H1 accepted (Elo ≥ {sprt['elo1']:g})"
+    if decision == "H0":
+        return f"H0 accepted (Elo ≤ {sprt['elo0']:g})"
+    return "no decision (max games)"
+
+
+def sprt_caption(result: dict[str, Any]) -> str:
+    """The decision, when it came, the final LLR against its bound, and the Elo estimate."""
+    sprt = result["sprt"]
+    a, b = result["players"][:2]
+    games, pairs = int(sprt["games"]), int(sprt["pairs"])
+    llr = float(sprt["llr"]) if finite(sprt.get("llr")) else math.nan
+    if sprt["decision"] == "H1":
+        head = f"H1 accepted after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} reached the upper bound"
+        head += f" {sprt['upper']:.2f}"
+    elif sprt["decision"] == "H0":
+        head = f"H0 accepted after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} reached the lower bound"
+        head += f" {sprt['lower']:.2f}"
+    else:
+        head = (
+            f"No decision after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} stayed between "
+            f"{sprt['lower']:.2f} and {sprt['upper']:.2f}"
+        )
+    interval = number_interval(sprt.get("elo_low"), sprt.get("elo_high"), digits=1, signed=True)
+    elo = f"{a} is {signed(sprt['elo'])} Elo " + (interval or "(no finite interval: one side won every pair)")
+    return f"{head}; {elo} against {b}, LOS {percent(sprt.get('los'))}."

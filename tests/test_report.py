@@ -1,0 +1,828 @@
+"""The HTML report: each figure function (titles, axes, bars and lines, caption numbers), the tables and
+their CSV files, the whole build for every result kind, and the ``simgin report`` command.
+
+Fixtures are built without playing: known numbers typed in for the captions, and for whole reports
+synthetic hand rows reduced by the project's own ``tally_hands``/``tally_pairs``/``player_rows`` (and
+``tournament_analysis`` for ratings), so the result files have exactly the shape the run commands write.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from matplotlib.figure import Figure
+from simgin.reports import figures as F
+from simgin.reports.build import (
+    ReportFigure,
+    deadwood_table,
+    outcome_table,
+    report_figures,
+    result_tables,
+    write_report,
+)
+from simgin.reports.html import cell
+
+from simgin.cli_report import report as report_command
+from simgin.kernels import engine as k
+from simgin.kernels.showdown import KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
+from simgin.results import save_result
+from simgin.rules import Rules
+from simgin.runner import RunConfig, RunResult
+from simgin.stats import sprt, wilson_interval
+from simgin.summary import pair_statistics, player_rows
+from simgin.tally import TALLY_FIELDS, Tally, tally_hands, tally_pairs
+
+# -- synthetic results ----------------------------------------------------------------------------------
+
+
+def tally_dict(**fields: float) -> dict[str, float]:
+    """A tally with every field 0 except the ones given."""
+    unknown = set(fields) - set(TALLY_FIELDS)
+    assert not unknown, unknown
+    return {name: float(fields.get(name, 0.0)) for name in TALLY_FIELDS}
+
+
+def synthetic_rows(rng: np.random.Generator, n: int, edge: float, oklahoma: bool = False, limit: int = 10):
+    """n hand rows in which seat 0 knocks (and mostly wins) with probability ``edge``."""
+    rows = np.zeros((n, len(k.HAND_FIELDS)), dtype=np.int64)
+    gin_share = 0.08 + (0.25 * (10 - limit) / 10 if not oklahoma else 0.0)
+    kinds = rng.choice(
+        [KIND_KNOCK, KIND_GIN, KIND_UNDERCUT, KIND_DEAD], p=[0.86 - gin_share, gin_share, 0.09, 0.05], size=n
+    )
+    knock_limit = rng.integers(1, 11, n) if oklahoma else np.full(n, limit)
+    if oklahoma:  # low up cards make gin more likely
+        kinds = np.where((knock_limit <= 2) & (rng.random(n) < 0.4), KIND_GIN, kinds)
+    knocker = np.where(rng.random(n) < edge, 0, 1)
+    winner = np.where(kinds == KIND_UNDERCUT, 1 - knocker, knocker)
+    dead = kinds == KIND_DEAD
+    deadwood = np.where(kinds == KIND_GIN, 0, np.minimum(rng.integers(1, 11, n), np.maximum(knock_limit, 1)))
+    points = np.where(kinds == KIND_GIN, 20 + rng.integers(5, 60, n), rng.integers(1, 45, n))
+    multiplier = np.where(oklahoma & (rng.random(n) < 0.25), 2, 1)
+    rows[:, k.H_DEALER] = np.arange(n) % 2
+    rows[:, k.H_KIND] = kinds
+    rows[:, k.H_WINNER] = np.where(dead, -1, winner)
+    rows[:, k.H_KNOCKER] = np.where(dead, -1, knocker)
+    rows[:, k.H_KNOCKER_DEADWOOD] = np.where(dead, 0, deadwood)
+    rows[:, k.H_POINTS] = np.where(dead, 0, points * multiplier)
+    rows[:, k.H_TURNS] = rng.integers(4, 44, n) - np.where(kinds == KIND_GIN, 2, 0)
+    rows[:, k.H_DRAWS] = rows[:, k.H_TURNS]
+    rows[:, k.H_KNOCK_LIMIT] = knock_limit
+    rows[:, k.H_MULTIPLIER] = multiplier
+    return rows
+
+
+def synthetic_tally(rng: np.random.Generator, pairs: int, edge: float, **options) -> Tally:
+    """A duplicate pairing of hands: A has seat 0 in leg 1 and seat 1 in leg 2, knocking with share ``edge``."""
+    leg1 = synthetic_rows(rng, pairs, edge, **options)
+    leg2 = synthetic_rows(rng, pairs, 1 - edge, **options)
+    seat0, seat1 = np.zeros(pairs, np.int64), np.ones(pairs, np.int64)
+    t = tally_hands(leg1, seat0) + tally_hands(leg2, seat1)
+
+    def score(rows, seat):
+        winner = rows[:, k.H_WINNER]
+        return np.where(winner == seat, 1.0, np.where(winner < 0, 0.5, 0.0))
+
+    def net(rows, seat):
+        winner, points = rows[:, k.H_WINNER], rows[:, k.H_POINTS]
+        return np.where(winner == seat, points, 0) - np.where(winner == 1 - seat, points, 0)
+
+    return t + tally_pairs(score(leg1, 0), score(leg2, 1), net(leg1, 0), net(leg2, 1))
+
+
+EDGES = {("heuristic", "simple"): 0.62, ("heuristic", "random"): 0.97, ("simple", "random"): 0.95}
+
+
+def synthetic_result(kind: str = "tournament", players=("heuristic", "simple", "random"), pairs: int = 400, seed=1):
+    """A result dict shaped like the run commands' result.json (match, tournament or compare)."""
+    rng = np.random.default_rng(seed)
+    config = RunConfig(tuple(players), hands=2 * pairs, seed=seed)
+    tallies = [
+        synthetic_tally(rng, pairs, EDGES.get((config.players[i], config.players[j]), 0.6)) for i, j in config.pairings
+    ]
+    result = RunResult(config, tallies, 1.0, 1, 0)
+    data = {
+        "kind": kind,
+        "simgin_version": "0.1.0",
+        "config": config.to_dict(),
+        "players": list(players),
+        "pairings": [
+            {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
+            for (i, j), t in zip(config.pairings, tallies, strict=True)
+        ],
+        "summary": [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)],
+    }
+    if kind == "tournament":
+        from simgin.ratings import tournament_analysis
+
+        data |= tournament_analysis(result, anchor="simple", reps=200, seed=seed)
+    if kind == "compare":
+        data["sprt"] = synthetic_sprt(rng)
+    return data
+
+
+def synthetic_sprt(rng: np.random.Generator) -> dict:
+    """An SPRT that accepts H1 after some batches of 25 pairs ([LL, split, WW] drawn 20/45/35%)."""
+    counts = np.zeros(3)
+    trajectory = []
+    for _ in range(100):
+        counts += rng.multinomial(25, [0.2, 0.45, 0.35])
+        test = sprt(counts, None, 0.0, 10.0, model="logistic")
+        trajectory.append({"games": 2 * counts.sum(), "llr": test.llr})
+        if test.decision != "continue":
+            break
+    return {
+        "model": "logistic",
+        "elo0": 0.0,
+        "elo1": 10.0,
+        "alpha": 0.05,
+        "beta": 0.05,
+        "max_games": 20000,
+        "decision": test.decision,
+        "games": int(2 * counts.sum()),
+        "pairs": int(counts.sum()),
+        "llr": test.llr,
+        "lower": test.lower,
+        "upper": test.upper,
+        "elo": 52.3,
+        "elo_low": 30.1,
+        "elo_high": 75.0,
+        "los": 0.9999,
+        "counts": counts.tolist(),
+        "support": [0.0, 0.5, 1.0],
+        "trajectory": trajectory,
+    }
+
+
+def synthetic_sweep(pairs: int = 200) -> dict:
+    """A sweep over knock_limit (6, 8, 10) x oklahoma (off, on), A = simple vs B = random."""
+    rng = np.random.default_rng(3)
+    grid = {"knock_limit": [6, 8, 10], "oklahoma": [False, True]}
+    base = RunConfig(("simple", "random"), hands=2 * pairs)
+    cells = []
+    for limit in grid["knock_limit"]:
+        for oklahoma in grid["oklahoma"]:
+            t = synthetic_tally(rng, pairs, 0.9, oklahoma=oklahoma, limit=limit)
+            cells.append(
+                {
+                    "settings": {"knock_limit": limit, "oklahoma": oklahoma},
+                    "pairings": [{"a": "simple", "b": "random", "tally": t.to_dict(), "paired": pair_statistics(t)}],
+                    "summary": player_rows(base, 0, t),
+                }
+            )
+    return {
+        "kind": "sweep",
+        "simgin_version": "0.1.0",
+        "config": base.to_dict(),
+        "players": ["simple", "random"],
+        "grid": grid,
+        "cells": cells,
+    }
+
+
+@pytest.fixture(scope="module")
+def tournament() -> dict:
+    return synthetic_result("tournament")
+
+
+@pytest.fixture(scope="module")
+def tournament_tables(tournament) -> dict:
+    return result_tables(tournament)
+
+
+def texts(fig: Figure) -> list[str]:
+    """Every text drawn in a figure: titles, labels, tick labels, annotations, legend entries."""
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+
+
+# -- formats ----------------------------------------------------------------------------------------------
+
+
+def test_number_formats():
+    assert F.percent(0.61234) == "61.2%"
+    assert F.percent(float("nan")) == "n/a"
+    assert F.percent(np.float64(0.5)) == "50.0%"
+    assert F.percent(np.array(0.25)) == "25.0%"
+    assert F.percent_interval(0.598, 0.626) == "(59.8-62.6%)"
+    assert F.percent_interval(None, 0.5) == ""
+    assert F.number_interval(48.52, 49.59, signed=True) == "(+48.5 to +49.6)"
+    assert F.join_phrases(["a", "b", "c"]) == "a, b and c"
+    assert cell(float("nan"), "pct") == "-"
+    assert cell(12345.678, "f1") == "12,345.7"
+    assert cell("x", "text") == "x"
+
+
+def test_figures_restore_matplotlib_settings(tournament_tables):
+    before = {key: matplotlib.rcParams[key] for key in F.STYLE}
+    fig = F.outcome_mix_chart(tournament_tables["outcomes"].frame)
+    assert isinstance(fig, Figure)
+    assert {key: matplotlib.rcParams[key] for key in F.STYLE} == before
+    assert fig.axes[0].xaxis.label.get_size() == F.STYLE["axes.labelsize"]  # the style applied inside
+
+
+# -- one test per figure, with known numbers --------------------------------------------------------------
+
+
+WIN_RATES = pd.DataFrame(
+    [
+        ("heuristic", "simple", 0.612, 0.598, 0.626),
+        ("simple", "heuristic", 0.388, 0.374, 0.402),
+        ("heuristic", "random", 0.970, 0.960, 0.978),
+        ("random", "heuristic", 0.030, 0.022, 0.040),
+        ("simple", "random", 0.955, 0.940, 0.966),
+        ("random", "simple", 0.045, 0.034, 0.060),
+    ],
+    columns=["player", "opponent", "win_rate", "win_rate_low", "win_rate_high"],
+).assign(unit="games")
+
+
+def test_win_rate_matrix():
+    fig = F.win_rate_matrix(WIN_RATES)
+    ax = fig.axes[0]
+    assert "Win rate" in ax.get_title() and "games" in ax.get_title()
+    assert ax.get_xlabel() == "opponent" and ax.get_ylabel() == "strategy"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["heuristic", "simple", "random"]
+    cells = [t.get_text() for t in ax.texts]
+    assert len(cells) == 6  # no text on the diagonal
+    assert "61.2%\n59.8-62.6" in cells
+    assert fig.axes[1].get_ylabel() == "games won by the row strategy (%)"  # the colour bar
+    image = ax.get_images()[0].get_array()
+    assert image[0, 1] == pytest.approx(61.2) and np.ma.is_masked(image[0, 0])
+
+
+def test_win_rate_caption():
+    caption = F.win_rate_caption(WIN_RATES)
+    assert caption.startswith("heuristic wins 97.0% (96.0-97.8%) of games against random")
+    assert "the widest margin of 3 pairings" in caption
+    assert "the closest is heuristic against simple at 61.2%" in caption
+    one = WIN_RATES.iloc[:2]
+    assert F.win_rate_caption(one) == "heuristic wins 61.2% (59.8-62.6%) of games against simple."
+
+
+RATINGS = pd.DataFrame(
+    {
+        "player": ["heuristic", "simple", "random"],
+        "rating": [85.4, 0.0, -410.2],
+        "low": [60.2, 0.0, -460.0],
+        "high": [110.9, 0.0, -365.5],
+        "rank_low": [1.0, 2.0, 3.0],
+        "rank_high": [1.0, 2.0, 3.0],
+        "anchor": [False, True, False],
+    }
+)
+
+
+def test_ratings_chart_and_caption():
+    fig = F.ratings_chart(RATINGS)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random", "simple", "heuristic"]  # best at the top
+    assert ax.get_xlabel() == "rating (Elo points, simple = 0)"
+    assert "Bradley-Terry" in ax.get_title()
+    assert any(t == "+85  rank 1" for t in texts(fig))
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert sorted(legend) == ["anchor (rated 0)", "rating (95% bootstrap interval)"]
+    assert F.ratings_caption(RATINGS) == (
+        "heuristic is rated +85 Elo (+60 to +111) relative to simple, rank 1 of 3 in 95% of bootstrap replicates."
+    )
+    best_is_anchor = RATINGS.assign(anchor=[True, False, False], rank_high=[1.0, 3.0, 3.0])
+    assert F.ratings_caption(best_is_anchor).startswith(
+        "heuristic is rated highest; random is rated -410 Elo (-460 to -366) relative to heuristic, rank 3 of 3"
+    )
+
+
+OUTCOME_COUNTS = pd.DataFrame(
+    {
+        "label": ["heuristic vs simple", "simple vs random"],
+        "hands": [1000.0, 2000.0],
+        "knock": [700.0, 1800.0],
+        "gin": [150.0, 100.0],
+        "big_gin": [0.0, 0.0],
+        "undercut": [100.0, 40.0],
+        "dead": [50.0, 60.0],
+    }
+)
+
+
+def test_outcome_mix_chart():
+    fig = F.outcome_mix_chart(OUTCOME_COUNTS)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 2 * 4  # two bars, four outcomes that happened (no big gin)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["knock", "gin", "undercut", "dead hand"]
+    assert ax.get_xlabel() == "share of hands (%)" and ax.get_title().startswith("How hands end")
+    widths = sorted(round(p.get_width(), 6) for p in ax.patches)
+    assert 70.0 in widths and 90.0 in widths and 2.0 in widths
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["heuristic vs simple", "simple vs random"]  # top first
+    assert ax.patches[0].get_y() > ax.patches[1].get_y()
+
+
+def test_outcome_mix_caption():
+    one = OUTCOME_COUNTS.iloc[[0]]
+    assert F.outcome_mix_caption(one) == (
+        "Of the 1,000 hands of heuristic vs simple, 70.0% end in a knock, 15.0% in gin, 10.0% in an undercut "
+        "and 5.0% are dead hands."
+    )
+    assert F.outcome_mix_caption(OUTCOME_COUNTS) == (
+        "Across the 2 pairings, the share of hands ending in gin from 5.0% (simple vs random) to 15.0% "
+        "(heuristic vs simple), undercut from 2.0% (simple vs random) to 10.0% (heuristic vs simple) and "
+        "dead hand from 3.0% (simple vs random) to 5.0% (heuristic vs simple)."
+    )
+
+
+def deadwood_fixture() -> pd.DataFrame:
+    rows = []
+    for d in range(11):
+        knocks_x = {0: 50, 5: 100, 9: 100}.get(d, 0)
+        undercut_x = {5: 10, 9: 30}.get(d, 0)
+        rows.append({"player": "simple", "deadwood": d, "knocks": knocks_x, "undercut": undercut_x})
+        rows.append({"player": "random", "deadwood": d, "knocks": 0, "undercut": 0})
+        rows.append({"player": "heuristic", "deadwood": d, "knocks": 40 if d in (2, 4) else 0, "undercut": 0})
+    return pd.DataFrame(rows)
+
+
+def test_undercut_chart_and_caption():
+    table = deadwood_fixture()
+    fig = F.undercut_chart(table)
+    left, right = fig.axes
+    assert [t.get_text() for t in left.get_xticklabels()] == ["simple", "heuristic"]  # random never knocked
+    assert [round(p.get_height(), 6) for p in left.patches] == [16.0, 0.0]  # 40 of 250 knocks
+    assert left.get_ylabel() == right.get_ylabel() == "knocks undercut (%)"
+    assert right.get_xlabel().startswith("knocker's deadwood at the knock (points")
+    lines = right.get_lines()
+    assert len(lines) == 2
+    y = lines[0].get_ydata()
+    assert y[4] == pytest.approx(10.0) and y[8] == pytest.approx(30.0) and np.isnan(y[0])  # bins 5 and 9; bin 1 empty
+    assert fig.get_suptitle().startswith("How often a knock is undercut")
+    assert F.undercut_caption(table) == (
+        "simple's knocks are undercut 16.0% of the time (40 of 250), most often at deadwood 9 (30.0% of 100); "
+        "heuristic's knocks are undercut 0.0% of the time (0 of 80)."
+    )
+
+
+def test_knock_deadwood_chart_and_caption():
+    table = deadwood_fixture()
+    fig = F.knock_deadwood_chart(table)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 2 * 11
+    assert ax.get_xlabel() == "knocker's deadwood at the knock (points)"
+    assert ax.get_ylabel() == "share of the strategy's knocks (%)"
+    assert ax.get_xticklabels()[0].get_text() == "0\n(gin)"
+    assert sum(p.get_height() for p in ax.patches[:11]) == pytest.approx(100.0)
+    assert F.knock_deadwood_caption(table) == (
+        "simple knocks at a mean deadwood of 5.6 points, and 20.0% of its 250 knocks are gin; "
+        "heuristic knocks at a mean deadwood of 3.0 points, and 0.0% of its 80 knocks are gin."
+    )
+
+
+def test_hand_length_chart_and_caption():
+    table = pd.DataFrame(
+        {"label": "simple vs random", "turns": range(61), "hands": [10.0 if 10 <= t < 20 else 0.0 for t in range(61)]}
+    ).assign(mean_turns=14.5)
+    table.loc[table["turns"] == 45, "hands"] = 5.0
+    fig = F.hand_length_chart(table)
+    ax = fig.axes[0]
+    assert len([line for line in ax.get_lines() if line.get_label() == "simple vs random"]) == 1
+    assert ax.get_xlabel().startswith("hand length (turns") and ax.get_ylabel() == "share of hands (%)"
+    assert F.hand_length_caption(table) == (
+        "Hands of simple vs random last 14.5 turns on average (median 15), and 4.8% last 40 turns or more."
+    )
+    two = pd.concat([table, table.assign(label="a vs b", mean_turns=20.25)])
+    assert (
+        F.hand_length_caption(two)
+        == "Mean hand length ranges from 14.5 turns (simple vs random) to 20.2 turns (a vs b)."
+    )
+    assert len(F.hand_length_chart(two).axes[0].get_legend().get_texts()) == 2
+
+
+POINTS = pd.DataFrame(
+    {
+        "player": ["simple", "random"],
+        "opponent": ["random", "simple"],
+        "points_per_hand": [49.11, 0.05],
+        "net_points_per_hand": [49.06, -49.06],
+        "net_points_low": [48.53, -49.58],
+        "net_points_high": [49.58, -48.53],
+    }
+)
+
+
+def test_points_chart_and_caption():
+    fig = F.points_chart(POINTS)
+    left, right = fig.axes
+    assert len(left.patches) == 2
+    assert left.get_xlabel() == "points won per hand"
+    assert right.get_xlabel() == "net points per hand (won - lost)"
+    assert [t.get_text() for t in left.get_yticklabels()] == ["simple vs random", "random vs simple"]
+    assert F.points_caption(POINTS) == (
+        "simple wins 49.1 points per hand against random's 0.1, a net +49.1 (+48.5 to +49.6) points per hand."
+    )
+
+
+SEAT = pd.DataFrame(
+    {
+        "label": ["a vs b", "a vs c"],
+        "hands": [1000.0, 1000.0],
+        "scored": [950.0, 950.0],
+        "first_player_wins": [500.0, 545.0],
+        "dealer_net": [-200.0, -300.0],
+        "net_sq": [800_000.0, 800_000.0],
+        "games": [0.0, 0.0],
+        "first_dealer_wins": [0.0, 0.0],
+    }
+)
+
+
+def test_seat_edge_chart_and_caption():
+    fig = F.seat_edge_chart(SEAT)
+    left, right = fig.axes
+    assert left.get_title() == "First-player edge" and right.get_title() == "Dealer edge"
+    assert left.get_xlabel() == "share won (%, 95% interval)"
+    assert right.get_xlabel() == "dealer's net points per hand (95% interval)"
+    low, high = wilson_interval(1045, 1900)
+    # Dealer: mean -0.25 per hand; variance (1_600_000 - 2000 * 0.0625) / 1999 per hand.
+    half = 1.959963984540054 * np.sqrt((1_600_000 - 2000 * 0.0625) / 1999 / 2000)
+    assert F.seat_edge_caption(SEAT) == (
+        f"Over all pairings, the non-dealer, who plays first, wins 55.0% ({100 * low:.1f}-{100 * high:.1f}%) of "
+        f"1,900 scored hands, and the dealer nets -0.25 ({-0.25 - half:+.2f} to {-0.25 + half:+.2f}) points per hand."
+    )
+    games = SEAT.assign(games=[100.0, 100.0], first_dealer_wins=[60.0, 50.0], dealer_rotation="loser")
+    assert len(F.seat_edge_chart(games).axes[0].get_legend().get_texts()) == 2
+    assert F.seat_edge_caption(games).endswith(
+        "; the first dealer wins 55.0% of games (the loser of a hand deals the next, so the hand figures mix seat and "
+        "strength)."
+    )
+
+
+def limit_fixture() -> pd.DataFrame:
+    rows = []
+    for variant, oklahoma in (("Standard", False), ("Oklahoma", True)):
+        for limit in range(11):
+            hands = (100.0 if limit >= 1 else 0.0) if oklahoma else (1000.0 if limit == 10 else 0.0)
+            gin = {1: 40.0, 10: 5.0}.get(limit, 10.0) if oklahoma else 30.0 * (limit == 10)
+            rows.append(
+                {
+                    "variant": variant,
+                    "oklahoma": oklahoma,
+                    "limit": limit,
+                    "hands": hands,
+                    "knock": hands - gin - (2.0 if hands else 0.0),
+                    "gin": gin if hands else 0.0,
+                    "big_gin": 0.0,
+                    "undercut": 0.0,
+                    "dead": 2.0 if hands else 0.0,
+                    "turns": 15.0 * hands,
+                    "points": (30.0 if oklahoma else 25.0) * hands,
+                    "doubled": 245.0 if oklahoma else 0.0,
+                    "scored": 980.0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_knock_limit_chart_and_caption():
+    table = limit_fixture()
+    assert F.oklahoma_variants(table) == ["Oklahoma"]
+    fig = F.knock_limit_chart(table)
+    mix, points, turns = fig.axes
+    assert len(mix.patches) == 10 * 3  # limits 1-10, knock/gin/dead
+    assert "25.0% of scored hands doubled" in mix.get_title()
+    assert points.get_ylabel() == "points per hand" and turns.get_ylabel() == "turns per hand"
+    assert [line.get_label() for line in points.get_lines()] == ["Oklahoma", "Standard"]
+    assert fig.get_suptitle() == "Standard vs Oklahoma: the up card's knock limit"
+    assert F.knock_limit_caption(table) == (
+        "Under Oklahoma, gin ends 40.0% of hands at knock limit 1 against 5.0% at limit 10, 25.0% of scored hands are "
+        "doubled by a spade up card, and a hand scores 30.0 points against 25.0 under Standard."
+    )
+    standard_only = table[~table["oklahoma"]]
+    assert F.oklahoma_variants(standard_only) == []
+
+
+def group_fixture(switch: str, values: list, pooled: bool = False) -> pd.DataFrame:
+    rows = []
+    for i, value in enumerate(values):
+        hands = 1000.0
+        rows.append(
+            {
+                "switch": switch,
+                "value": value,
+                "label": f"{switch}={value}" if switch != "oklahoma" else ("Oklahoma" if value else "Standard"),
+                "pooled": pooled,
+                "player": "simple",
+                "opponent": "random",
+                "hands": hands,
+                "knock": 900.0 - 100 * i,
+                "gin": 50.0 + 100 * i,
+                "big_gin": 0.0,
+                "undercut": 30.0,
+                "dead": 20.0,
+                "knock_rate": (900.0 - 100 * i) / hands,
+                "gin_rate": (50.0 + 100 * i) / hands,
+                "big_gin_rate": 0.0,
+                "undercut_rate": 0.03,
+                "dead_rate": 0.02,
+                "first_player_win_rate": 0.5,
+                "win_rate": 0.9 + 0.02 * i,
+                "win_rate_low": 0.88 + 0.02 * i,
+                "win_rate_high": 0.92 + 0.02 * i,
+                "mean_turns": 16.0 + 2 * i,
+                "points_per_hand": 50.0 + 10 * i,
+                "hands_per_game": np.nan,
+                "doubled_share": 0.25 if (switch == "oklahoma" and value) else 0.0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def test_sweep_chart_and_caption():
+    table = group_fixture("knock_limit", [6, 8, 10], pooled=True)
+    fig = F.sweep_chart(table)
+    rates, win, turns, points = fig.axes
+    assert [line.get_label() for line in rates.get_lines()] == [
+        "knock",
+        "gin",
+        "undercut",
+        "dead hand",
+        "first player wins (of scored)",
+    ]  # big gin never happened
+    assert rates.get_xlabel() == "knock_limit (points)" and rates.get_ylabel() == "share (%)"
+    assert list(win.get_lines()[0].get_ydata()) == pytest.approx([90.0, 92.0, 94.0])
+    assert turns.get_ylabel() == "turns per hand" and points.get_ylabel() == "points per hand"
+    assert fig.get_suptitle() == "Sweep over knock_limit (other switches pooled)"
+    assert F.sweep_caption(table) == (
+        "From knock_limit 6 to 10, simple's win rate against random goes from 90.0% to 94.0%, the knock share of "
+        "hands from 90.0% to 70.0% and mean hand length from 16.0 to 20.0 turns."
+    )
+    games = table.assign(hands_per_game=[3.0, 3.5, 4.0])
+    assert len([ax for ax in F.sweep_chart(games).axes if ax.get_visible()]) == 5
+
+
+def test_variant_chart_and_caption():
+    table = group_fixture("oklahoma", [False, True])
+    fig = F.variant_chart(table)
+    mix, turns, points, win = fig.axes
+    assert len(mix.patches) == 2 * 4
+    assert [t.get_text() for t in turns.get_yticklabels()] == ["Standard", "Oklahoma"]
+    assert turns.get_xlabel() == "turns per hand" and points.get_xlabel() == "points per hand"
+    assert win.get_xlabel() == "simple's win rate (%)"
+    assert fig.get_suptitle() == "Rule variants compared: oklahoma"
+    assert F.variant_caption(table) == (
+        "Oklahoma hands last 18.0 turns against 16.0 under Standard, score 60.0 points against 50.0 and end in gin "
+        "15.0% against 5.0% of the time; 25.0% of Oklahoma's scored hands are doubled."
+    )
+
+
+def test_sprt_chart_and_caption():
+    result = {
+        "players": ["simple", "random"],
+        "sprt": {
+            "model": "logistic",
+            "elo0": 0.0,
+            "elo1": 10.0,
+            "decision": "H1",
+            "games": 300,
+            "pairs": 150,
+            "llr": 3.1,
+            "lower": -2.944,
+            "upper": 2.944,
+            "elo": 120.4,
+            "elo_low": 80.2,
+            "elo_high": 160.9,
+            "los": 0.9999,
+            "trajectory": [{"games": 100.0, "llr": 1.0}, {"games": 200.0, "llr": 2.2}, {"games": 300.0, "llr": 3.1}],
+        },
+    }
+    fig = F.sprt_chart(result)
+    ax = fig.axes[0]
+    trajectory = ax.get_lines()[0]
+    assert list(trajectory.get_xdata()) == [0.0, 100.0, 200.0, 300.0]
+    assert len(ax.get_lines()) == 4  # the LLR, two bounds and zero
+    assert ax.get_xlabel().startswith("games played") and ax.get_ylabel() == "log-likelihood ratio"
+    assert "simple vs random" in ax.get_title()
+    assert "H1 accepted (Elo ≥ 10)" in texts(fig)
+    assert F.sprt_caption(result) == (
+        "H1 accepted after 300 games (150 pairs): the LLR 3.10 reached the upper bound 2.94; simple is +120.4 Elo "
+        "(+80.2 to +160.9) against random, LOS 100.0%."
+    )
+    undecided = {**result, "sprt": {**result["sprt"], "decision": "max games", "llr": 1.5, "elo_low": None}}
+    assert F.sprt_caption(undecided).startswith(
+        "No decision after 300 games (150 pairs): the LLR 1.50 stayed between -2.94 and 2.94"
+    )
+    assert "(no finite interval: one side won every pair)" in F.sprt_caption(undecided)
+
+
+# -- tables -------------------------------------------------------------------------------------------------
+
+
+def test_tables_from_known_tallies():
+    a_vs_b = tally_dict(
+        hands=100, knock=70, gin=20, undercut=6, dead=4, knocks_a_dw3=30, knocks_b_dw3=10, undercut_a_dw3=6
+    )
+    a_vs_c = tally_dict(hands=50, knock=50, knocks_a_dw7=20, knocks_b_dw0=5)
+    tallies = [("A", "B", a_vs_b), ("A", "C", a_vs_c)]
+    outcomes = outcome_table(tallies)
+    assert list(outcomes["label"]) == ["A vs B", "A vs C"]
+    assert list(outcomes["gin_rate"]) == [0.2, 0.0]
+    assert outcomes["dead"].tolist() == [4.0, 0.0]
+    deadwood = deadwood_table(tallies, ["A", "B", "C"]).set_index(["player", "deadwood"])
+    assert deadwood.loc[("A", 3), "knocks"] == 30 and deadwood.loc[("A", 7), "knocks"] == 20  # pooled over pairings
+    assert deadwood.loc[("A", 3), "undercut_rate"] == pytest.approx(0.2)
+    assert deadwood.loc[("B", 3), "knocks"] == 10 and deadwood.loc[("C", 0), "knocks"] == 5  # B's side of each tally
+    assert deadwood.loc[("A", 3), "share_of_knocks"] == pytest.approx(0.6)
+
+
+def test_result_tables_of_a_tournament(tournament, tournament_tables):
+    tables = tournament_tables
+    assert {"ratings", "pairwise", "los", "summary", "win_rates", "outcomes", "knocks_by_deadwood"} <= set(tables)
+    win_rates = tables["win_rates"].frame
+    assert len(win_rates) == 6 and set(win_rates["unit"]) == {"hands"}
+    assert list(tables["ratings"].frame["player"]) == ["heuristic", "simple", "random"]  # by rating
+    assert tables["ratings"].frame["anchor"].tolist() == [False, True, False]
+    first = tournament["pairings"][0]["tally"]
+    outcomes = tables["outcomes"].frame.iloc[0]
+    assert outcomes["label"] == "heuristic vs simple"
+    assert outcomes["gin"] == first["gin"] and outcomes["hands"] == first["hands"]
+    length = tables["hand_length"].frame
+    assert length.groupby("label")["hands"].sum().tolist() == [800.0] * 3
+    seat = tables["seat_edge"].frame.iloc[0]
+    assert seat["first_player_wins"] == first["first_player_wins"] and seat["net_sq"] == first["net_a_sq"]
+    limits = tables["knock_limits"].frame
+    assert set(limits["variant"]) == {"Standard"}
+    assert limits.loc[limits["limit"] == 10, "hands"].item() == 2400.0
+    duplicate = tables["duplicate"].frame
+    assert duplicate["pairs"].tolist() == [400.0] * 3
+    assert duplicate["rho"].iloc[0] == pytest.approx(tournament["pairings"][0]["paired"]["rho"])
+
+
+def test_sweep_tables_pool_other_switches():
+    result = synthetic_sweep()
+    tables = result_tables(result)
+    by_limit = tables["sweep_knock_limit"].frame
+    assert by_limit["value"].tolist() == [6, 8, 10] and by_limit["cells"].tolist() == [2, 2, 2]
+    cells = [c for c in result["cells"] if c["settings"]["knock_limit"] == 8]
+    gins = sum(c["pairings"][0]["tally"]["gin"] for c in cells)
+    assert by_limit.loc[1, "gin"] == gins and by_limit.loc[1, "hands"] == 800.0
+    by_variant = tables["sweep_oklahoma"].frame
+    assert by_variant["label"].tolist() == ["Standard", "Oklahoma"]
+    assert by_variant.loc[0, "doubled_share"] == 0.0 and 0.15 < by_variant.loc[1, "doubled_share"] < 0.35
+    limits = tables["knock_limits"].frame
+    assert F.oklahoma_variants(limits) == ["Oklahoma"]
+    assert len(tables["sweep_cells"].frame) == 6 * 2
+    names = [f.name for f in report_figures(result, tables)]
+    assert names == ["sweep_knock_limit", "variants_oklahoma", "knock_limits"]
+
+
+def test_figures_shown_only_with_data(tournament):
+    names = [f.name for f in report_figures(tournament, result_tables(tournament))]
+    assert names == [
+        "ratings",
+        "win_rates",
+        "outcomes",
+        "knock_deadwood",
+        "undercuts",
+        "hand_length",
+        "points_per_hand",
+        "seat_edge",
+    ]
+    compare = synthetic_result("compare", players=("simple", "random"), pairs=100)
+    compare_names = [f.name for f in report_figures(compare, result_tables(compare))]
+    assert compare_names[0] == "sprt" and "ratings" not in compare_names and "knock_limits" not in compare_names
+
+
+# -- the whole report ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def written(tournament, tmp_path_factory) -> tuple[Path, object]:
+    directory = tmp_path_factory.mktemp("tournament")
+    save_result(directory, tournament)
+    return directory, write_report(directory, directory / "out" / "report.html")
+
+
+def test_report_files(written, tournament_tables):
+    directory, files = written
+    assert files.html == directory / "out" / "report.html"
+    folder = directory / "out" / "report_files"
+    assert {p.name for p in files.figures} == {
+        f"{n}.{s}"
+        for n in (
+            "ratings",
+            "win_rates",
+            "outcomes",
+            "knock_deadwood",
+            "undercuts",
+            "hand_length",
+            "points_per_hand",
+            "seat_edge",
+        )
+        for s in ("png", "svg")
+    }
+    for path in files.figures:
+        assert path.parent == folder and path.stat().st_size > 1000
+    assert (folder / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (folder / "ratings.svg").read_text().lstrip().startswith("<?xml")
+    outcomes = pd.read_csv(folder / "outcomes.csv")
+    expected = tournament_tables["outcomes"].frame
+    pd.testing.assert_frame_equal(outcomes, expected, check_dtype=False)
+    assert {p.stem for p in files.tables} == set(tournament_tables)
+
+
+def test_report_html_is_self_contained(written):
+    _, files = written
+    html = files.html.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    images = re.findall(r'<img src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]+"', html)
+    assert len(images) == 8
+    assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing to fetch: works offline
+    assert "<link" not in html
+    assert html.count("<figcaption>") == 8
+    assert "Figure 1. Ratings.</strong> heuristic is rated +" in html
+    assert 'href="report_files/outcomes.csv"' in html
+    assert "Tournament: heuristic, simple, random" in html
+
+
+def test_figure_files_are_reproducible():
+    first, second = (ReportFigure("w", "W", F.win_rate_matrix(WIN_RATES), "", None) for _ in range(2))
+    first.render()
+    second.render()
+    assert first.svg == second.svg and b"<svg" in first.svg
+    assert first.png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert first.size_px[0] > 400
+
+
+def test_build_report_for_every_kind(tmp_path):
+    from simgin.reports import build_report
+
+    results = {
+        "compare": synthetic_result("compare", players=("simple", "random"), pairs=100),
+        "sweep": synthetic_sweep(pairs=100),
+    }
+    for kind, result in results.items():
+        directory = tmp_path / kind
+        save_result(directory, result)
+        html_path = build_report(directory)
+        assert html_path == directory / "report.html"
+        html = html_path.read_text()
+        assert f"simgin report &middot; {kind}" in html
+        assert html.count("<figure ") >= 2, kind
+
+
+# -- the command ---------------------------------------------------------------------------------------------
+
+
+def run(*args: str):
+    return CliRunner().invoke(report_command, list(args))
+
+
+def test_report_command_json(tmp_path):
+    directory = tmp_path / "run"
+    save_result(directory, synthetic_result("match", players=("simple", "random"), pairs=50))
+    result = run(str(directory), "--json")
+    assert result.exit_code == 0, result.output
+    paths = json.loads(result.output)
+    assert paths["html"] == str(directory / "report.html")
+    assert all(Path(p).is_file() for p in [paths["html"], *paths["figures"], *paths["tables"]])
+    assert any(p.endswith("win_rates.svg") for p in paths["figures"])
+    text = run(str(directory), "-o", str(tmp_path / "elsewhere.html"))
+    assert text.exit_code == 0
+    assert text.output.startswith(f"wrote {tmp_path / 'elsewhere.html'}, ")
+    assert (tmp_path / "elsewhere_files" / "outcomes.csv").is_file()
+
+
+def test_report_command_errors(tmp_path):
+    missing = run(str(tmp_path / "nope"))
+    assert missing.exit_code == 1
+    assert missing.output.startswith("Error: ") and "no such directory" in missing.output
+    assert missing.output.count("\n") == 1
+    empty = run(str(tmp_path))
+    assert empty.exit_code == 1 and "no result.json" in empty.output and empty.output.count("\n") == 1
+    (tmp_path / "result.json").write_text(json.dumps({"kind": "poker"}))
+    bad = run(str(tmp_path))
+    assert bad.exit_code == 1 and "unknown result kind 'poker'" in bad.output
+    (tmp_path / "result.json").write_text(json.dumps({"kind": "match", "players": ["a"]}))
+    odd = run(str(tmp_path))
+    assert odd.exit_code in (0, 1) and "Traceback" not in odd.output
+
+
+def test_report_command_help_example_runs_as_written(tmp_path, monkeypatch):
+    """The help's example: a real (small) tournament, then its report."""
+    import click
+
+    from simgin.cli import main
+
+    # simgin.cli registers the command from simgin.cli_report.COMMANDS; a copy of the group makes sure of it here.
+    main = click.Group("simgin", commands={**main.commands, "report": report_command})
+    help_text = CliRunner().invoke(main, ["report", "--help"]).output
+    examples = [line.split()[1:] for line in help_text.splitlines() if line.strip().startswith("simgin ")]
+    assert [e[0] for e in examples] == ["tournament", "report"]
+    monkeypatch.chdir(tmp_path)
+    for example in examples:
+        outcome = CliRunner().invoke(main, example)
+        assert outcome.exit_code == 0, f"simgin {' '.join(example)}: {outcome.output}"
+    html = (tmp_path / "demo-run" / "report.html").read_text()
+    assert "Tournament: simple, random" in html and "data-images" in html
+    assert Rules().knock_limit == 10  # the example plays the standard rules
