@@ -424,6 +424,19 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         add("knock_limits", "Outcomes by knock limit", knock_limit_table(merged))
         return tables
 
+    table = (config.get("table") or "pairs") if kind == "match" else "pairs"
+    if table != "pairs":
+        match = result["match"]
+        fair = 1 / 3 if table == "three" else 1 / 2
+        entries = pd.DataFrame(match["summary"])
+        entries.insert(0, "entry", entries["player" if table == "three" else "team"])
+        entries["fair"] = fair
+        add("table_entries", "Players" if table == "three" else "Teams", entries)
+        seats = pd.DataFrame(match["seat_advantage"])
+        seats["fair"] = fair
+        add("seat_advantage", "Win rate by seat", seats)
+        return tables
+
     players = list(result.get("players") or [])
     order = players
     if result.get("ratings"):
@@ -531,6 +544,23 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         return tables[name].frame if name in tables else None
 
     made: list[ReportFigure] = []
+    entries = frame("table_entries")
+    if entries is not None:
+        made.append(
+            _figure("table_wins", "Game wins", "table_entries", F.table_win_chart, F.table_win_caption, entries)
+        )
+        seats = frame("seat_advantage")
+        made.append(
+            _figure(
+                "seat_advantage",
+                "Seat advantage",
+                "seat_advantage",
+                F.seat_advantage_chart,
+                F.seat_advantage_caption,
+                seats,
+            )
+        )
+        return made
     if result.get("sprt") and result["sprt"].get("trajectory"):
         made.append(_figure("sprt", "Sequential test", "sprt_trajectory", F.sprt_chart, F.sprt_caption, result))
     ratings = frame("ratings")
@@ -616,6 +646,11 @@ def _title(result: dict[str, Any]) -> str:
         return f"Sweep of {', '.join(result.get('grid') or {})}: {' vs '.join(players)}"
     if kind == "compare":
         return f"Sequential test: {' vs '.join(players)}"
+    table = (result.get("config") or {}).get("table", "pairs")
+    if table == "three":
+        return f"Three-player games (V11): {', '.join(players)}"
+    if table == "teams":
+        return f"Partnership games (V12): {players[0]} + {players[1]} vs {players[2]} + {players[3]}"
     return f"Match: {' vs '.join(players)}"
 
 
@@ -631,14 +666,21 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         )
         facts.append(("error rates", f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"))
     elif config.get(mode):
-        per = "per pairing" if result["kind"] != "sweep" else "per cell"
+        per = {"sweep": "per cell"}.get(
+            result["kind"], "per pairing" if config.get("table", "pairs") == "pairs" else ""
+        )
         facts.append((mode, f"{int(config[mode]):,} {per}"))
     if result["kind"] == "sweep":
         for switch, values in (result.get("grid") or {}).items():
             facts.append((f"grid: {switch}", ", ".join(str(v) for v in values)))
-    facts.append(
-        ("deals", "duplicate (each deal played twice, seats swapped)" if config.get("duplicate") else "single")
-    )
+    table = config.get("table", "pairs")
+    if table != "pairs":
+        seatings = "every seating of the players" if config.get("duplicate") else "one seating"
+        facts.append(("deals", f"{seatings} on each game seed"))
+    else:
+        facts.append(
+            ("deals", "duplicate (each deal played twice, seats swapped)" if config.get("duplicate") else "single")
+        )
     facts.append(("seed", str(config.get("seed", "?"))))
     defaults = Rules().to_dict()
     rules = config.get("rules") or {}

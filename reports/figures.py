@@ -1074,3 +1074,82 @@ def sprt_caption(result: dict[str, Any]) -> str:
     interval = number_interval(sprt.get("elo_low"), sprt.get("elo_high"), digits=1, signed=True)
     elo = f"{a} is {signed(sprt['elo'])} Elo " + (interval or "(no finite interval: one side won every pair)")
     return f"{head}; {elo} against {b}, LOS {percent(sprt.get('los'))}."
+
+
+# -- three players and partnerships (V11, V12) ------------------------------------------
+
+
+@styled
+def table_win_chart(table: pd.DataFrame) -> Figure:
+    """Game win rate of each player (three-player game) or team (partnerships) with its 95% interval.
+
+    ``table``: ``entry`` (player or team name), ``win_rate``, ``win_rate_low``, ``win_rate_high``
+    and ``fair`` (the share each would win if all were equal: 1/3 or 1/2).
+    """
+    k = len(table)
+    fig = Figure(figsize=(WIDTH, max(2.4, 0.7 * k + 1.4)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(k)
+    rate = 100 * table["win_rate"].to_numpy(dtype=float)
+    low = 100 * table["win_rate_low"].to_numpy(dtype=float)
+    high = 100 * table["win_rate_high"].to_numpy(dtype=float)
+    ax.barh(y, rate, color="#0072B2", label="games won")
+    ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=4, label="95% interval")
+    fair = 100 * float(table["fair"].iloc[0])
+    ax.axvline(fair, color="#D55E00", linestyle="--", label=f"equal share ({fair:.1f}%)")
+    ax.set_yticks(y, labels=list(table["entry"]))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("games won (%)")
+    ax.set_title("Who wins the games")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def table_win_caption(table: pd.DataFrame) -> str:
+    """The leader's win rate with its interval, against the equal share."""
+    best = table.loc[table["win_rate"].astype(float).idxmax()]
+    fair = float(table["fair"].iloc[0])
+    return (
+        f"{best['entry']} wins {percent(best['win_rate'])} "
+        f"{percent_interval(best['win_rate_low'], best['win_rate_high'])} of games, against an equal share of "
+        f"{percent(fair)}."
+    ).replace("  ", " ")
+
+
+@styled
+def seat_advantage_chart(table: pd.DataFrame) -> Figure:
+    """Game win rate by seat over all seatings, with 95% intervals: the seat's own edge.
+
+    ``table``: ``seat``, ``win_rate``, ``low``, ``high`` and ``fair``.
+    """
+    fig = Figure(figsize=(WIDTH, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(len(table))
+    rate = 100 * table["win_rate"].to_numpy(dtype=float)
+    low = 100 * table["low"].to_numpy(dtype=float)
+    high = 100 * table["high"].to_numpy(dtype=float)
+    ax.bar(x, rate, color="#009E73", label="games won from this seat")
+    ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="none", ecolor="black", capsize=4, label="95% interval")
+    fair = 100 * float(table["fair"].iloc[0])
+    ax.axhline(fair, color="#D55E00", linestyle="--", label=f"equal share ({fair:.1f}%)")
+    ax.set_xticks(x, labels=[f"seat {int(s)}" for s in table["seat"]])
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("games won (%)")
+    ax.set_title("Seat advantage (every seating played on the same deals)")
+    ax.legend(loc="upper right")
+    return fig
+
+
+def seat_advantage_caption(table: pd.DataFrame) -> str:
+    """The best and worst seat's win rates."""
+    best = table.loc[table["win_rate"].astype(float).idxmax()]
+    worst = table.loc[table["win_rate"].astype(float).idxmin()]
+    fair = percent(float(table["fair"].iloc[0]))
+    if best["win_rate"] == worst["win_rate"]:
+        return f"Every seat wins {percent(best['win_rate'])} of games: no seat advantage (an equal share is {fair})."
+    return (
+        f"Seat {int(best['seat'])} wins {percent(best['win_rate'])} {percent_interval(best['low'], best['high'])} "
+        f"of games and seat {int(worst['seat'])} {percent(worst['win_rate'])} "
+        f"{percent_interval(worst['low'], worst['high'])}; an equal share is {percent(float(table['fair'].iloc[0]))}."
+    ).replace("  ", " ")

@@ -153,3 +153,17 @@ def test_cli_table_errors(args, message):
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_report_of_a_three_player_match(tmp_path):
+    """The report shows each player's game wins and the seat advantage, with captions in numbers."""
+    from simgin.reports import write_report
+
+    args = ["match", "simple", "simple", "random", "--games", "12", "--workers", "1", "--out", str(tmp_path)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    files = write_report(tmp_path)
+    html = (tmp_path / "report.html").read_text()
+    assert "Three-player games (V11)" in html
+    assert "Who wins the games" in html or "Game wins" in html
+    assert "an equal share" in html
+    assert len(files.to_dict()["figures"]) == 4
