@@ -9,8 +9,9 @@ Results are pandas DataFrames with the columns of docs/ENGINE.md's hand and game
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from simgin.kernels import bots as _bots
 from simgin.kernels import engine as _k
@@ -19,6 +20,9 @@ from simgin.kernels.showdown import SUIT_VALUE
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.showdown import KINDS_BY_CODE
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COMPILED_BOTS = _bots.BOT_NAMES
 MAX_TURNS = _k.MAX_TURNS
@@ -50,6 +54,8 @@ def hand_seeds(seed: int, hand_count: int) -> np.ndarray:
 
 
 def _with_kinds(frame: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
     frame["kind"] = pd.Categorical(
         [str(KINDS_BY_CODE[int(code)]) for code in frame["kind"]],
         categories=[str(kind) for kind in KINDS_BY_CODE.values()],
@@ -79,6 +85,8 @@ def play_hands(
     bots: tuple[str, str], rules: Rules | None = None, hand_count: int = 1000, seed: int = 0
 ) -> pd.DataFrame:
     """Play ``hand_count`` independent hands; hand i has seed ``derive(seed, i)`` and dealer ``i % 2``."""
+    import pandas as pd
+
     if hand_count < 1:
         raise ValueError(f"hand_count={hand_count}: must be at least 1")
     seeds = hand_seeds(seed, hand_count)
@@ -123,6 +131,8 @@ def play_games(
     bots: tuple[str, str], rules: Rules | None = None, game_count: int = 100, seed: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``game_count`` games (game i has seed ``derive(seed, i)``): (games, hands) DataFrames."""
+    import pandas as pd
+
     if game_count < 1:
         raise ValueError(f"game_count={game_count}: must be at least 1")
     seeds = hand_seeds(seed, game_count)

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from simgin import engine
 from simgin.kernels import engine as _ke
@@ -41,6 +40,9 @@ from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
 from simgin.rules import Rules
 from simgin.stats import wilson_interval
 from simgin.summary import mean_from_sums, ratio
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TABLES = ("pairs", "three", "teams")
 THREE_SEATINGS = tuple(itertools.permutations(range(3)))
@@ -174,6 +176,8 @@ def _team_label(members: list[int]) -> str:
 
 def summarize_table(table: str, players: tuple[str, ...], t: Sums) -> pd.DataFrame:
     """One row per player (three) or per team (teams): win rate with a Wilson interval, points, seats."""
+    import pandas as pd
+
     games = t["games"]
     rows: list[dict[str, Any]] = []
     if table == "three":
@@ -233,6 +237,8 @@ def seat_advantage(table: str, t: Sums) -> pd.DataFrame:
     Three players: the seat's game win rate (seat 0 is the first listed position). Teams:
     the win rate of the team sitting first (team seat 0) and second.
     """
+    import pandas as pd
+
     games = t["games"]
     rows = []
     prefix, seats = ("seat_wins_", 3) if table == "three" else ("seat_team_wins_", 2)

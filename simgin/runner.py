@@ -25,10 +25,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from simgin import engine
 from simgin.kernels import engine as _k
@@ -36,6 +35,9 @@ from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summariz
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Units per chunk: part of a run's settings, since chunk boundaries fix the seeds.
 HANDS_PER_CHUNK = 20_000
@@ -234,6 +236,8 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         if hand_log:
+            import pandas as pd
+
             frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
             frame.insert(0, "seat_a", seat_a)
             frame.insert(0, "leg", seat_a_value)
@@ -243,7 +247,11 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
             logs.append(frame.astype("int64"))
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
-    log = pd.concat(logs, ignore_index=True) if hand_log else None
+    log = None
+    if hand_log:
+        import pandas as pd
+
+        log = pd.concat(logs, ignore_index=True)
     return ChunkResult(chunk, tally, log, time.perf_counter() - start)
 
 

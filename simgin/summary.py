@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from simgin.results import jsonable
 from simgin.stats import wilson_interval
 from simgin.tally import Tally
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simgin.runner import RunConfig, RunResult
 
 Z95 = 1.959963984540054
@@ -143,6 +143,8 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
 
 def summarize(config: RunConfig, tallies: list[Tally]) -> pd.DataFrame:
     """One row per pairing and player (both players of every pairing)."""
+    import pandas as pd
+
     rows = [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)]
     return pd.DataFrame(rows)
 
@@ -202,6 +204,8 @@ def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
     hand length in turns and the points per hand; ``doubled_share`` (a column repeated on
     every row) is the share of scored hands doubled by a spade up card.
     """
+    import pandas as pd
+
     rows = []
     hands = t["hands"]
     for limit in range(11):

@@ -1,0 +1,126 @@
+"""The runner's goals (issue 4), measured end to end through the CLI.
+
+- Throughput: ``simgin match simple simple --hands 1000000`` on all cores, numba cache warm
+  (goal: <= 15 s wall on this 2-core machine). Median of ``--runs`` runs.
+- Memory: the resident memory of the whole process tree (the CLI and its workers, summed,
+  sampled every 0.2 s) while it plays ``--memory-hands`` hands without a hand log (goal:
+  100 million hands in < 500 MB). Also reported for smaller runs, to show it is flat.
+
+    python benchmarks/bench_runner.py                       # 1M-hand timing, memory at 1M and 10M
+    python benchmarks/bench_runner.py --memory-hands 100000000 --write
+
+``--write`` puts the table between the ``runner`` markers of benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+SIMGIN = [sys.executable, "-m", "simgin"]
+
+
+def tree_rss_mb(root: int) -> float:
+    """Resident memory of ``root`` and all its descendants, in MB (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            ppid = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    total = 0
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total / 1e6
+
+
+def measure(hands: int, workers: int | None = None) -> tuple[float, float]:
+    """(wall seconds, peak summed RSS in MB) of one CLI run."""
+    command = [*SIMGIN, "match", "simple", "simple", "--hands", str(hands), "--quiet", "--json"]
+    if workers:
+        command += ["--workers", str(workers)]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0.0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss_mb(process.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    code = process.wait()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if code:
+        raise SystemExit(f"{' '.join(command)} failed with exit code {code}")
+    return wall, peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of the 1M-hand match (median)")
+    parser.add_argument("--memory-hands", type=int, default=10_000_000, help="largest run for the memory column")
+    parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
+    args = parser.parse_args()
+    measure(20_000)  # warm the numba cache
+    times = [measure(1_000_000)[0] for _ in range(args.runs)]
+    rows = []
+    sizes = sorted({1_000_000, 10_000_000, args.memory_hands})
+    for hands in sizes:
+        wall, peak = measure(hands)
+        rows.append((hands, wall, peak))
+    median = statistics.median(times)
+    lines = [
+        f"Measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores "
+        f"(all used), numba cache warm.",
+        "",
+        f"Reproduce: `python benchmarks/bench_runner.py --memory-hands {args.memory_hands:_} --write`",
+        "",
+        f"- `simgin match simple simple --hands 1000000 --quiet --json`: median {median:.1f} s wall over "
+        f"{len(times)} runs ({', '.join(f'{t:.1f}' for t in times)} s), {1e6 / median:,.0f} hands/s end to end; "
+        f"goal <= 15 s: **{'met' if median <= 15 else 'not met'}**.",
+        "",
+        "| hands | wall (s) | hands/s | peak resident memory, CLI + workers (MB) |",
+        "|---:|---:|---:|---:|",
+        *(f"| {h:,} | {w:.1f} | {h / w:,.0f} | {p:.0f} |" for h, w, p in rows),
+        "",
+        f"Goal: 100 million hands in < 500 MB resident memory without a hand log; largest run here "
+        f"{rows[-1][0]:,} hands at {rows[-1][2]:.0f} MB: "
+        f"**{'met' if rows[-1][0] >= 100_000_000 and rows[-1][2] < 500 else 'see the table'}**.",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        block = f"## Runner at scale (issue 4)\n\n<!-- runner:start -->\n{text}\n<!-- runner:end -->\n"
+        old = RESULTS.read_text() if RESULTS.exists() else ""
+        pattern = re.compile(r"## Runner at scale \(issue 4\)\n+<!-- runner:start -->.*?<!-- runner:end -->\n?", re.S)
+        RESULTS.write_text(pattern.sub(lambda _: block, old) if pattern.search(old) else old.rstrip() + "\n\n" + block)
+
+
+if __name__ == "__main__":
+    main()
