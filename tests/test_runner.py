@@ -199,3 +199,11 @@ def test_dask_local_cluster_gives_the_same_result_even_when_a_worker_dies():
         result = runner.run(config, backend="dask", scheduler=cluster.scheduler_address, progress=kill_one)
     assert killed
     assert result.tallies[0].to_dict() == expected.tallies[0].to_dict()
+
+
+def test_dask_backend_without_a_scheduler_starts_a_local_cluster():
+    """--backend dask alone starts a LocalCluster on this machine; the results are those of the process pool."""
+    config = small_config(hands=600)
+    expected = runner.run(config, workers=1)
+    result = runner.run(config, workers=2, backend="dask")
+    assert result.tallies[0].to_dict() == expected.tallies[0].to_dict()
