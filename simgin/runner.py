@@ -187,7 +187,7 @@ class ChunkResult:
     """What a worker sends back: the chunk, its tally and, on request, its hand rows."""
 
     chunk: Chunk
-    tally: Tally
+    tally: Tally | Sums
     hand_log: pd.DataFrame | None = None
     seconds: float = 0.0
 
@@ -214,10 +214,8 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
                 rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers)
                 unit_of_row = np.arange(chunk.unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)
-                net = net_points(rows, seat_a)
-                winner = rows[:, _k.H_WINNER]
-                leg_scores.append(np.where(winner == seat_a_value, 1.0, np.where(winner < 0, 0.5, 0.0)))
-                leg_results.append(net)
+                leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
+                leg_results.append(net_points(rows, seat_a))
             else:
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds)
                 unit_of_row = np.repeat(np.arange(chunk.unit_count), counts)
@@ -226,8 +224,7 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 game_seat_a = np.full(games.shape[0], seat_a_value)
                 tally = tally + tally_games(games, game_seat_a)
-                winner = games[:, _k.G_WINNER]
-                leg_scores.append(np.where(winner == seat_a_value, 1.0, np.where(winner < 0, 0.5, 0.0)))
+                leg_scores.append(_leg_score(games[:, _k.G_WINNER], seat_a_value))
                 leg_results.append(game_margin(games, game_seat_a))
         except engine.IllegalDecision as error:
             raise RunError(
@@ -236,15 +233,8 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         if hand_log:
-            import pandas as pd
-
-            frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
-            frame.insert(0, "seat_a", seat_a)
-            frame.insert(0, "leg", seat_a_value)
-            frame.insert(0, "unit", unit_of_row + chunk.chunk_index * config.units_per_chunk)
-            frame.insert(0, "chunk", chunk.chunk_index)
-            frame.insert(0, "pairing", chunk.pairing_index)
-            logs.append(frame.astype("int64"))
+            units = unit_of_row + chunk.chunk_index * config.units_per_chunk
+            logs.append(_hand_log_frame(rows, chunk, units, seat_a_value, seat_a))
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
     log = None
@@ -253,6 +243,22 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
 
         log = pd.concat(logs, ignore_index=True)
     return ChunkResult(chunk, tally, log, time.perf_counter() - start)
+
+
+def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
+    """A's score per hand or game of one leg: 1 for a win, 0.5 for a dead hand or undecided game, 0 for a loss."""
+    return np.where(winner == seat_a, 1.0, np.where(winner < 0, 0.5, 0.0))
+
+
+def _hand_log_frame(rows: np.ndarray, chunk: Chunk, units: np.ndarray, leg: int, seat_a: np.ndarray) -> pd.DataFrame:
+    """Hand rows with the columns of :data:`HAND_LOG_SCHEMA`."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
+    for name, values in (("seat_a", seat_a), ("leg", leg), ("unit", units), ("chunk", chunk.chunk_index)):
+        frame.insert(0, name, values)
+    frame.insert(0, "pairing", chunk.pairing_index)
+    return frame.astype("int64")
 
 
 def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
