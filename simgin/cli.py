@@ -324,6 +324,97 @@ def rules_command(preset: str | None, settings: Sequence[str], as_json: bool) ->
     _echo_table(("  name", "value", "meaning"), rows)
 
 
+@main.command("strategies")
+@click.argument("spec", required=False, metavar="[SPEC]")
+@json_option
+def strategies_command(spec: str | None, as_json: bool) -> None:
+    """List the strategies and their parameters, or resolve one spec.
+
+    Without SPEC: every strategy a name selects, the built-in ladder (weakest first) and
+    then plug-ins installed in the entry-point group 'simgin.strategies', each with its
+    kind (compiled: runs inside the numba hand loop; python: runs in the reference
+    engine), a one-line description and its parameters with their defaults. Parameters
+    ride in the name after a colon, comma-separated: heuristic:knock=7,safety=0.5. A
+    class also works as module:Class or path/to/file.py:Class (parameters after a last
+    colon go to its constructor). With SPEC: the values the spec gives every parameter.
+
+    \b
+    Examples:
+      simgin strategies
+      simgin strategies heuristic:knock=7,safety=0.5
+      simgin strategies mcts --json
+    """
+    from simgin.registry import available, resolve
+
+    if spec is not None:
+        try:
+            player = resolve(spec)
+        except ValueError as error:
+            raise user_error("", error) from None
+        info = player.info
+        if as_json:
+            echo_json({**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given})
+            return
+        click.echo(f"{player.spec}: {info.name} ({info.kind}, {info.source}): {info.description}")
+        docs = {parameter.name: parameter.doc for parameter in info.parameters}
+        rows = [
+            (("* " if name in player.given else "  ") + name, _show_number(value), docs.get(name, ""))
+            for name, value in player.values.items()
+        ]
+        if rows:
+            click.echo("parameters ('*' = set by the spec):")
+            _echo_table(("  name", "value", "meaning"), rows)
+        else:
+            click.echo("parameters: none")
+        return
+    infos = available()
+    if as_json:
+        echo_json({"strategies": [_strategy_json(info) for info in infos]})
+        return
+    click.echo("Strategies (a spec is NAME or NAME:key=value,...; or module:Class, path/to/file.py:Class):")
+    width = max(len(info.name) for info in infos)
+    for info in infos:
+        click.echo("")
+        twin = ", with a plain-Python twin" if info.twin is not None else ""
+        click.echo(f"{info.name:<{width}}  {info.kind}{twin}: {info.description}")
+        for parameter in info.parameters:
+            setting = f"{parameter.name}={_show_number(parameter.default)}"
+            click.echo(f"  {setting:<20} {parameter.doc}{_show_range(parameter)}")
+
+
+def _strategy_json(info: Any) -> dict[str, Any]:
+    return {
+        "name": info.name,
+        "kind": info.kind,
+        "description": info.description,
+        "source": info.source,
+        "python_twin": info.twin is not None,
+        "parameters": [
+            {
+                "name": p.name,
+                "default": p.default,
+                "doc": p.doc,
+                "low": p.low,
+                "high": p.high,
+                "integer": p.integer,
+            }
+            for p in info.parameters
+        ],
+    }
+
+
+def _show_number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _show_range(parameter: Any) -> str:
+    if parameter.low is None and parameter.high is None:
+        return ""
+    low = "" if parameter.low is None else f"{parameter.low:g}"
+    high = "" if parameter.high is None else f"{parameter.high:g}"
+    return f" [{low}..{high}]"
+
+
 def _show_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -1,6 +1,12 @@
-"""Play hands and games with the compiled bots: the typed API over ``simgin.kernels.engine``.
+"""Play hands and games between any two strategies: the typed API over both engines.
 
-Results are pandas DataFrames with the columns of docs/ENGINE.md's hand and game records.
+``players`` are two strategy specs (see :mod:`simgin.registry`): ``'simple'``,
+``'heuristic:knock=7'``, ``'mypkg.bots:MyBot'``, ``'bots/my.py:MyBot'``. When both are
+compiled bots the hands run in the numba kernels (``simgin.kernels.engine``), in
+parallel; otherwise the plain-Python reference engine plays them, compiled bots joining
+through their adapter. Either way the rows have the columns of docs/ENGINE.md's hand and
+game records (``kernels.engine.HAND_FIELDS`` / ``GAME_FIELDS``), and the same seeds
+always give the same rows. Results are also offered as pandas DataFrames.
 
 >>> hands = play_hands(("simple", "simple"), hand_count=200, seed=1)
 >>> len(hands), set(hands["kind"]) <= {"dead", "knock", "gin", "big_gin", "undercut"}
@@ -9,14 +15,17 @@ Results are pandas DataFrames with the columns of docs/ENGINE.md's hand and game
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simgin import reference_engine as _ref
 from simgin.kernels import bots as _bots
 from simgin.kernels import engine as _k
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import SUIT_VALUE
+from simgin.registry import Player, resolve
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.showdown import KINDS_BY_CODE
@@ -33,19 +42,37 @@ _ERRORS = {
     _k.ERROR_FIFTIETH_OVER_LIMIT: "took the 50th card but its discard leaves more than the knock limit (V7)",
 }
 
+#: A strategy broke a rule or answered with a wrong type; the message names the strategy (its
+#: spec), the decision and the hand seed. The same class for both engines.
+IllegalDecision = _ref.IllegalDecision
 
-class IllegalDecision(ValueError):
-    """A strategy broke a rule; the message names the strategy, the decision and the hand."""
+
+def resolve_players(players: Sequence[str]) -> tuple[Player, Player]:
+    """The two strategies of a pairing, resolved (a one-line ValueError for a bad spec)."""
+    if isinstance(players, str) or len(players) != 2:
+        raise ValueError(f"players must be two strategy specs, e.g. ('simple', 'greedy'), got {players!r}")
+    return resolve(players[0]), resolve(players[1])
 
 
-def bot_ids(bots: tuple[str, str]) -> np.ndarray:
-    """Kernel ids of two compiled bots, by name."""
-    ids = []
-    for name in bots:
-        if name not in COMPILED_BOTS:
-            raise ValueError(f"unknown compiled strategy {name!r}: choose from {', '.join(COMPILED_BOTS)}")
-        ids.append(COMPILED_BOTS.index(name))
-    return np.array(ids, dtype=np.int64)
+def compiled_bots(players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel ids and parameter vectors of compiled strategy specs, for kernels that seat them directly.
+
+    A plain-Python strategy is a ValueError: it cannot sit in a numba kernel.
+    """
+    resolved = [resolve(player) for player in players]
+    for player in resolved:
+        if not player.compiled:
+            raise ValueError(
+                f"strategy {player.spec!r} is plain Python; only compiled strategies play here: "
+                f"{', '.join(COMPILED_BOTS)}"
+            )
+    ids = np.array([player.info.bot_id for player in resolved], dtype=np.int64)
+    return ids, np.stack([player.vector() for player in resolved])
+
+
+def bot_ids(players: Sequence[str]) -> np.ndarray:
+    """Kernel ids of compiled strategy specs (see :func:`compiled_bots` for their parameters)."""
+    return compiled_bots(players)[0]
 
 
 def hand_seeds(seed: int, hand_count: int) -> np.ndarray:
@@ -63,26 +90,54 @@ def _with_kinds(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def play_hand_rows(bots: tuple[str, str], rules: Rules, seeds: np.ndarray, dealers: np.ndarray) -> np.ndarray:
-    """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit seeds and dealers."""
+def _compiled_arrays(pair: tuple[Player, Player]) -> tuple[np.ndarray, np.ndarray]:
+    return compiled_bots([player.spec for player in pair])
+
+
+def _kernel_error(pair: tuple[Player, Player], code: int, seat: int, hand_seed: int, where: str) -> IllegalDecision:
+    return IllegalDecision(
+        f"strategy {pair[seat].spec!r} (seat {seat}) made an illegal 'discard' decision: {_ERRORS[code]} "
+        f"(hand seed {hand_seed}{where})"
+    )
+
+
+def _hand_row(record: _ref.HandRecord) -> list[int]:
+    return [int(getattr(record, name)) for name in _k.HAND_FIELDS]
+
+
+def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+    """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit hand seeds and dealers.
+
+    Each hand starts from game scores 0. Raises :class:`IllegalDecision` when a strategy
+    breaks a rule, ``ValueError`` for a bad spec.
+    """
+    pair = resolve_players(players)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     dealers = np.ascontiguousarray(dealers, dtype=np.int64)
+    if seeds.ndim != 1 or seeds.shape != dealers.shape:
+        raise ValueError(f"seeds and dealers must be 1-d and of one length, got shapes {seeds.shape}, {dealers.shape}")
+    if np.any((dealers != 0) & (dealers != 1)):
+        raise ValueError("dealers must be seats 0 or 1")
     rows = np.zeros((seeds.shape[0], _k.HAND_FIELD_COUNT), dtype=np.int64)
+    if not (pair[0].compiled and pair[1].compiled):
+        names = (pair[0].spec, pair[1].spec)
+        for i, (seed, dealer) in enumerate(zip(seeds, dealers, strict=True)):
+            strategies = (pair[0].make(), pair[1].make())
+            rows[i] = _hand_row(_ref.play_hand(strategies, rules, int(seed), int(dealer), names=names))
+        return rows
     errors = np.zeros(seeds.shape[0], dtype=np.int64)
-    _k.play_hands_batch(seeds, dealers, rules.to_array(), bot_ids(bots), SUIT_DEADWOOD, SUIT_VALUE, rows, errors)
+    ids, params = _compiled_arrays(pair)
+    _k.play_hands_batch(seeds, dealers, rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE, rows, errors)
     bad = np.flatnonzero(errors)
     if bad.size:
         i = int(bad[0])
         seat = int(rows[i, _k.H_WINNER])
-        raise IllegalDecision(
-            f"strategy {bots[seat]!r} (seat {seat}) {_ERRORS[int(errors[i])]} at the discard decision "
-            f"in hand seed {int(seeds[i])} with dealer {int(dealers[i])}"
-        )
+        raise _kernel_error(pair, int(errors[i]), seat, int(seeds[i]), f", dealer {int(dealers[i])}")
     return rows
 
 
 def play_hands(
-    bots: tuple[str, str], rules: Rules | None = None, hand_count: int = 1000, seed: int = 0
+    players: Sequence[str], rules: Rules | None = None, hand_count: int = 1000, seed: int = 0
 ) -> pd.DataFrame:
     """Play ``hand_count`` independent hands; hand i has seed ``derive(seed, i)`` and dealer ``i % 2``."""
     import pandas as pd
@@ -91,44 +146,77 @@ def play_hands(
         raise ValueError(f"hand_count={hand_count}: must be at least 1")
     seeds = hand_seeds(seed, hand_count)
     dealers = np.arange(hand_count, dtype=np.int64) % 2
-    rows = play_hand_rows(bots, rules or Rules(), seeds, dealers)
+    rows = play_hand_rows(players, rules or Rules(), seeds, dealers)
     frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
     frame.insert(0, "hand_seed", seeds)
     return _with_kinds(frame)
 
 
 def play_game_rows(
-    bots: tuple[str, str], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64
+    players: Sequence[str], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw game rows (columns ``kernels.engine.GAME_FIELDS``) for explicit game seeds.
 
     Returns (games, hand rows of shape (games, capacity, fields), deals per game); the
     capacity grows until every game's deals fit.
     """
+    pair = resolve_players(players)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    if seeds.ndim != 1:
+        raise ValueError(f"seeds must be 1-d, got shape {seeds.shape}")
+    if not (pair[0].compiled and pair[1].compiled):
+        return _reference_games(pair, rules, seeds, hand_capacity)
     game_count = seeds.shape[0]
+    ids, params = _compiled_arrays(pair)
     while True:
         games = np.zeros((game_count, _k.GAME_FIELD_COUNT), dtype=np.int64)
         rows = np.zeros((game_count, hand_capacity, _k.HAND_FIELD_COUNT), dtype=np.int64)
         counts = np.zeros(game_count, dtype=np.int64)
-        errors = np.zeros((game_count, 2), dtype=np.int64)
+        errors = np.zeros((game_count, 3), dtype=np.int64)
         _k.play_games_batch(
-            seeds, rules.to_array(), bot_ids(bots), SUIT_DEADWOOD, SUIT_VALUE, games, rows, counts, errors
+            seeds, rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE, games, rows, counts, errors
         )
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])
-            raise IllegalDecision(
-                f"a strategy of {bots} {_ERRORS[int(errors[i, 0])]} in game seed {int(seeds[i])}, "
-                f"hand seed {int(np.uint64(errors[i, 1]))}"
-            )
-        if counts.max() <= hand_capacity:
+            hand_seed = int(np.int64(errors[i, 1]).view(np.uint64))
+            raise _kernel_error(pair, int(errors[i, 0]), int(errors[i, 2]), hand_seed, f", game seed {int(seeds[i])}")
+        if game_count == 0 or counts.max() <= hand_capacity:
             return games, rows, counts
         hand_capacity = int(counts.max())
 
 
+def _reference_games(
+    pair: tuple[Player, Player], rules: Rules, seeds: np.ndarray, hand_capacity: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``play_game_rows`` in the plain-Python reference engine, with fresh strategies for each game."""
+    names = (pair[0].spec, pair[1].spec)
+    records = [_ref.play_game((pair[0].make(), pair[1].make()), rules, int(seed), names=names) for seed in seeds]
+    capacity = max([hand_capacity, *(record.hands for record in records)])
+    games = np.zeros((len(records), _k.GAME_FIELD_COUNT), dtype=np.int64)
+    rows = np.zeros((len(records), capacity, _k.HAND_FIELD_COUNT), dtype=np.int64)
+    counts = np.zeros(len(records), dtype=np.int64)
+    for i, record in enumerate(records):
+        games[i] = [
+            record.first_dealer,
+            record.winner,
+            record.margin,
+            *record.scores,
+            *record.boxes,
+            *record.totals,
+            record.hands,
+            record.dead_hands,
+            int(record.shutout),
+            int(record.capped),
+        ]
+        counts[i] = record.hands
+        for j, hand in enumerate(record.hand_records):
+            rows[i, j] = _hand_row(hand)
+    return games, rows, counts
+
+
 def play_games(
-    bots: tuple[str, str], rules: Rules | None = None, game_count: int = 100, seed: int = 0
+    players: Sequence[str], rules: Rules | None = None, game_count: int = 100, seed: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``game_count`` games (game i has seed ``derive(seed, i)``): (games, hands) DataFrames."""
     import pandas as pd
@@ -136,7 +224,7 @@ def play_games(
     if game_count < 1:
         raise ValueError(f"game_count={game_count}: must be at least 1")
     seeds = hand_seeds(seed, game_count)
-    games, rows, counts = play_game_rows(bots, rules or Rules(), seeds)
+    games, rows, counts = play_game_rows(players, rules or Rules(), seeds)
     game_frame = pd.DataFrame(games, columns=list(_k.GAME_FIELDS))
     game_frame.insert(0, "game_seed", seeds)
     index = np.repeat(np.arange(game_count), counts)

@@ -95,7 +95,7 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
     Returns (games, hand rows, hand players, deals per game), as ``kernels.multiplayer``
     writes them; the capacity grows until every game's hands fit.
     """
-    ids = engine.bot_ids(tuple(bots))
+    ids, params = engine.compiled_bots(tuple(bots))
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     count = seeds.shape[0]
     fields = _k.THREE_FIELD_COUNT if table == "three" else _k.TEAM_FIELD_COUNT
@@ -107,9 +107,9 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         errors = np.zeros((count, 2), dtype=np.int64)
         arrays = (SUIT_DEADWOOD, SUIT_VALUE, games, rows, players, counts, errors)
         if table == "three":
-            _k.play_three_games_batch(seeds, rules.to_array(), ids, *arrays)
+            _k.play_three_games_batch(seeds, rules.to_array(), ids, params, *arrays)
         else:
-            _k.play_team_games_batch(seeds, rules.to_array(), ids, rules.team_target, *arrays)
+            _k.play_team_games_batch(seeds, rules.to_array(), ids, params, rules.team_target, *arrays)
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])

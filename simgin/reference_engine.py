@@ -262,12 +262,14 @@ class _Hand:
         dealer: int,
         scores: tuple[int, int],
         deck: Sequence[int] | None,
+        names: tuple[str, str] | None = None,
     ) -> None:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
         if len(strategies) != 2:
             raise ValueError(f"a hand needs two strategies, got {len(strategies)}")
         self.strategies = strategies
+        self.names = names
         self.rules = rules
         self.hand_seed = hand_seed
         self.dealer = dealer
@@ -545,7 +547,7 @@ class _Hand:
 
     def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
         strategy = self.strategies[seat]
-        name = getattr(strategy, "name", type(strategy).__name__)
+        name = self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
         held = format_cards(sorted(self.hands[seat]))
         return IllegalDecision(
             f"strategy {name!r} (seat {seat}) made an illegal {decision!r} decision: {reason} "
@@ -560,15 +562,17 @@ def play_hand(
     dealer: int,
     scores: tuple[int, int] = (0, 0),
     deck: list[int] | None = None,
+    names: tuple[str, str] | None = None,
 ) -> HandRecord:
     """Play one hand as docs/ENGINE.md says (R8-R19, V5-V7, V9, V13); ``strategies[s]`` plays seat s.
 
     The deck is shuffled by a generator seeded with ``derive(hand_seed, 0)`` unless ``deck``
     (a permutation of 0-51, for scripted tests) is given; seat s's strategy draws from
     ``SplitMix64(derive(hand_seed, 1 + s))``. ``scores`` (by seat) are shown in the views.
-    An illegal answer raises :class:`IllegalDecision`.
+    An illegal answer raises :class:`IllegalDecision`, naming the strategy by ``names[seat]``
+    when given (else by its ``name`` attribute).
     """
-    return _Hand(strategies, rules, hand_seed, dealer, scores, deck).play()
+    return _Hand(strategies, rules, hand_seed, dealer, scores, deck, names).play()
 
 
 # ---------------------------------------------------------------------------------------
@@ -726,7 +730,9 @@ def hand_seed_of(game_seed: int, deal_index: int) -> int:
     return derive(game_seed, 1 + deal_index)
 
 
-def play_game(strategies: tuple[Strategy, Strategy], rules: Rules, game_seed: int) -> GameRecord:
+def play_game(
+    strategies: tuple[Strategy, Strategy], rules: Rules, game_seed: int, names: tuple[str, str] | None = None
+) -> GameRecord:
     """Play hands until a score reaches the target (R20-R23, V8-V10), or a Hollywood session (V14).
 
     >>> from simgin.strategies.simple import SimpleStrategy
@@ -737,7 +743,7 @@ def play_game(strategies: tuple[Strategy, Strategy], rules: Rules, game_seed: in
     board = Scoreboard(rules, first_dealer(game_seed))
     for deal_index in range(MAX_HANDS_PER_GAME):
         seed = hand_seed_of(game_seed, deal_index)
-        board.add(play_hand(strategies, rules, seed, board.dealer, board.scores))
+        board.add(play_hand(strategies, rules, seed, board.dealer, board.scores, names=names))
         if board.over:
             return board.game_record()
     return board.game_record(capped=True)

@@ -83,3 +83,29 @@ class Strategy(Protocol):
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
         """Asked only when taking the last discard would let this player knock (V7): take it and knock?"""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named, documented parameter of a strategy (``heuristic:knock=7`` sets ``knock``)."""
+
+    name: str
+    default: float
+    doc: str
+    """One line: what the parameter does."""
+    low: float | None = None
+    """Smallest allowed value (None: no bound)."""
+    high: float | None = None
+    """Largest allowed value (None: no bound)."""
+    integer: bool = False
+    """Whether only whole numbers are allowed."""
+
+    def check(self, value: float) -> float:
+        """``value`` if allowed, else a ValueError saying what is."""
+        if self.integer and value != int(value):
+            raise ValueError(f"must be a whole number, got {value:g}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            low = "-inf" if self.low is None else f"{self.low:g}"
+            high = "inf" if self.high is None else f"{self.high:g}"
+            raise ValueError(f"must be between {low} and {high}, got {value:g}")
+        return value

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from simgin.melds import discard_deadwoods
 from simgin.rng import SplitMix64
-from simgin.strategy import PlayerView
+from simgin.strategy import Parameter, PlayerView
+
+DESCRIPTION = "uniformly random legal moves"
+PARAMETERS: tuple[Parameter, ...] = ()
 
 
 def is_fiftieth_discard(view: PlayerView) -> bool:

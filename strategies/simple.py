@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from simgin.melds import discard_deadwoods
 from simgin.rng import SplitMix64
-from simgin.strategy import PlayerView
+from simgin.strategy import Parameter, PlayerView
+
+DESCRIPTION = "the EAAI SimpleGinRummyPlayer: takes melding pile cards, discards to least deadwood, knocks at once"
+PARAMETERS: tuple[Parameter, ...] = ()
 
 RANK_COUNT = 13
 

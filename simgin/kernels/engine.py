@@ -1,8 +1,10 @@
 """The hand and game kernels: docs/ENGINE.md in numba (R7-R23, V1-V10, V13, V14).
 
-A hand is played from its seed, its dealer and the two seats' bot ids, and written into
-one int64 row (the ``H_*`` columns); a game into one row of ``G_*`` columns. The
-plain-Python twin is ``simgin.reference_engine``; a differential test holds them equal.
+A hand is played from its seed, its dealer and the two seats' bots (ids and parameter
+vectors, ``kernels.bots``), and written into one int64 row (the ``H_*`` columns); a game
+into one row of ``G_*`` columns. The bots see their own hand and the public table of
+``kernels.view``, nothing else. The plain-Python twin is ``simgin.reference_engine``; a
+differential test holds them equal.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simgin.kernels import bots
+from simgin.kernels import bots, view
 from simgin.kernels import rule_index as ri
 from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask
 from simgin.kernels.rng import derive, randint, shuffled_deck
@@ -145,11 +147,15 @@ def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, s
 
 
 @njit(cache=True)
-def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, record):
+def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record):
     """Play one hand (docs/ENGINE.md) into ``record``; return an ``ERROR_*`` code (0 = fine).
 
-    On an error, ``record[H_WINNER]`` holds the seat at fault and ``record[H_KIND]`` the
-    decision, and the rest of the record is not meaningful.
+    ``scores`` are the game points by seat before the hand (shown to the bots);
+    ``bot_params[seat]`` is the parameter vector of ``bot_ids[seat]``. The bots see only
+    their own hand, the public table (``kernels.view``) and their own memory, all in one
+    ``state`` array (``kernels.bots``). On an error,
+    ``record[H_WINNER]`` holds the seat at fault and ``record[H_KIND]`` the decision, and
+    the rest of the record is not meaningful.
     """
     for i in range(HAND_FIELD_COUNT):
         record[i] = 0
@@ -157,12 +163,13 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
     state = np.empty(1, np.uint64)
     state[0] = derive(hand_seed, 0)
     shuffled_deck(state, deck)
-    rngs = np.empty((2, 1), np.uint64)
-    rngs[0, 0] = derive(hand_seed, 1)
-    rngs[1, 0] = derive(hand_seed, 2)
-    pairs = np.zeros((2, 52), np.int64)
-    work = np.empty(52, np.int64)
-    pile = np.empty(52, np.int64)
+    # The public table, then each seat's private memory: its generator and its parameters.
+    state = np.empty(bots.STATE_SIZE, np.int64)
+    floats = state[bots.S_FLOATS :].view(np.float64)
+    for seat in range(2):
+        state[bots.slot(seat, bots.I_RNG)] = np.int64(derive(hand_seed, 1 + seat))
+        for i in range(bot_params.shape[1]):
+            floats[seat * bots.FLOAT_MEMORY + i] = bot_params[seat, i]
     hands = np.zeros(2, np.int64)
     takes = np.zeros(2, np.int64)
     non_dealer = 1 - dealer
@@ -172,21 +179,19 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
     for i in range(dealt):
         seat = non_dealer if i % 2 == 0 else dealer
         hands[seat] |= 1 << deck[i]
-    pile_count = 0
-    up_card = -1
-    if not eleven:
-        up_card = deck[20]
-        pile[0] = up_card
-        pile_count = 1
+    up_card = -1 if eleven else deck[20]
     stock_next = 21
     knock_limit = hand_knock_limit(rules, up_card)
     multiplier = hand_multiplier(rules, up_card)
+    view.reset(state, rules, dealer, up_card, knock_limit, 52 - stock_next, scores[0], scores[1])
     record[H_DEALER] = dealer
     record[H_UP_CARD] = up_card
     record[H_KNOCK_LIMIT] = knock_limit
     record[H_MULTIPLIER] = multiplier
     record[H_WINNER] = -1
     record[H_KNOCKER] = -1
+    for seat in range(2):
+        bots.start_hand(bot_ids[seat], seat, hands[seat], state, suit_deadwood)
     draws = 0
     turns = 0
 
@@ -195,16 +200,17 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
     drawn = -1
     from_pile = False
     if not eleven:
-        if bots.take_up_card(bot_ids[non_dealer], hands[non_dealer], up_card, rngs[non_dealer]):
-            player = non_dealer
-            from_pile = True
-        elif bots.take_up_card(bot_ids[dealer], hands[dealer], up_card, rngs[dealer]):
-            player = dealer
-            from_pile = True
+        for offer in range(2):
+            seat = non_dealer if offer == 0 else dealer
+            view.set_decision(state, seat, 0, 52 - stock_next, -1, 0, 0)
+            if bots.take_up_card(bot_ids[seat], seat, hands[seat], state, suit_deadwood):
+                player = seat
+                from_pile = True
+                break
+            view.pass_up_card(state, seat, up_card)
         if from_pile:
-            pile_count -= 1
+            drawn = view.take_from_pile(state, player)
             takes[player] += 1
-            drawn = up_card
         else:
             drawn = deck[stock_next]
             stock_next += 1
@@ -214,29 +220,18 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
     fiftieth = False
     while True:
         hand = hands[player]
+        view.set_decision(state, player, turns, 52 - stock_next, drawn, from_pile, fiftieth)
         # Step 2: big gin (V13).
         if (
             rules[ri.BIG_GIN]
             and deadwood_of_mask(hand, suit_deadwood) == 0
-            and bots.big_gin(bot_ids[player], rngs[player])
+            and bots.big_gin(bot_ids[player], player, hand, state, suit_deadwood)
         ):
             turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], True, multiplier, suit_deadwood, suit_value)
             break
         # Step 3: discard (R9, R10, V6; V7 after the fiftieth-card take).
-        card = bots.discard(
-            bot_ids[player],
-            hand,
-            drawn,
-            from_pile,
-            rediscard,
-            fiftieth,
-            knock_limit,
-            pairs[player],
-            rngs[player],
-            suit_deadwood,
-            work,
-        )
+        card = bots.discard(bot_ids[player], player, hand, state, suit_deadwood)
         if card < 0 or card > 51 or not (hand >> card) & 1:
             record[H_WINNER] = player
             record[H_KIND] = DECISION_DISCARD
@@ -247,9 +242,7 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
             return ERROR_REDISCARD
         hand &= ~(1 << card)
         hands[player] = hand
-        pile[pile_count] = card
-        pile_count += 1
-        turns += 1
+        view.discard(state, player, card)
         # Step 4: knock (R12, R13); forced after the V7 take.
         left = deadwood_of_mask(hand, suit_deadwood)
         if fiftieth:
@@ -257,27 +250,32 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
                 record[H_WINNER] = player
                 record[H_KIND] = DECISION_DISCARD
                 return ERROR_FIFTIETH_OVER_LIMIT
+            turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
             break
-        if left <= knock_limit and bots.knock(bot_ids[player], rngs[player]):
+        if left <= knock_limit and bots.knock(bot_ids[player], player, hand, state, suit_deadwood):
+            turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
             break
+        turns += 1
         # Step 5: end of stock (R15, V7).
         if 52 - stock_next <= 2:
             other = 1 - player
             if rules[ri.FIFTIETH]:
                 _, best = best_discard_of_mask(hands[other] | (1 << card), suit_deadwood)
-                if best <= knock_limit and bots.take_fiftieth(bot_ids[other], rngs[other]):
-                    pile_count -= 1
-                    takes[other] += 1
-                    draws += 1
-                    hands[other] |= 1 << card
-                    drawn = card
-                    from_pile = True
-                    player = other
-                    fiftieth = True
-                    record[H_FIFTIETH] = 1
-                    continue
+                if best <= knock_limit:
+                    view.set_decision(state, other, turns, 52 - stock_next, -1, 0, 0)
+                    if bots.take_fiftieth(bot_ids[other], other, hands[other], state, suit_deadwood):
+                        view.take_from_pile(state, other)
+                        takes[other] += 1
+                        draws += 1
+                        hands[other] |= 1 << card
+                        drawn = card
+                        from_pile = True
+                        player = other
+                        fiftieth = True
+                        record[H_FIFTIETH] = 1
+                        continue
             record[H_KIND] = KIND_DEAD
             break
         if turns >= MAX_TURNS:
@@ -286,11 +284,10 @@ def play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, reco
             break
         # A normal turn (R9): draw from the pile or the stock.
         player = 1 - player
-        top = pile[pile_count - 1]
-        if bots.draw_from_pile(bot_ids[player], hands[player], top, rngs[player]):
-            pile_count -= 1
+        view.set_decision(state, player, turns, 52 - stock_next, -1, 0, 0)
+        if bots.draw_from_pile(bot_ids[player], player, hands[player], state, suit_deadwood):
+            drawn = view.take_from_pile(state, player)
             takes[player] += 1
-            drawn = top
             from_pile = True
         else:
             drawn = deck[stock_next]
@@ -323,11 +320,11 @@ def _game_totals(rules, score, boxes, winner, totals):
 
 
 @njit(cache=True)
-def play_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_rows, error):
+def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, error):
     """Play one game (docs/ENGINE.md) into ``game``; hand rows go into ``hand_rows`` while it has room.
 
-    Returns the number of deals played. ``error[0]`` receives an ``ERROR_*`` code and
-    ``error[1]`` the hand seed of the failing hand.
+    Returns the number of deals played. ``error`` receives an ``ERROR_*`` code, the hand
+    seed of the failing hand and the seat at fault.
     """
     for i in range(GAME_FIELD_COUNT):
         game[i] = 0
@@ -346,6 +343,7 @@ def play_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_r
         is_open[g] = True
     wins = np.zeros(2, np.int64)
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    hand_scores = np.zeros(2, np.int64)
     target = rules[ri.TARGET]
     deals = 0
     dead = 0
@@ -356,10 +354,13 @@ def play_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_r
             game[G_CAPPED] = 1
             break
         hand_seed = derive(game_seed, 1 + deals)
-        code = play_hand(hand_seed, dealer, rules, bot_ids, suit_deadwood, suit_value, record)
+        for seat in range(2):
+            hand_scores[seat] = scores[:, seat].sum()
+        code = play_hand(hand_seed, dealer, hand_scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record)
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
+            error[2] = record[H_WINNER]
             return deals
         if deals < hand_rows.shape[0]:
             hand_rows[deals, :] = record
@@ -424,20 +425,25 @@ def play_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_r
 
 
 @njit(cache=True, parallel=True)
-def play_hands_batch(hand_seeds, dealers, rules, bot_ids, suit_deadwood, suit_value, rows, errors):
-    """Play independent hands in parallel; row i and ``errors[i]`` belong to hand i only."""
+def play_hands_batch(hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors):
+    """Play independent hands in parallel (game scores 0); row i and ``errors[i]`` belong to hand i only."""
     for i in prange(hand_seeds.shape[0]):
-        errors[i] = play_hand(hand_seeds[i], dealers[i], rules, bot_ids, suit_deadwood, suit_value, rows[i])
+        scores = np.zeros(2, np.int64)
+        errors[i] = play_hand(
+            hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i]
+        )
 
 
 @njit(cache=True, parallel=True)
-def play_games_batch(game_seeds, rules, bot_ids, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors):
+def play_games_batch(
+    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors
+):
     """Play independent games in parallel; game i writes its own rows only.
 
     ``hand_rows[i]`` holds up to ``hand_rows.shape[1]`` hands of game i and
-    ``hand_counts[i]`` how many deals it had; ``errors[i]`` = (code, hand seed).
+    ``hand_counts[i]`` how many deals it had; ``errors[i]`` = (code, hand seed, seat).
     """
     for i in prange(game_seeds.shape[0]):
         hand_counts[i] = play_game(
-            game_seeds[i], rules, bot_ids, suit_deadwood, suit_value, games[i], hand_rows[i], errors[i]
+            game_seeds[i], rules, bot_ids, bot_params, suit_deadwood, suit_value, games[i], hand_rows[i], errors[i]
         )

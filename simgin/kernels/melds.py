@@ -93,6 +93,23 @@ def _advance(choice, option_counts, set_rank_count):
     return False
 
 
+@njit(cache=True, inline="always")
+def card_fits_meld(hand, card):
+    """Whether ``card`` belongs to some meld of ``hand`` plus ``card``: a set (two more of its
+    rank in the hand, R3) or a run (a block of three or more in its suit, R4)."""
+    rank = card % 13
+    suit = card // 13
+    same_rank = 0
+    for s in range(4):
+        if s != suit and (hand >> (13 * s + rank)) & 1:
+            same_rank += 1
+    if same_rank >= 2:
+        return True
+    m = suit_mask(hand, suit) | (1 << rank)
+    starts = m & (m >> 1) & (m >> 2)
+    return ((starts | (starts << 1) | (starts << 2)) >> rank) & 1 == 1
+
+
 @njit(cache=True)
 def deadwood_of_mask(hand, suit_deadwood):
     """Minimum deadwood of a hand mask (R6)."""

@@ -112,8 +112,11 @@ def _settle(rules, winner_total, loser_total, loser_score):
 
 
 @njit(cache=True)
-def play_three_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, hand_rows, hand_players, error):
-    """A three-player game (V11); returns the number of deals. ``bot_ids`` has one bot per player 0-2.
+def play_three_game(
+    game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+):
+    """A three-player game (V11); returns the number of deals. ``bot_ids`` has one bot per player 0-2,
+    ``bot_params`` its parameter vector (``kernels.bots``); each hand shows its two players their scores.
 
     ``hand_players[k]`` = (player in seat 0, player in seat 1, the dealer who sat out).
     """
@@ -126,6 +129,8 @@ def play_three_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, 
     game[T_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
     pair = np.empty(2, np.int64)
+    pair_params = np.empty((2, bot_params.shape[1]), np.float64)
+    pair_scores = np.empty(2, np.int64)
     scores = np.zeros(3, np.int64)
     boxes = np.zeros(3, np.int64)
     deals = 0
@@ -138,9 +143,23 @@ def play_three_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, 
         second = (dealer + 2) % 3
         pair[0] = bot_ids[first]
         pair[1] = bot_ids[second]
+        pair_params[0] = bot_params[first]
+        pair_params[1] = bot_params[second]
+        pair_scores[0] = scores[first]
+        pair_scores[1] = scores[second]
         # The dealer sits out; the player after the dealer plays first (the two-player
         # non-dealer, seat 0) and the other takes the two-player dealer's place (seat 1).
-        code = play_hand(derive(game_seed, 1 + deals), 1, rules, pair, suit_deadwood, suit_value, record)
+        code = play_hand(
+            derive(game_seed, 1 + deals),
+            1,
+            pair_scores,
+            rules,
+            pair,
+            pair_params,
+            suit_deadwood,
+            suit_value,
+            record,
+        )
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(derive(game_seed, 1 + deals))
@@ -195,9 +214,11 @@ def play_three_game(game_seed, rules, bot_ids, suit_deadwood, suit_value, game, 
 
 @njit(cache=True)
 def play_team_game(
-    game_seed, rules, bot_ids, team_target, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+    game_seed, rules, bot_ids, bot_params, team_target, suit_deadwood, suit_value, game, hand_rows, hand_players, error
 ):
     """A partnership game (V12): players 0 and 1 against 2 and 3; returns the number of tables played.
+
+    ``bot_params[p]`` is player p's parameter vector; each hand shows its players their teams' scores.
 
     In round r the tables are (0 vs 2, 1 vs 3) when r is even and (0 vs 3, 1 vs 2) when odd;
     ``hand_players[k]`` = (player in seat 0, player in seat 1, round).
@@ -207,6 +228,7 @@ def play_team_game(
     game[M_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
     pair = np.empty(2, np.int64)
+    pair_params = np.empty((2, bot_params.shape[1]), np.float64)
     team_scores = np.zeros(2, np.int64)
     team_boxes = np.zeros(2, np.int64)
     rounds = 0
@@ -222,10 +244,14 @@ def play_team_game(
             b_player = 2 + (table if rounds % 2 == 0 else 1 - table)
             pair[0] = bot_ids[a_player]
             pair[1] = bot_ids[b_player]
+            pair_params[0] = bot_params[a_player]
+            pair_params[1] = bot_params[b_player]
             # Deals alternate in pairs of rounds, so each player deals to each opponent equally often.
             dealer_seat = (rounds // 2) % 2
             hand_seed = derive(game_seed, 1 + 2 * rounds + table)
-            code = play_hand(hand_seed, dealer_seat, rules, pair, suit_deadwood, suit_value, record)
+            code = play_hand(
+                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record
+            )
             if code != ERROR_NONE:
                 error[0] = code
                 error[1] = np.int64(hand_seed)
@@ -270,18 +296,38 @@ def play_team_game(
 
 @njit(cache=True, parallel=True)
 def play_three_games_batch(
-    game_seeds, rules, bot_ids, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
 ):
     """Independent three-player games in parallel; game i writes only its own rows."""
     for i in prange(game_seeds.shape[0]):
         counts[i] = play_three_game(
-            game_seeds[i], rules, bot_ids, suit_deadwood, suit_value, games[i], hand_rows[i], hand_players[i], errors[i]
+            game_seeds[i],
+            rules,
+            bot_ids,
+            bot_params,
+            suit_deadwood,
+            suit_value,
+            games[i],
+            hand_rows[i],
+            hand_players[i],
+            errors[i],
         )
 
 
 @njit(cache=True, parallel=True)
 def play_team_games_batch(
-    game_seeds, rules, bot_ids, team_target, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+    game_seeds,
+    rules,
+    bot_ids,
+    bot_params,
+    team_target,
+    suit_deadwood,
+    suit_value,
+    games,
+    hand_rows,
+    hand_players,
+    counts,
+    errors,
 ):
     """Independent partnership games in parallel; game i writes only its own rows."""
     for i in prange(game_seeds.shape[0]):
@@ -289,6 +335,7 @@ def play_team_games_batch(
             game_seeds[i],
             rules,
             bot_ids,
+            bot_params,
             team_target,
             suit_deadwood,
             suit_value,

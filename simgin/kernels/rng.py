@@ -59,3 +59,9 @@ def shuffled_deck(state, deck):
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
+
+
+@njit(cache=True, inline="always")
+def uniform(state):
+    """Uniform float in ``[0, 1)`` from the top 53 bits (the twin of ``SplitMix64.random``)."""
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

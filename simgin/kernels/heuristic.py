@@ -1,0 +1,199 @@
+"""The policy of the ``heuristic`` and ``opponent`` bots (see ``strategies/heuristic.py``).
+
+Both score a discard by the deadwood it leaves, plus the meld potential it throws away
+(live cards that would still complete a meld with it), plus its danger (the chance that
+it completes a meld of the opponent), minus a little for its value. They draw the pile's
+top card when the best score after taking it beats the expected best score after a stock
+card, and knock by a deadwood threshold that falls as the stock runs down, unless holding
+out for gin. ``heuristic`` judges the opponent from its takes, passes and discards as
+listed in the table; ``opponent`` keeps the running estimate of ``kernels.opponent`` and
+also knocks early when sampled opponent hands promise a clear gain at a small risk of an
+undercut.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgin.kernels import opponent as _opponent
+from simgin.kernels import parameters as pm
+from simgin.kernels import rule_index as ri
+from simgin.kernels import view as v
+from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, suit_mask
+from simgin.kernels.showdown import run_cards
+
+FULL_STOCK = 31  # cards in the stock after a standard deal (R8)
+
+
+@njit(cache=True)
+def potential(hand, card, live):
+    """Live cards that would put ``card`` into a meld it is not in yet, each counted by ``live``.
+
+    ``live[c]`` is the chance that card ``c`` may still reach the player (0 for seen cards).
+    """
+    rank = card % 13
+    suit = card // 13
+    mates = 0
+    for s in range(4):
+        if s != suit and (hand >> (13 * s + rank)) & 1:
+            mates += 1
+    total = 0.0
+    if mates == 1:
+        for s in range(4):
+            if s != suit and not (hand >> (13 * s + rank)) & 1:
+                total += live[13 * s + rank]
+    m = suit_mask(hand, suit)
+    if mates < 2 and not (run_cards(m) >> rank) & 1:
+        for r in range(max(0, rank - 2), min(13, rank + 3)):
+            if r != rank and not (m >> r) & 1 and (run_cards(m | (1 << r)) >> rank) & 1:
+                total += live[13 * suit + r]
+    return total
+
+
+@njit(cache=True)
+def danger(card, p):
+    """The chance that ``card`` completes or extends a meld of an opponent holding each card c with chance p[c]."""
+    rank = card % 13
+    suit = card // 13
+    q = np.zeros(3)
+    i = 0
+    for s in range(4):
+        if s != suit:
+            q[i] = p[13 * s + rank]
+            i += 1
+    in_set = q[0] * q[1] + q[0] * q[2] + q[1] * q[2] - 2.0 * q[0] * q[1] * q[2]
+    no_run = 1.0
+    base = 13 * suit
+    if rank >= 2:
+        no_run *= 1.0 - p[base + rank - 2] * p[base + rank - 1]
+    if 1 <= rank <= 11:
+        no_run *= 1.0 - p[base + rank - 1] * p[base + rank + 1]
+    if rank <= 10:
+        no_run *= 1.0 - p[base + rank + 1] * p[base + rank + 2]
+    return 1.0 - (1.0 - in_set) * no_run
+
+
+@njit(cache=True)
+def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
+    """Fill ``p`` (opponent holds c), ``live`` (c may still reach the player) and ``risk`` (danger of discarding c).
+
+    Returns (known opponent cards, unseen cards) as masks.
+    """
+    if model:
+        _opponent.update_beliefs(params, seat, table, ints, floats)
+    else:
+        _opponent.stateless_weights(params, seat, table, floats)
+    known, unseen = _opponent.probabilities(seat, hand, table, floats, p)
+    for c in range(52):
+        live[c] = 1.0 - p[c] if (unseen >> c) & 1 else 0.0
+    for c in range(52):
+        risk[c] = danger(c, p)
+    return known, unseen
+
+
+@njit(cache=True)
+def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood):
+    """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
+
+    ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
+    most ``limit`` deadwood are allowed (V7).
+    """
+    discard_deadwoods(hand, suit_deadwood, work)
+    best = -1
+    best_score = 0.0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
+            continue
+        rank = c % 13
+        score = (
+            work[c]
+            + params[pm.POTENTIAL] * potential(hand, c, live)
+            + params[pm.SAFETY] * risk[c]
+            - params[pm.VALUE] * min(rank + 1, 10)
+        )
+        if best < 0 or score < best_score or (score == best_score and rank >= best % 13):
+            best = c
+            best_score = score
+    return best, best_score
+
+
+@njit(cache=True)
+def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_deadwood):
+    """The discard with the best score among the legal ones (R9, R10, V6, V7)."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    fiftieth = table[v.T_FIFTIETH] != 0
+    banned = -1
+    if table[v.T_FROM_PILE] != 0 and not fiftieth and rules[ri.REDISCARD] == 0:
+        banned = table[v.T_DRAWN]
+    limit = table[v.T_KNOCK_LIMIT] if fiftieth else -1
+    card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood)
+    return card
+
+
+@njit(cache=True)
+def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_deadwood):
+    """Take the pile's top card when the best score after it beats the expected one after a stock card
+    by more than ``draw_margin``; a stock card is weighted by the chance it is not in the opponent's hand."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    top = v.pile_top(table)
+    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood)
+    expected = 0.0
+    weight = 0.0
+    for c in range(52):
+        if (unseen >> c) & 1 and live[c] > 0.0:
+            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood)
+            expected += live[c] * score
+            weight += live[c]
+    if weight <= 0.0:
+        return False
+    return taken + params[pm.DRAW_MARGIN] < expected / weight
+
+
+@njit(cache=True)
+def knock_threshold(params, stock_count):
+    """The highest deadwood to knock with: ``knock`` with a full stock, ``knock_late`` when it is empty."""
+    share = min(1.0, max(0.0, (stock_count - 2) / (FULL_STOCK - 3)))
+    return params[pm.KNOCK_LATE] + (params[pm.KNOCK] - params[pm.KNOCK_LATE]) * share
+
+
+@njit(cache=True)
+def knocks(model, params, seat, hand, table, rules, ints, floats, suit_deadwood, suit_value, rng):
+    """Gin always. ``opponent`` first judges the knock by ``risk_samples`` opponent hands drawn from
+    its estimate: it knocks when the chance of an undercut is at most ``undercut_risk`` and the
+    mean points are at least ``knock_gain``. Otherwise (and for ``heuristic``): not while holding
+    out for gin, and only with deadwood at most the threshold of :func:`knock_threshold`."""
+    dw = deadwood_of_mask(hand, suit_deadwood)
+    if dw == 0:
+        return True
+    if model:
+        p = np.empty(52)
+        live = np.empty(52)
+        risk = np.empty(52)
+        known, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+        samples = max(1, int(params[pm.RISK_SAMPLES]))
+        quality = params[pm.HAND_QUALITY]
+        chance, mean = _opponent.knock_outlook(
+            hand, known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value
+        )
+        if chance <= params[pm.UNDERCUT_RISK] and mean >= params[pm.KNOCK_GAIN]:
+            return True
+    stock = table[v.T_STOCK_COUNT]
+    if dw <= params[pm.GIN_HOLD] and stock > params[pm.GIN_STOCK]:
+        return False
+    return dw <= knock_threshold(params, stock)
+
+
+@njit(cache=True)
+def takes_fiftieth(params, seat, hand, table, rules, ints, floats, rng, suit_deadwood, suit_value):
+    """V7: take the last discard (and knock) when the estimated mean points of that knock are positive."""
+    _opponent.update_beliefs(params, seat, table, ints, floats)
+    return _opponent.fiftieth_outlook(params, seat, hand, table, rules, floats, rng, suit_deadwood, suit_value) > 0.0

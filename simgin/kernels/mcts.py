@@ -1,0 +1,335 @@
+"""Information-set Monte Carlo search for the ``mcts`` bot (see ``strategies/mcts.py``).
+
+At a decision the bot samples *worlds* consistent with what it sees: an opponent hand
+(its known cards plus unseen cards drawn by the weights of ``kernels.opponent``, tilted
+towards low deadwood) and a stock order (the other unseen cards, shuffled). Every
+candidate action is played out in the same worlds (common random numbers), both seats then
+following a fast policy: draw the pile's top card when it completes a meld, discard the
+card leaving the least deadwood, knock at a seat's playout level (``playout_knock`` for the
+searching player, ``opponent_knock`` for the other). The action with the best mean result
+(the player's points in the hand, negative when the opponent scores) is chosen. ``budget``
+is the number of playouts per decision, shared by the candidates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgin.kernels import heuristic as _heuristic
+from simgin.kernels import opponent as _opponent
+from simgin.kernels import parameters as pm
+from simgin.kernels import rule_index as ri
+from simgin.kernels import view as v
+from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
+from simgin.kernels.rng import randint
+from simgin.kernels.showdown import score_hand
+
+#: A playout that has not ended after this many turns counts as a dead hand: the fast policy
+#: takes only meld-completing pile cards, so hands end by the stock long before this.
+PLAYOUT_TURN_CAP = 80
+PHASE_DRAW = 0
+PHASE_DISCARD = 1
+PHASE_AFTER_DISCARD = 2
+MAX_CANDIDATES = 11
+
+
+@njit(cache=True)
+def policy_discard(hand, banned, work, suit_deadwood):
+    """(card, deadwood left): the least deadwood, ties to the higher rank, then the higher card."""
+    discard_deadwoods(hand, suit_deadwood, work)
+    best = -1
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned:
+            continue
+        if best < 0 or work[c] < work[best] or (work[c] == work[best] and c % 13 >= best % 13):
+            best = c
+    return best, work[best]
+
+
+@njit(cache=True)
+def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, result):
+    """``me``'s points when ``knocker`` ends the hand (R14-R19, V13), negative when the other side scores."""
+    _, defender_won, points, _, _, _ = score_hand(
+        hands[knocker],
+        hands[1 - knocker],
+        big,
+        rules[ri.GIN_BONUS],
+        rules[ri.UNDERCUT_BONUS],
+        rules[ri.UNDERCUT_ON_TIE],
+        rules[ri.BIG_GIN_BONUS],
+        1,
+        suit_deadwood,
+        suit_value,
+        result,
+    )
+    winner = 1 - knocker if defender_won else knocker
+    return points if winner == me else -points
+
+
+@njit(cache=True)
+def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next, levels, rules, sd, sv, work, result):
+    """Finish a hand from ``phase`` with the fast policy for both seats; ``me``'s points (0 if dead).
+
+    Seat s knocks as soon as its deadwood is at most ``levels[s]`` (already capped by the
+    hand's knock limit). PHASE_DRAW: ``player`` starts a normal turn with ``top`` on the pile. PHASE_DISCARD:
+    ``player`` holds 11 cards after drawing ``drawn``. PHASE_AFTER_DISCARD: ``player``
+    has just discarded ``top`` and may knock.
+    """
+    rediscard = rules[ri.REDISCARD] != 0
+    big_gin = rules[ri.BIG_GIN] != 0
+    stock_count = stock.shape[0]
+    turns = 0
+    while True:
+        if phase == PHASE_DRAW:
+            if top >= 0 and card_fits_meld(hands[player], top):
+                drawn = top
+                from_pile = True
+            else:
+                drawn = stock[stock_next]
+                stock_next += 1
+                from_pile = False
+            hands[player] |= 1 << drawn
+            phase = PHASE_DISCARD
+        if phase == PHASE_DISCARD:
+            if big_gin and deadwood_of_mask(hands[player], sd) == 0:
+                return showdown_value(me, player, hands, True, rules, sd, sv, result)
+            banned = drawn if from_pile and not rediscard else -1
+            card, left = policy_discard(hands[player], banned, work, sd)
+            hands[player] &= ~(1 << card)
+            top = card
+            turns += 1
+        else:
+            left = deadwood_of_mask(hands[player], sd)
+        if left <= levels[player]:
+            return showdown_value(me, player, hands, False, rules, sd, sv, result)
+        if stock_count - stock_next <= 2 or turns >= PLAYOUT_TURN_CAP:
+            return 0
+        player = 1 - player
+        phase = PHASE_DRAW
+
+
+@njit(cache=True)
+def sample_world(known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd):
+    """One world: the opponent's hand into ``hands[1 - me]`` and the stock order into ``stock``."""
+    other = _opponent.sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, sd)
+    hands[me] = my_hand
+    hands[1 - me] = other
+    rest = unseen & ~other
+    count = 0
+    for c in range(52):
+        if (rest >> c) & 1 and count < stock.shape[0]:
+            stock[count] = c
+            count += 1
+    for i in range(count - 1, 0, -1):
+        j = randint(rng, i + 1)
+        tmp = stock[i]
+        stock[i] = stock[j]
+        stock[j] = tmp
+
+
+@njit(cache=True)
+def _prepare(params, seat, hand, table, ints, floats):
+    """Update the opponent estimate; return (known, unseen, stock count)."""
+    _opponent.update_beliefs(params, seat, table, ints, floats)
+    p = np.empty(52)
+    known, unseen = _opponent.probabilities(seat, hand, table, floats, p)
+    return known, unseen, table[v.T_STOCK_COUNT]
+
+
+@njit(cache=True)
+def _world_count(params, actions):
+    return max(1, int(params[pm.BUDGET]) // actions)
+
+
+@njit(cache=True)
+def _levels(params, seat, knock_limit):
+    """Playout knock levels by seat: ``playout_knock`` for the searching player, ``opponent_knock`` for the other."""
+    levels = np.empty(2, np.int64)
+    levels[seat] = min(knock_limit, int(params[pm.PLAYOUT_KNOCK]))
+    levels[1 - seat] = min(knock_limit, int(params[pm.OPPONENT_KNOCK]))
+    return levels
+
+
+@njit(cache=True)
+def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng, sd, sv):
+    """Take the pile's top card (``first_turn``: the up card, R11; else a normal turn, R9), or not:
+    the better mean playout."""
+    known, unseen, stock_count = _prepare(params, seat, hand, table, ints, floats)
+    top = v.pile_top(table)
+    dealer = table[v.T_DEALER]
+    other = 1 - seat
+    levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
+    hands = np.empty(2, np.int64)
+    stock = np.empty(stock_count, np.int64)
+    cards = np.empty(52, np.int64)
+    weights = np.empty(52)
+    work = np.empty(52, np.int64)
+    result = np.empty(3, np.int64)
+    totals = np.zeros(2)
+    for _ in range(_world_count(params, 2)):
+        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+        opponent_hand = hands[other]
+        for take in range(2):
+            hands[seat] = hand
+            hands[other] = opponent_hand
+            if take == 1:
+                hands[seat] |= 1 << top
+                value = play_out(
+                    seat, seat, PHASE_DISCARD, hands, -1, top, True, stock, 0, levels, rules, sd, sv, work, result
+                )
+            elif not first_turn:
+                hands[seat] |= 1 << stock[0]
+                value = play_out(
+                    seat,
+                    seat,
+                    PHASE_DISCARD,
+                    hands,
+                    top,
+                    stock[0],
+                    False,
+                    stock,
+                    1,
+                    levels,
+                    rules,
+                    sd,
+                    sv,
+                    work,
+                    result,
+                )
+            elif seat != dealer and card_fits_meld(opponent_hand, top):
+                hands[other] |= 1 << top
+                value = play_out(
+                    seat, other, PHASE_DISCARD, hands, -1, top, True, stock, 0, levels, rules, sd, sv, work, result
+                )
+            else:
+                # Both passed (or the dealer passes last): the non-dealer draws from the stock.
+                starter = seat if seat != dealer else other
+                hands[starter] |= 1 << stock[0]
+                value = play_out(
+                    seat,
+                    starter,
+                    PHASE_DISCARD,
+                    hands,
+                    top,
+                    stock[0],
+                    False,
+                    stock,
+                    1,
+                    levels,
+                    rules,
+                    sd,
+                    sv,
+                    work,
+                    result,
+                )
+            totals[take] += value
+    return totals[1] > totals[0]
+
+
+@njit(cache=True)
+def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
+    """The discard with the best mean playout among the ``width`` best by the ``opponent`` score."""
+    if table[v.T_FIFTIETH] != 0:
+        return _heuristic.choose_discard(True, params, seat, hand, table, rules, ints, floats, sd)
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    known, unseen = _heuristic.estimate(True, params, seat, hand, table, ints, floats, p, live, risk)
+    banned = -1
+    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
+        banned = table[v.T_DRAWN]
+    # The candidates: the ``width`` legal discards with the best ``opponent`` scores, best first.
+    discard_deadwoods(hand, sd, work)
+    candidates = np.empty(MAX_CANDIDATES, np.int64)
+    scores = np.empty(MAX_CANDIDATES)
+    count = 0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned:
+            continue
+        score = (
+            work[c]
+            + params[pm.POTENTIAL] * _heuristic.potential(hand, c, live)
+            + params[pm.SAFETY] * risk[c]
+            - params[pm.VALUE] * min(c % 13 + 1, 10)
+        )
+        # Insertion sort: lower score first, ties to the higher rank, then the higher card (as best_discard).
+        i = count
+        while i > 0 and (scores[i - 1] > score or (scores[i - 1] == score and candidates[i - 1] % 13 <= c % 13)):
+            scores[i] = scores[i - 1]
+            candidates[i] = candidates[i - 1]
+            i -= 1
+        scores[i] = score
+        candidates[i] = c
+        count += 1
+    count = min(count, max(1, int(params[pm.WIDTH])))
+    if count == 1:
+        return candidates[0]
+    stock_count = table[v.T_STOCK_COUNT]
+    levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
+    other = 1 - seat
+    hands = np.empty(2, np.int64)
+    stock = np.empty(stock_count, np.int64)
+    cards = np.empty(52, np.int64)
+    weights = np.empty(52)
+    result = np.empty(3, np.int64)
+    totals = np.zeros(count)
+    for _ in range(_world_count(params, count)):
+        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+        opponent_hand = hands[other]
+        for i in range(count):
+            hands[seat] = hand & ~(1 << candidates[i])
+            hands[other] = opponent_hand
+            totals[i] += play_out(
+                seat,
+                seat,
+                PHASE_AFTER_DISCARD,
+                hands,
+                candidates[i],
+                -1,
+                False,
+                stock,
+                0,
+                levels,
+                rules,
+                sd,
+                sv,
+                work,
+                result,
+            )
+    best = 0
+    for i in range(1, count):
+        if totals[i] > totals[best] or (totals[i] == totals[best] and scores[i] < scores[best]):
+            best = i
+    return candidates[best]
+
+
+@njit(cache=True)
+def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
+    """Gin always; otherwise knock when the mean showdown beats the mean playout of waiting."""
+    known, unseen, stock_count = _prepare(params, seat, hand, table, ints, floats)
+    if deadwood_of_mask(hand, sd) == 0:
+        return True
+    top = v.pile_top(table)
+    levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
+    other = 1 - seat
+    hands = np.empty(2, np.int64)
+    stock = np.empty(stock_count, np.int64)
+    cards = np.empty(52, np.int64)
+    weights = np.empty(52)
+    work = np.empty(52, np.int64)
+    result = np.empty(3, np.int64)
+    now = 0.0
+    wait = 0.0
+    for _ in range(_world_count(params, 2)):
+        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+        opponent_hand = hands[other]
+        now += showdown_value(seat, seat, hands, False, rules, sd, sv, result)
+        hands[seat] = hand
+        hands[other] = opponent_hand
+        if stock_count > 2:
+            wait += play_out(
+                seat, other, PHASE_DRAW, hands, top, -1, False, stock, 0, levels, rules, sd, sv, work, result
+            )
+    return now >= wait

@@ -1,0 +1,278 @@
+"""The opponent estimate: how likely the opponent holds each card, from what it did (R9, R11).
+
+Every card the player cannot see (not in its hand, not in the pile, not known to be held by
+the opponent) has a weight, 1 at the deal. Each public move of the opponent multiplies the
+weights of the cards *related* to the card it moved (the other three cards of its rank and
+the cards one rank away in its suit by the factor, the cards two ranks away by its square
+root), as a likelihood ratio would in a Bayesian update:
+
+- it took a card from the pile: it probably holds cards that meld with it (``take_signal`` > 1);
+- it passed the up card, or drew from the stock instead of the pile's top card: it
+  probably holds nothing that melds with that card (``pass_signal`` < 1);
+- it discarded a card: it probably holds nothing that melds with it (``discard_signal`` < 1).
+
+The opponent holds 10 cards whenever the player decides; the ones it took from the pile and
+has not discarded are certain, and the rest are spread over the unseen cards in proportion
+to their weights (capped at probability 1). Sampled opponent hands draw from the same
+weights, without replacement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgin.kernels import parameters as pm
+from simgin.kernels import rule_index as ri
+from simgin.kernels import view as v
+from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods
+from simgin.kernels.rng import uniform
+from simgin.kernels.showdown import knock_showdown
+
+FULL_DECK = (1 << 52) - 1
+HAND_SIZE = 10
+
+# The seat's memory used by the estimate: slots of its ``ints`` row (slot 0 is its
+# generator, ``kernels.bots.I_RNG``) and of its float memory (after the parameters).
+I_SEEN_TOOK = 1
+I_SEEN_PASSED = 2
+I_SEEN_DISCARDS = 3
+F_WEIGHT = 0  # 52 slots
+
+
+@njit(cache=True)
+def popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def reset_beliefs(ints, floats):
+    """The estimate at the deal: every unseen card equally likely."""
+    ints[I_SEEN_TOOK] = 0
+    ints[I_SEEN_PASSED] = 0
+    ints[I_SEEN_DISCARDS] = 0
+    for c in range(52):
+        floats[F_WEIGHT + c] = 1.0
+
+
+@njit(cache=True)
+def signal(floats, card, factor):
+    """Multiply the weights of the cards related to ``card``: its rank-mates and suit neighbours."""
+    rank = card % 13
+    suit = card // 13
+    for s in range(4):
+        if s != suit:
+            floats[F_WEIGHT + 13 * s + rank] *= factor
+    near = np.sqrt(factor)
+    for step in (-2, -1, 1, 2):
+        r = rank + step
+        if 0 <= r < 13:
+            floats[F_WEIGHT + 13 * suit + r] *= factor if step == -1 or step == 1 else near
+
+
+@njit(cache=True)
+def update_beliefs(params, seat, table, ints, floats):
+    """Fold in the opponent's moves since the seat last looked (call it at every decision).
+
+    Between two decisions of the seat the opponent plays at most one turn, so one new
+    discard without a new take means it drew from the stock while the card under that
+    discard lay on top of the pile: a pass, unless it already passed that card as the up card.
+    """
+    other = 1 - seat
+    took = table[v.T_TOOK_COUNT + other]
+    passed = table[v.T_PASSED_COUNT + other]
+    discarded = table[v.T_DISCARD_COUNT + other]
+    for i in range(ints[I_SEEN_PASSED], passed):
+        signal(floats, table[v.T_PASSED + 2 * other + i], params[pm.PASS_SIGNAL])
+    pile_count = table[v.T_PILE_COUNT]
+    if took == ints[I_SEEN_TOOK] and discarded == ints[I_SEEN_DISCARDS] + 1 and pile_count >= 2:
+        newest = table[v.T_DISCARDS + other * v.LIST_CAPACITY + discarded - 1]
+        if table[v.T_PILE + pile_count - 1] == newest:
+            below = table[v.T_PILE + pile_count - 2]
+            already = False
+            for i in range(passed):
+                if table[v.T_PASSED + 2 * other + i] == below:
+                    already = True
+            if not already:
+                signal(floats, below, params[pm.PASS_SIGNAL])
+    for i in range(ints[I_SEEN_TOOK], took):
+        signal(floats, table[v.T_TOOK + other * v.LIST_CAPACITY + i], params[pm.TAKE_SIGNAL])
+    for i in range(ints[I_SEEN_DISCARDS], discarded):
+        signal(floats, table[v.T_DISCARDS + other * v.LIST_CAPACITY + i], params[pm.DISCARD_SIGNAL])
+    ints[I_SEEN_TOOK] = took
+    ints[I_SEEN_PASSED] = passed
+    ints[I_SEEN_DISCARDS] = discarded
+
+
+@njit(cache=True)
+def stateless_weights(params, seat, table, floats):
+    """The ``heuristic`` bot's cruder estimate, from the lists alone: takes (1 / ``evidence``),
+    passes and discards (``evidence``), no passes inferred from stock draws."""
+    other = 1 - seat
+    for c in range(52):
+        floats[F_WEIGHT + c] = 1.0
+    evidence = params[pm.EVIDENCE]
+    for i in range(table[v.T_PASSED_COUNT + other]):
+        signal(floats, table[v.T_PASSED + 2 * other + i], evidence)
+    for i in range(table[v.T_TOOK_COUNT + other]):
+        signal(floats, table[v.T_TOOK + other * v.LIST_CAPACITY + i], 1.0 / evidence)
+    for i in range(table[v.T_DISCARD_COUNT + other]):
+        signal(floats, table[v.T_DISCARDS + other * v.LIST_CAPACITY + i], evidence)
+
+
+@njit(cache=True)
+def probabilities(seat, hand, table, floats, p):
+    """``p[c]``: the chance that the opponent holds card ``c``; returns (known mask, unseen mask).
+
+    Known cards have 1; the opponent's other ``10 - known`` cards are spread over the unseen
+    cards in proportion to their weights, no card above 1 (water filling).
+    """
+    known = v.known_opponent_cards(table, seat, hand)
+    unseen = FULL_DECK & ~(hand | v.pile_mask(table) | known)
+    for c in range(52):
+        p[c] = 1.0 if (known >> c) & 1 else 0.0
+    remaining = HAND_SIZE - popcount(known)
+    free = unseen
+    while remaining > 0 and free:
+        total = 0.0
+        for c in range(52):
+            if (free >> c) & 1:
+                total += floats[F_WEIGHT + c]
+        if total <= 0.0:
+            break
+        scale = remaining / total
+        capped = False
+        for c in range(52):
+            if (free >> c) & 1 and scale * floats[F_WEIGHT + c] >= 1.0:
+                p[c] = 1.0
+                remaining -= 1
+                free &= ~(1 << c)
+                capped = True
+        if not capped:
+            for c in range(52):
+                if (free >> c) & 1:
+                    p[c] = scale * floats[F_WEIGHT + c]
+            break
+    return known, unseen
+
+
+@njit(cache=True)
+def sample_hand(known, unseen, floats, rng, cards, weights):
+    """An opponent hand: the known cards plus ``10 - known`` unseen cards drawn by weight.
+
+    ``cards`` and ``weights`` are scratch arrays of 52 slots.
+    """
+    count = 0
+    total = 0.0
+    for c in range(52):
+        if (unseen >> c) & 1:
+            cards[count] = c
+            weights[count] = floats[F_WEIGHT + c]
+            total += weights[count]
+            count += 1
+    hand = known
+    for _ in range(HAND_SIZE - popcount(known)):
+        target = uniform(rng) * total
+        pick = -1
+        acc = 0.0
+        for i in range(count):
+            if weights[i] > 0.0:
+                pick = i
+                acc += weights[i]
+                if acc > target:
+                    break
+        if pick < 0:
+            break
+        hand |= 1 << cards[pick]
+        total -= weights[pick]
+        weights[pick] = 0.0
+    return hand
+
+
+#: Candidate hands drawn for each sampled opponent hand, one of which is kept by its quality.
+QUALITY_TRIES = 8
+
+
+@njit(cache=True)
+def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood):
+    """An opponent hand drawn as :func:`sample_hand`, then tilted towards well-kept hands.
+
+    An opponent that has played a while holds a better hand than a random one: it kept the
+    cards that meld and threw the others away. So ``QUALITY_TRIES`` hands are drawn and one
+    is kept with probability proportional to ``exp(-quality * deadwood)`` (``quality`` 0:
+    the first one, no tilt).
+    """
+    if quality <= 0.0:
+        return sample_hand(known, unseen, floats, rng, cards, weights)
+    hands = np.empty(QUALITY_TRIES, np.int64)
+    scores = np.empty(QUALITY_TRIES)
+    best = 1 << 30
+    for i in range(QUALITY_TRIES):
+        hands[i] = sample_hand(known, unseen, floats, rng, cards, weights)
+        scores[i] = deadwood_of_mask(hands[i], suit_deadwood)
+        best = min(best, scores[i])
+    total = 0.0
+    for i in range(QUALITY_TRIES):
+        scores[i] = np.exp(-quality * (scores[i] - best))
+        total += scores[i]
+    target = uniform(rng) * total
+    for i in range(QUALITY_TRIES):
+        target -= scores[i]
+        if target < 0.0:
+            return hands[i]
+    return hands[QUALITY_TRIES - 1]
+
+
+@njit(cache=True)
+def knock_points(knocker, defender, rules, suit_deadwood, suit_value, result):
+    """The knocker's points (negative when undercut) if ``knocker`` (10 cards) knocks now (R14-R19)."""
+    if deadwood_of_mask(knocker, suit_deadwood) == 0:
+        return rules[ri.GIN_BONUS] + deadwood_of_mask(defender, suit_deadwood)
+    kd, dd = knock_showdown(knocker, defender, suit_deadwood, suit_value, result)
+    if kd < dd:
+        return dd - kd
+    if kd == dd and not rules[ri.UNDERCUT_ON_TIE]:
+        return 0
+    return -(kd - dd + rules[ri.UNDERCUT_BONUS])
+
+
+@njit(cache=True)
+def knock_outlook(hand, known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value):
+    """(chance of being undercut, mean points) if ``hand`` knocks now, over sampled opponent hands."""
+    cards = np.empty(52, np.int64)
+    weights = np.empty(52, np.float64)
+    result = np.empty(3, np.int64)
+    undercuts = 0
+    total = 0.0
+    for _ in range(samples):
+        other = sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood)
+        points = knock_points(hand, other, rules, suit_deadwood, suit_value, result)
+        total += points
+        if points < 0:
+            undercuts += 1
+    return undercuts / samples, total / samples
+
+
+@njit(cache=True)
+def fiftieth_outlook(params, seat, hand, table, rules, floats, rng, suit_deadwood, suit_value):
+    """Mean points of taking the last discard (V7) and knocking with the best discard after it."""
+    p = np.empty(52, np.float64)
+    card = v.pile_top(table)
+    known, unseen = probabilities(seat, hand, table, floats, p)
+    held = hand | (1 << card)
+    work = np.empty(52, np.int64)
+    discard_deadwoods(held, suit_deadwood, work)
+    best = -1
+    for c in range(52):
+        if (held >> c) & 1 and (best < 0 or work[c] < work[best]):
+            best = c
+    samples = max(1, int(params[pm.RISK_SAMPLES]))
+    quality = params[pm.HAND_QUALITY]
+    _, mean = knock_outlook(
+        held & ~(1 << best), known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value
+    )
+    return mean

@@ -1,0 +1,345 @@
+"""Strategies by name: the built-in ladder, plug-ins, and specs with parameters.
+
+A *spec* names a strategy and, after a last ``:``, its parameters as ``key=value`` pairs:
+
+- a built-in: ``simple``, ``heuristic:knock=7,safety=0.5`` (``simgin strategies`` lists them);
+- a plug-in registered by an installed package in the entry-point group
+  ``simgin.strategies`` (``[project.entry-points."simgin.strategies"] mybot = "mypkg.bots:MyBot"``);
+- a class in an importable module, ``mypkg.bots:MyBot``, or in a file,
+  ``path/to/file.py:MyBot`` (parameters go to its constructor: ``mypkg.bots:MyBot:depth=3``).
+
+Built-ins come in two kinds behind the same names: *compiled* bots run inside the numba
+hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
+(plug-ins, classes) implement :class:`simgin.strategy.Strategy` and run in the Python
+reference engine, where compiled bots join them through an adapter. An unknown name or
+parameter is a one-line ``ValueError`` that lists what exists.
+
+>>> player = resolve("heuristic:knock=7")
+>>> player.compiled, player.given, player.values["knock"] == 7 and "safety" in player.values
+(True, {'knock': 7.0}, True)
+>>> resolve("greddy")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: unknown strategy 'greddy': choose from random, simple, greedy, heuristic, opponent, mcts, or give ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simgin.strategy import Parameter, Strategy
+
+ENTRY_POINT_GROUP = "simgin.strategies"
+BUILTIN_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
+#: Built-ins with a plain-Python twin that plays exactly as the compiled bot.
+PYTHON_TWINS = {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
+KINDS = ("compiled", "python")
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """One registered strategy: what ``simgin strategies`` lists."""
+
+    name: str
+    description: str
+    """One line."""
+    kind: str
+    """``"compiled"`` (runs in the numba hand loop) or ``"python"`` (runs in the reference engine)."""
+    parameters: tuple[Parameter, ...]
+    source: str
+    """``"built-in"``, ``"entry point ..."``, ``"module"`` or ``"file"``."""
+    bot_id: int = -1
+    """The ``kernels.bots`` id of a compiled bot."""
+    factory: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    """Builds a fresh strategy from keyword parameters."""
+    twin: type | None = field(default=None, compare=False, repr=False)
+    """A plain-Python class that plays exactly as the compiled bot, if there is one."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A resolved spec: the strategy and its parameter values (defaults filled in)."""
+
+    spec: str
+    """The spec as given, e.g. ``'heuristic:knock=7'``; used in results and error messages."""
+    info: StrategyInfo
+    values: dict[str, Any]
+    given: dict[str, Any]
+    """Only the parameters the spec set."""
+
+    @property
+    def compiled(self) -> bool:
+        return self.info.kind == "compiled"
+
+    def vector(self) -> np.ndarray:
+        """The parameter vector of a compiled bot (slots of ``kernels.parameters``)."""
+        from simgin.strategies.compiled import parameter_vector
+
+        return parameter_vector(self.info.parameters, self.values)
+
+    def make(self) -> Strategy:
+        """A fresh strategy object (compiled bots come as their Python adapter)."""
+        if self.compiled:
+            from simgin.strategies.compiled import CompiledStrategy
+
+            return CompiledStrategy(self.spec, self.info.bot_id, self.vector())
+        assert self.info.factory is not None
+        try:
+            strategy = self.info.factory(**self.given)
+        except TypeError as error:
+            accepted = _constructor_parameters(self.info.factory)
+            raise ValueError(
+                f"strategy {self.spec!r} could not be built with {self.given}: {error} "
+                f"(it accepts: {', '.join(accepted) or 'no parameters'})"
+            ) from None
+        for method in ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth"):
+            if not callable(getattr(strategy, method, None)):
+                raise ValueError(f"strategy {self.spec!r} has no {method}() method (see simgin.strategy.Strategy)")
+        return strategy
+
+
+def _builtin(name: str) -> StrategyInfo:
+    from simgin.kernels.bots import BOT_NAMES
+
+    module = importlib.import_module(f"simgin.strategies.{name}")
+    twin = getattr(module, PYTHON_TWINS[name]) if name in PYTHON_TWINS else None
+    return StrategyInfo(
+        name=name,
+        description=module.DESCRIPTION,
+        kind="compiled",
+        parameters=tuple(module.PARAMETERS),
+        source="built-in",
+        bot_id=BOT_NAMES.index(name),
+        twin=twin,
+    )
+
+
+def builtin_strategies() -> dict[str, StrategyInfo]:
+    """The built-in ladder, weakest first."""
+    return {name: _builtin(name) for name in BUILTIN_NAMES}
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def _python_info(name: str, target: Any, source: str) -> StrategyInfo:
+    """A plain-Python strategy class (or factory) as registry info."""
+    if not callable(target):
+        raise ValueError(f"strategy {name!r} ({source}) is a {type(target).__name__}, not a class")
+    description = getattr(target, "description", None) or _first_line(inspect.getdoc(target)) or "(no description)"
+    parameters = tuple(getattr(target, "parameters", ()) or ())
+    return StrategyInfo(
+        name=name,
+        description=_first_line(description),
+        kind="python",
+        parameters=parameters,
+        source=source,
+        factory=target,
+    )
+
+
+def entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The installed entry points of the group ``simgin.strategies``."""
+    return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
+def _load_entry_point(entry: importlib.metadata.EntryPoint) -> StrategyInfo:
+    source = f"entry point {entry.value}"
+    try:
+        target = entry.load()
+    except Exception as error:  # a broken plug-in must name itself, whatever it raised
+        raise ValueError(
+            f"strategy {entry.name!r} ({source}) could not be loaded: {type(error).__name__}: {error}"
+        ) from None
+    return _python_info(entry.name, target, source)
+
+
+def plugin_strategies() -> dict[str, StrategyInfo]:
+    """Strategies of installed packages (entry-point group ``simgin.strategies``), by name.
+
+    A plug-in with a built-in's name is ignored (the built-in wins). A plug-in that fails
+    to load is listed with its error as description.
+    """
+    found: dict[str, StrategyInfo] = {}
+    for entry in entry_points():
+        if entry.name in BUILTIN_NAMES or entry.name in found:
+            continue
+        try:
+            found[entry.name] = _load_entry_point(entry)
+        except ValueError as error:
+            found[entry.name] = StrategyInfo(entry.name, str(error), "python", (), f"entry point {entry.value}")
+    return found
+
+
+def available() -> list[StrategyInfo]:
+    """Every strategy that a bare name can select: the built-ins, then the plug-ins."""
+    return [*builtin_strategies().values(), *plugin_strategies().values()]
+
+
+def _load_file(path_text: str) -> Any:
+    path = Path(path_text).expanduser().resolve()
+    if not path.is_file():
+        raise ValueError(f"strategy file {path_text!r} not found")
+    module_name = "simgin_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"strategy file {path_text!r} cannot be imported (is it a .py file?)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        raise ValueError(f"strategy file {path_text!r} failed to import: {type(error).__name__}: {error}") from None
+    return module
+
+
+def _load_class(target: str, class_name: str) -> StrategyInfo:
+    is_file = target.endswith(".py") or "/" in target or "\\" in target
+    if is_file:
+        module = _load_file(target)
+        source = "file"
+    else:
+        try:
+            module = importlib.import_module(target)
+        except Exception as error:
+            raise ValueError(f"strategy module {target!r} failed to import: {type(error).__name__}: {error}") from None
+        source = "module"
+    if not hasattr(module, class_name):
+        names = sorted(n for n, obj in vars(module).items() if isinstance(obj, type) and not n.startswith("_"))
+        raise ValueError(f"{target!r} has no {class_name!r}: it defines {', '.join(names) or 'no classes'}")
+    return _python_info(f"{target}:{class_name}", getattr(module, class_name), source)
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """(target, parameters as text) of a spec; the parameters follow the last ``:`` when it holds ``=``.
+
+    >>> split_spec("heuristic:knock=7,safety=0.5")
+    ('heuristic', {'knock': '7', 'safety': '0.5'})
+    >>> split_spec("bots/my.py:MyBot")
+    ('bots/my.py:MyBot', {})
+    """
+    text = spec.strip()
+    if not text:
+        raise ValueError("empty strategy spec: give a name such as 'simple' (see 'simgin strategies')")
+    head, sep, tail = text.rpartition(":")
+    if not sep or "=" not in tail:
+        if text.endswith(":"):
+            raise ValueError(f"strategy spec {spec!r} ends with ':' but gives no key=value parameters")
+        return text, {}
+    params: dict[str, str] = {}
+    for item in tail.split(","):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise ValueError(f"bad parameter {item.strip()!r} in strategy spec {spec!r}: expected key=value")
+        if key in params:
+            raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")
+        params[key] = value
+    return head.strip(), params
+
+
+def _number(text: str) -> float:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return 1.0
+    if lowered in ("false", "no", "off"):
+        return 0.0
+    return float(text)
+
+
+def _literal(text: str) -> Any:
+    """A plug-in parameter value: int, float, bool, or the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _constructor_parameters(factory: Callable[..., Any]) -> list[str]:
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def lookup(target: str) -> StrategyInfo:
+    """The strategy a spec's target (the part before the parameters) names."""
+    if target in BUILTIN_NAMES:
+        return _builtin(target)
+    head, sep, class_name = target.rpartition(":")
+    if sep and head and class_name:
+        return _load_class(head, class_name)
+    for entry in entry_points():
+        if entry.name == target:
+            return _load_entry_point(entry)
+    names = [*BUILTIN_NAMES, *(entry.name for entry in entry_points() if entry.name not in BUILTIN_NAMES)]
+    raise ValueError(
+        f"unknown strategy {target!r}: choose from {', '.join(names)}, or give module:Class or path/to/file.py:Class"
+    )
+
+
+def resolve(spec: str) -> Player:
+    """The strategy and parameter values of a spec (see the module docstring), or a one-line ValueError."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a strategy spec must be a string such as 'simple', got {spec!r}")
+    target, texts = split_spec(spec)
+    info = lookup(target)
+    known = {parameter.name: parameter for parameter in info.parameters}
+    given: dict[str, Any] = {}
+    if info.kind == "compiled" or known:
+        for key, text in texts.items():
+            if key not in known:
+                choices = ", ".join(known) if known else "none (it takes no parameters)"
+                raise ValueError(f"unknown parameter {key!r} for strategy {info.name!r}: choose from {choices}")
+            try:
+                given[key] = known[key].check(_number(text))
+            except ValueError as error:
+                reason = "must be a number" if "could not convert" in str(error) else str(error)
+                raise ValueError(f"parameter {key}={text} of strategy {info.name!r}: {reason}") from None
+        values = {name: given.get(name, float(parameter.default)) for name, parameter in known.items()}
+    else:
+        accepted = _constructor_parameters(info.factory) if info.factory is not None else []
+        for key, text in texts.items():
+            if key not in accepted:
+                choices = ", ".join(accepted) if accepted else "none (it takes no parameters)"
+                raise ValueError(f"unknown parameter {key!r} for strategy {info.name!r}: choose from {choices}")
+            given[key] = _literal(text)
+        values = dict(given)
+    return Player(spec=spec.strip(), info=info, values=values, given=given)
+
+
+__all__ = [
+    "BUILTIN_NAMES",
+    "ENTRY_POINT_GROUP",
+    "Player",
+    "StrategyInfo",
+    "available",
+    "builtin_strategies",
+    "entry_points",
+    "lookup",
+    "plugin_strategies",
+    "resolve",
+    "split_spec",
+]

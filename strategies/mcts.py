@@ -1,0 +1,58 @@
+"""The ``mcts`` bot: information-set Monte Carlo search (compiled; ``simgin.kernels.mcts``).
+
+At each decision the bot samples *worlds* that agree with everything it has seen: the
+opponent's hand (the cards it is known to hold, plus unseen cards drawn by the weights of
+the ``opponent`` bot's estimate, tilted towards well-kept hands by ``hand_quality``) and the
+order of the stock (the remaining unseen cards, shuffled). Each candidate action is played
+out to the end of the hand in the same worlds (common random numbers), both players then
+following a fast policy: take the pile's top card only when it completes a meld, discard
+to the least deadwood, and knock as soon as the deadwood is at most ``playout_knock`` (for
+itself; 0: only gin) or ``opponent_knock`` (for the opponent; 10: at the first chance, as
+``simple`` does). The action with the best mean result (its points in the hand, negative
+when the opponent scores) is chosen. ``budget`` playouts per decision are shared by the
+candidates. All random draws come from the seat's generator, so a hand replays exactly.
+
+Policy, per decision:
+
+- ``take_up_card`` (R11) and ``draw_from_pile`` (R9): search over taking the card and
+  passing it (drawing from the stock, or on the first turn leaving the offer to the other
+  player).
+- ``discard`` (R9, R10, V6): search over the ``width`` legal discards with the best
+  ``opponent`` scores (``potential``, ``safety`` and ``value`` as in that bot). After the
+  V7 take: the ``opponent`` bot's discard.
+- ``knock`` (R12, R13): always with gin; otherwise search over knocking now (the exact
+  showdown in each world, lay-offs included) and playing on.
+- ``big_gin`` (V13): always.
+- ``take_fiftieth`` (V7): as the ``opponent`` bot (the mean points of the forced knock).
+
+The default budget keeps a decision well under 50 ms on one core (benchmarks/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+from simgin.strategies.compiled import CompiledStrategy, parameter_vector
+from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
+from simgin.strategies.opponent import MODEL_PARAMETERS
+
+from simgin.kernels.bots import BOT_MCTS
+from simgin.strategy import Parameter
+
+DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
+PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("budget", 3000, "playouts per decision, shared by the candidate actions", 1, 1_000_000, integer=True),
+    Parameter("width", 4, "discards searched: the best by the opponent bot's score", 1, 11, integer=True),
+    Parameter(
+        "playout_knock", 0, "in playouts it knocks with deadwood at most this (0: only gin)", 0, 10, integer=True
+    ),
+    Parameter("opponent_knock", 10, "in playouts the opponent knocks with deadwood at most this", 0, 10, integer=True),
+    *with_defaults(DISCARD_PARAMETERS[:3], safety=1.0),
+    *MODEL_PARAMETERS,
+)
+
+
+class MctsStrategy(CompiledStrategy):
+    """The compiled ``mcts`` bot in the Python protocol; keyword arguments set parameters."""
+
+    def __init__(self, **params: float) -> None:
+        spec = "mcts" + (":" + ",".join(f"{k}={v:g}" for k, v in params.items()) if params else "")
+        super().__init__(spec, BOT_MCTS, parameter_vector(PARAMETERS, params))

@@ -1,0 +1,48 @@
+"""``benchmarks/bench_strategies.py`` writes only between its markers and computes honest intervals."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_strategies.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_strategies", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_strategies"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["bench_strategies"]
+
+
+def test_markers_are_appended_once_and_the_rest_of_the_file_is_kept(bench, tmp_path, monkeypatch):
+    results = tmp_path / "RESULTS.md"
+    results.write_text("# Benchmarks\n\nother script's table\n<!-- compare:start -->\nx\n<!-- compare:end -->\n")
+    monkeypatch.setattr(bench, "RESULTS", results)
+    bench.write_results("first table")
+    text = results.read_text()
+    assert text.startswith("# Benchmarks\n\nother script's table\n<!-- compare:start -->\nx\n<!-- compare:end -->\n")
+    assert text.endswith(f"{bench.HEADING}\n\n{bench.START}\nfirst table\n{bench.END}\n")
+    results.write_text(text + "\n## Later section\n\nkept\n")
+    bench.write_results("second table")
+    text = results.read_text()
+    assert text.count(bench.HEADING) == 1 and "first table" not in text
+    assert f"{bench.START}\nsecond table\n{bench.END}\n\n## Later section\n\nkept\n" in text
+
+
+def test_wilson_interval(bench):
+    low, high = bench.wilson(70, 100)
+    assert 0.60 < low < 0.61 and 0.78 < high < 0.79  # 95% Wilson interval of 70/100
+    assert bench.wilson(0, 50)[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_duel_counts_both_seats(bench):
+    result = bench.duel("greedy", "random", bench.Rules.preset("eaai"), 4, seed=3)
+    assert result.games == 8 and result.wins == 8, "greedy beats random from both seats"
+    assert result.hands > 0 and result.net_points > 0 and 0 <= result.gins + result.undercuts <= result.hands

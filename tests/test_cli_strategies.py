@@ -1,0 +1,83 @@
+"""``simgin strategies``: the registry on the command line (text, JSON, one spec, one-line errors)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+
+from click.testing import CliRunner
+
+from simgin import registry
+from simgin.cli import main
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["strategies", *args])
+
+
+def test_lists_every_builtin_with_kind_description_and_parameters():
+    result = run()
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for info in registry.builtin_strategies().values():
+        header = next(line for line in lines if line.startswith(f"{info.name} "))
+        assert "compiled" in header and info.description in header
+        for parameter in info.parameters:
+            assert any(line.strip().startswith(f"{parameter.name}=") and parameter.doc in line for line in lines)
+    assert "with a plain-Python twin" in next(line for line in lines if line.startswith("greedy "))
+    assert "heuristic:knock=7" not in result.output  # the defaults are listed, not an example spec
+    assert "knock=10 " in result.output
+
+
+def test_json_lists_the_same_strategies():
+    result = run("--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    names = [item["name"] for item in data["strategies"]]
+    assert names == list(registry.BUILTIN_NAMES)
+    heuristic = data["strategies"][names.index("heuristic")]
+    assert heuristic["kind"] == "compiled" and not heuristic["python_twin"]
+    knock = next(p for p in heuristic["parameters"] if p["name"] == "knock")
+    assert (knock["default"], knock["low"], knock["high"]) == (10, 0, 10)
+
+
+def test_one_spec_shows_every_value_and_marks_the_given_ones():
+    result = run("heuristic:knock=7,safety=0.5")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("heuristic:knock=7,safety=0.5: heuristic (compiled, built-in)")
+    rows = {line.split()[1] if line.startswith("*") else line.split()[0]: line for line in result.output.splitlines()}
+    assert rows["knock"].startswith("* knock") and " 7 " in rows["knock"]
+    assert rows["safety"].startswith("* safety") and " 0.5 " in rows["safety"]
+    assert rows["potential"].startswith("  potential")
+    data = json.loads(run("mcts:budget=200", "--json").output)
+    assert data["spec"] == "mcts:budget=200" and data["given"] == {"budget": 200.0}
+    assert data["values"]["width"] == 4
+    assert run("simple").output.splitlines()[-1] == "parameters: none"
+
+
+def test_bad_specs_are_one_line_errors_that_list_what_exists():
+    result = run("greddy")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: unknown strategy 'greddy': choose from random, simple, greedy,")
+    assert len(result.output.strip().splitlines()) == 1
+    result = run("heuristic:knok=7")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: unknown parameter 'knok' for strategy 'heuristic': choose from knock,")
+    result = run("mcts:budget=0")
+    assert result.exit_code == 1 and "must be between 1 and" in result.output
+
+
+def test_installed_plugins_are_listed_after_the_builtins(monkeypatch, tmp_path):
+    (tmp_path / "cli_plugin_for_tests.py").write_text(
+        'class Lazy:\n    """Never takes anything."""\n', encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        importlib.metadata,
+        "entry_points",
+        lambda group=None: [importlib.metadata.EntryPoint("lazy", "cli_plugin_for_tests:Lazy", group)],
+    )
+    result = run()
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().splitlines()[-1].startswith("lazy")
+    assert "python: Never takes anything." in result.output
