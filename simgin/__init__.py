@@ -7,6 +7,15 @@ from simgin.showdown import Kind, Showdown, score_showdown
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """``simgin.run_match`` and ``simgin.run_tournament`` load the runner on first use."""
+    if name in ("run_match", "run_tournament"):
+        from simgin import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module 'simgin' has no attribute {name!r}")
+
 __all__ = [
     "Kind",
     "Rules",
@@ -19,5 +28,7 @@ __all__ = [
     "format_cards",
     "meld_arrangement",
     "parse_cards",
+    "run_match",
+    "run_tournament",
     "score_showdown",
 ]

@@ -587,6 +587,7 @@ def replay(
       simgin replay simple random --seed 7 --hand 3
     """
     from simgin import reference_engine, runner
+    from simgin.registry import resolve
 
     if hand_seed is None:
         if seed is None or hand_index is None:
@@ -599,23 +600,12 @@ def replay(
     else:
         players = (a, b)
     try:
-        strategies = (_python_strategy(players[0]), _python_strategy(players[1]))
+        strategies = (resolve(players[0]).make(), resolve(players[1]).make())
         record = reference_engine.play_hand(strategies, rules, hand_seed, dealer)
     except ValueError as error:
         raise user_error("", error) from None
     click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")
     click.echo(record.replay())
-
-
-def _python_strategy(name: str):
-    """The plain-Python form of a built-in bot, for the reference engine's move log."""
-    from simgin.strategies.random import RandomStrategy
-    from simgin.strategies.simple import SimpleStrategy
-
-    bots = {"random": RandomStrategy, "simple": SimpleStrategy}
-    if name not in bots:
-        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(bots)}")
-    return bots[name]()
 
 
 COMMANDS = (match, tournament, compare, sweep, replay)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -65,6 +66,10 @@ class Outcome(IntEnum):
 
 class IllegalDecision(ValueError):
     """A strategy answered a question with an illegal move (R9, R10, V7) or a wrong type."""
+
+
+class StrategyFailed(IllegalDecision):
+    """A strategy raised an exception while deciding; the message names it, the decision and the hand."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -313,7 +318,7 @@ class _Hand:
 
     def play(self) -> HandRecord:
         for seat in (0, 1):
-            self.strategies[seat].start_hand(self._view(seat), self.rngs[seat])
+            self._call(seat, "start_hand", self._view(seat))
         player = self._first_turn()
         while self.result is None:
             self._normal_turn(player)
@@ -516,14 +521,14 @@ class _Hand:
         )
 
     def _ask_bool(self, seat: int, decision: str, drawn_card: int = -1, from_pile: bool = False) -> bool:
-        answer = getattr(self.strategies[seat], decision)(self._view(seat, drawn_card, from_pile), self.rngs[seat])
+        answer = self._call(seat, decision, self._view(seat, drawn_card, from_pile))
         if not _is_bool(answer):
             raise self._illegal(seat, decision, f"answered {answer!r}, which is not True or False")
         return bool(answer)
 
     def _ask_discard(self, seat: int, drawn_card: int, from_pile: bool, must_knock: bool) -> int:
         """R9, R10, V6; after taking the 50th card (V7) the discard must leave a knocking hand."""
-        card = self.strategies[seat].discard(self._view(seat, drawn_card, from_pile), self.rngs[seat])
+        card = self._call(seat, "discard", self._view(seat, drawn_card, from_pile))
         if not _is_int(card):
             raise self._illegal(seat, "discard", f"answered {card!r}, which is not a card (an int 0-51)")
         card = int(card)
@@ -544,6 +549,16 @@ class _Hand:
                 seat, "discard", f"{format_card(card)} was just taken from the pile and may not be discarded (R10)"
             )
         return card
+
+    def _call(self, seat: int, decision: str, view: PlayerView) -> Any:
+        """Ask seat's strategy one question; an exception it raises becomes a :class:`StrategyFailed`."""
+        try:
+            return getattr(self.strategies[seat], decision)(view, self.rngs[seat])
+        except IllegalDecision:
+            raise
+        except Exception as error:
+            failed = self._illegal(seat, decision, f"{type(error).__name__}: {error}")
+            raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from error
 
     def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
         strategy = self.strategies[seat]

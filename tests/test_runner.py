@@ -207,3 +207,53 @@ def test_dask_backend_without_a_scheduler_starts_a_local_cluster():
     expected = runner.run(config, workers=1)
     result = runner.run(config, workers=2, backend="dask")
     assert result.tallies[0].to_dict() == expected.tallies[0].to_dict()
+
+
+CRASHING_BOT = '''
+HANDS = []
+
+
+class Crasher:
+    """Plays its first card and knocks when it can, and fails at its 26th hand."""
+
+    name = "crasher"
+
+    def start_hand(self, view, rng):
+        HANDS.append(view.seat)
+
+    def take_up_card(self, view, rng):
+        return False
+
+    def draw_from_pile(self, view, rng):
+        return False
+
+    def discard(self, view, rng):
+        if len(HANDS) == 26:
+            raise RuntimeError("boom")
+        return view.hand[0] if view.hand[0] != view.drawn_card or not view.drawn_from_pile else view.hand[1]
+
+    def knock(self, view, rng):
+        return True
+
+    def big_gin(self, view, rng):
+        return True
+
+    def take_fiftieth(self, view, rng):
+        return True
+'''
+
+
+def test_a_failing_strategy_stops_the_run_naming_it_and_keeps_finished_chunks(tmp_path):
+    """Issue 4: the error names the strategy, the chunk seed and the hand; earlier chunks stay on disk."""
+    bot = tmp_path / "crasher.py"
+    bot.write_text(CRASHING_BOT)
+    spec = f"{bot}:Crasher"
+    config = runner.RunConfig((spec, "simple"), hands=60, seed=3, chunk_units=5)
+    with pytest.raises(runner.RunError) as caught:
+        runner.run(config, workers=1, out=tmp_path / "out")
+    message = str(caught.value)
+    assert spec in message
+    assert "RuntimeError: boom" in message
+    assert f"chunk seed {runner.chunk_seed(3, 2)}" in message
+    assert "hand seed" in message
+    assert len(list((tmp_path / "out" / "chunks").glob("*.json"))) == 2
