@@ -16,6 +16,7 @@ def __getattr__(name: str):
         return getattr(runner, name)
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
+
 __all__ = [
     "Kind",
     "Rules",
