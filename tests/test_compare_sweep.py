@@ -130,3 +130,19 @@ def test_tournament_ratings_anchor_and_holm():
     assert ratings["random"]["high"] < -300
     assert analysis["pairwise"][0]["significant"]
     assert analysis["pairwise"][0]["p_holm"] >= analysis["pairwise"][0]["p"]
+
+
+def test_a_bot_against_itself_accepts_h0_over_repeated_seeds():
+    """Self-play on duplicate pairs never accepts H1 (an error rate of at most alpha) over seeded runs.
+
+    The seats' random streams follow the seat, so a bot against itself mirrors every deal
+    exactly and each pair splits; see the calibration tests in test_stats.py for the
+    error rate on simulated pairs with a true difference of zero.
+    """
+    decisions = [
+        run_sprt("simple", "simple", SprtSettings(elo0=0, elo1=10, batch_pairs=10), EAAI, seed=s, workers=1)[1][
+            "decision"
+        ]
+        for s in range(8)
+    ]
+    assert decisions == ["H0"] * 8
