@@ -186,6 +186,11 @@ def machine() -> str:
         revision = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        if changed:
+            revision += " (with uncommitted changes)"
     except (OSError, subprocess.CalledProcessError):
         revision = "unknown"
     cpu = platform.processor() or platform.machine()
