@@ -97,25 +97,26 @@ def start_hand(bot, seat, hand, state, suit_deadwood):
 @njit(cache=True, inline="always")
 def take_up_card(bot, seat, hand, state, suit_deadwood):
     """First-turn offer of the up card, the pile's top card (R11)."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot == BOT_SIMPLE:
-        return card_fits_meld(hand, v.pile_top(state))
-    if bot == BOT_GREEDY:
-        return _greedy_takes(hand, v.pile_top(state), state, seat, suit_deadwood)
-    return _advanced(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood) == 1
+    return _takes_pile_top(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
 def draw_from_pile(bot, seat, hand, state, suit_deadwood):
     """Normal turn: take the pile's top card instead of the stock's (R9)."""
+    return _takes_pile_top(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def _takes_pile_top(decision, bot, seat, hand, state, suit_deadwood):
+    """Whether ``bot`` takes the pile's top card; the built-in bots decide the up card (R11) and a
+    normal turn's draw (R9) alike, the searching ones see which of the two ``decision`` is."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot == BOT_SIMPLE:
         return card_fits_meld(hand, v.pile_top(state))
     if bot == BOT_GREEDY:
         return _greedy_takes(hand, v.pile_top(state), state, seat, suit_deadwood)
-    return _advanced(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood) == 1
+    return _advanced(decision, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True, inline="always")

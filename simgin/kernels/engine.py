@@ -304,19 +304,37 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
 
 
 @njit(cache=True)
-def _game_totals(rules, score, boxes, winner, totals):
-    """Final totals of one game with box, game and shutout bonuses (R21-R23, V8); returns the shutout flag."""
-    loser = 1 - winner
-    for seat in range(2):
-        totals[seat] = score[seat] + rules[ri.BOX_BONUS] * boxes[seat]
-    shutout = score[loser] == 0
+def boxes_won(rules, record):
+    """Boxes for the winner of a hand: one (R22), plus Oklahoma's extra boxes (V9)."""
+    boxes = 1
+    if rules[ri.OK_EXTRA_BOXES]:
+        if record[H_KIND] == KIND_UNDERCUT:
+            boxes += record[H_MULTIPLIER]
+        elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
+            boxes += 2 * record[H_MULTIPLIER]
+    return boxes
+
+
+@njit(cache=True)
+def winner_total(rules, total, loser_score):
+    """The game winner's total after the game bonus: 100, or on a shutout 200 or the total doubled (R21, V8)."""
+    shutout = loser_score == 0
     bonus = rules[ri.GAME_BONUS]
     if shutout and rules[ri.SHUTOUT] == 0:
         bonus = rules[ri.SHUTOUT_BONUS]
-    totals[winner] += bonus
+    total += bonus
     if shutout and rules[ri.SHUTOUT] == 1:
-        totals[winner] *= 2
-    return shutout
+        total *= 2
+    return total
+
+
+@njit(cache=True)
+def _game_totals(rules, score, boxes, winner, totals):
+    """Final totals of one game with box, game and shutout bonuses (R21-R23, V8); returns the shutout flag."""
+    for seat in range(2):
+        totals[seat] = score[seat] + rules[ri.BOX_BONUS] * boxes[seat]
+    totals[winner] = winner_total(rules, totals[winner], score[1 - winner])
+    return score[1 - winner] == 0
 
 
 @njit(cache=True)
@@ -370,12 +388,7 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
             continue
         winner = record[H_WINNER]
         points = record[H_POINTS]
-        won_boxes = 1
-        if rules[ri.OK_EXTRA_BOXES]:
-            if record[H_KIND] == KIND_UNDERCUT:
-                won_boxes += record[H_MULTIPLIER]
-            elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
-                won_boxes += 2 * record[H_MULTIPLIER]
+        won_boxes = boxes_won(rules, record)
         wins[winner] += 1
         columns = min(wins[winner], 3) if hollywood else 1
         for g in range(columns):

@@ -152,6 +152,19 @@ def _levels(params, seat, knock_limit):
 
 
 @njit(cache=True)
+def _playout_buffers(stock_count):
+    """Scratch arrays of a decision's playouts: (hands, stock, cards, weights, work, result)."""
+    return (
+        np.empty(2, np.int64),
+        np.empty(stock_count, np.int64),
+        np.empty(52, np.int64),
+        np.empty(52),
+        np.empty(52, np.int64),
+        np.empty(3, np.int64),
+    )
+
+
+@njit(cache=True)
 def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     """Take the pile's top card (``first_turn``: the up card, R11; else a normal turn, R9), or not:
     the better mean playout."""
@@ -160,12 +173,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     dealer = table[v.T_DEALER]
     other = 1 - seat
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
-    hands = np.empty(2, np.int64)
-    stock = np.empty(stock_count, np.int64)
-    cards = np.empty(52, np.int64)
-    weights = np.empty(52)
-    work = np.empty(52, np.int64)
-    result = np.empty(3, np.int64)
+    hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
     totals = np.zeros(2)
     for _ in range(_world_count(params, 2)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
@@ -173,57 +181,37 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
         for take in range(2):
             hands[seat] = hand
             hands[other] = opponent_hand
+            # Who then holds 11 cards, and which card they drew from where.
             if take == 1:
-                hands[seat] |= 1 << top
-                value = play_out(
-                    seat, seat, PHASE_DISCARD, hands, -1, top, True, stock, 0, levels, rules, sd, sv, work, result
-                )
+                player, drawn, from_pile = seat, top, True
             elif not first_turn:
-                hands[seat] |= 1 << stock[0]
-                value = play_out(
-                    seat,
-                    seat,
-                    PHASE_DISCARD,
-                    hands,
-                    top,
-                    stock[0],
-                    False,
-                    stock,
-                    1,
-                    levels,
-                    rules,
-                    sd,
-                    sv,
-                    work,
-                    result,
-                )
+                player, drawn, from_pile = seat, stock[0], False
             elif seat != dealer and card_fits_meld(opponent_hand, top):
-                hands[other] |= 1 << top
-                value = play_out(
-                    seat, other, PHASE_DISCARD, hands, -1, top, True, stock, 0, levels, rules, sd, sv, work, result
-                )
+                player, drawn, from_pile = other, top, True
             else:
                 # Both passed (or the dealer passes last): the non-dealer draws from the stock.
-                starter = seat if seat != dealer else other
-                hands[starter] |= 1 << stock[0]
-                value = play_out(
-                    seat,
-                    starter,
-                    PHASE_DISCARD,
-                    hands,
-                    top,
-                    stock[0],
-                    False,
-                    stock,
-                    1,
-                    levels,
-                    rules,
-                    sd,
-                    sv,
-                    work,
-                    result,
-                )
-            totals[take] += value
+                player = seat if seat != dealer else other
+                drawn, from_pile = stock[0], False
+            hands[player] |= 1 << drawn
+            pile_top = -1 if from_pile else top
+            stock_next = 0 if from_pile else 1
+            totals[take] += play_out(
+                seat,
+                player,
+                PHASE_DISCARD,
+                hands,
+                pile_top,
+                drawn,
+                from_pile,
+                stock,
+                stock_next,
+                levels,
+                rules,
+                sd,
+                sv,
+                work,
+                result,
+            )
     return totals[1] > totals[0]
 
 
@@ -269,11 +257,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     stock_count = table[v.T_STOCK_COUNT]
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     other = 1 - seat
-    hands = np.empty(2, np.int64)
-    stock = np.empty(stock_count, np.int64)
-    cards = np.empty(52, np.int64)
-    weights = np.empty(52)
-    result = np.empty(3, np.int64)
+    hands, stock, cards, weights, _, result = _playout_buffers(stock_count)
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
@@ -314,12 +298,7 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     top = v.pile_top(table)
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     other = 1 - seat
-    hands = np.empty(2, np.int64)
-    stock = np.empty(stock_count, np.int64)
-    cards = np.empty(52, np.int64)
-    weights = np.empty(52)
-    work = np.empty(52, np.int64)
-    result = np.empty(3, np.int64)
+    hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
     now = 0.0
     wait = 0.0
     for _ in range(_world_count(params, 2)):

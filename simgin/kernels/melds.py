@@ -14,8 +14,6 @@ import numpy as np
 from numba import njit, prange
 
 SUIT_BITS = 0x1FFF
-MAX_SET_RANKS = 13
-MAX_OPTIONS = 6  # per rank: none, four 3-card sets, the 4-card set
 
 
 def _build_suit_deadwood() -> np.ndarray:
@@ -40,57 +38,55 @@ def suit_mask(hand: int, suit: int) -> int:
     return (hand >> (13 * suit)) & SUIT_BITS
 
 
-@njit(cache=True)
-def set_options(hand, ranks, options, option_counts):
-    """Fill the set choices of a hand; return how many ranks have 3 or more cards.
+#: The four cards of rank 0, one per suit; shifted left by r, the four cards of rank r.
+RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)
 
-    ``ranks[i]`` is such a rank, ``options[i, k]`` a 4-bit mask of the suits whose card of
-    that rank goes into a set (0 = no set), ``option_counts[i]`` how many options rank i has.
+
+@njit(cache=True)
+def set_choices(hand):
+    """The ways to put cards of ``hand`` into sets (R3), as 52-bit masks of the set cards.
+
+    Each rank with 3 or more cards offers: no set, and either its 3-card set or, with all
+    four, each 3-card subset and the 4-card set. A choice takes one option per such rank;
+    entry 0 is the choice of no sets. The order is fixed (the lowest rank's option varies
+    fastest) because callers keep the first of equally good choices.
     """
     m0 = suit_mask(hand, 0)
     m1 = suit_mask(hand, 1)
     m2 = suit_mask(hand, 2)
     m3 = suit_mask(hand, 3)
     three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
-    count = 0
+    four = m0 & m1 & m2 & m3
+    total = 1
+    for rank in range(13):
+        if (four >> rank) & 1:
+            total *= 6
+        elif (three >> rank) & 1:
+            total *= 2
+    choices = np.empty(total, np.int64)
+    choices[0] = 0
+    size = 1
     for rank in range(13):
         if not (three >> rank) & 1:
             continue
-        present = ((m0 >> rank) & 1) | (((m1 >> rank) & 1) << 1) | (((m2 >> rank) & 1) << 2) | (((m3 >> rank) & 1) << 3)
-        ranks[count] = rank
-        options[count, 0] = 0
-        if present == 15:
-            options[count, 1] = 0b1110
-            options[count, 2] = 0b1101
-            options[count, 3] = 0b1011
-            options[count, 4] = 0b0111
-            options[count, 5] = 0b1111
-            option_counts[count] = 6
+        column = hand & (RANK_COLUMN << rank)
+        if (four >> rank) & 1:
+            # Each 3-card set (without suit 0, 1, 2, 3 in turn), then all four.
+            for missing in range(4):
+                _extend(choices, size, 1 + missing, column & ~(1 << (13 * missing + rank)))
+            _extend(choices, size, 5, column)
+            size *= 6
         else:
-            options[count, 1] = present
-            option_counts[count] = 2
-        count += 1
-    return count
+            _extend(choices, size, 1, column)
+            size *= 2
+    return choices
 
 
 @njit(cache=True, inline="always")
-def _removed_in_suit(suit, set_rank_count, ranks, options, choice):
-    removed = 0
-    for i in range(set_rank_count):
-        if (options[i, choice[i]] >> suit) & 1:
-            removed |= 1 << ranks[i]
-    return removed
-
-
-@njit(cache=True, inline="always")
-def _advance(choice, option_counts, set_rank_count):
-    """Odometer step over the set choices; False when all were visited."""
-    for i in range(set_rank_count):
-        choice[i] += 1
-        if choice[i] < option_counts[i]:
-            return True
-        choice[i] = 0
-    return False
+def _extend(choices, size, option, cards):
+    """Block ``option`` of the choices: the first ``size`` choices with ``cards`` added."""
+    for j in range(size):
+        choices[option * size + j] = choices[j] | cards
 
 
 @njit(cache=True, inline="always")
@@ -119,48 +115,33 @@ def deadwood_of_mask(hand, suit_deadwood):
     m3 = suit_mask(hand, 3)
     if (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3) == 0:
         return suit_deadwood[m0] + suit_deadwood[m1] + suit_deadwood[m2] + suit_deadwood[m3]
-    ranks = np.empty(MAX_SET_RANKS, np.int64)
-    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
-    option_counts = np.empty(MAX_SET_RANKS, np.int64)
-    set_rank_count = set_options(hand, ranks, options, option_counts)
-    choice = np.zeros(MAX_SET_RANKS, np.int64)
     best = 1 << 30
-    while True:
+    for sets in set_choices(hand):
+        rest = hand & ~sets
         total = (
-            suit_deadwood[m0 & ~_removed_in_suit(0, set_rank_count, ranks, options, choice)]
-            + suit_deadwood[m1 & ~_removed_in_suit(1, set_rank_count, ranks, options, choice)]
-            + suit_deadwood[m2 & ~_removed_in_suit(2, set_rank_count, ranks, options, choice)]
-            + suit_deadwood[m3 & ~_removed_in_suit(3, set_rank_count, ranks, options, choice)]
+            suit_deadwood[suit_mask(rest, 0)]
+            + suit_deadwood[suit_mask(rest, 1)]
+            + suit_deadwood[suit_mask(rest, 2)]
+            + suit_deadwood[suit_mask(rest, 3)]
         )
         if total < best:
             best = total
-        if not _advance(choice, option_counts, set_rank_count):
-            break
     return best
 
 
 @njit(cache=True)
 def best_set_cards(hand, suit_deadwood):
     """The set cards of one minimum-deadwood arrangement, as a mask; runs are the leftover blocks."""
-    ranks = np.empty(MAX_SET_RANKS, np.int64)
-    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
-    option_counts = np.empty(MAX_SET_RANKS, np.int64)
-    set_rank_count = set_options(hand, ranks, options, option_counts)
-    choice = np.zeros(MAX_SET_RANKS, np.int64)
     best = 1 << 30
     best_sets = 0
-    while True:
-        sets = 0
+    for sets in set_choices(hand):
+        rest = hand & ~sets
         total = 0
         for suit in range(4):
-            removed = _removed_in_suit(suit, set_rank_count, ranks, options, choice)
-            sets |= removed << (13 * suit)
-            total += suit_deadwood[suit_mask(hand, suit) & ~removed]
+            total += suit_deadwood[suit_mask(rest, suit)]
         if total < best:
             best = total
             best_sets = sets
-        if not _advance(choice, option_counts, set_rank_count):
-            break
     return best_sets
 
 
@@ -172,36 +153,29 @@ def discard_deadwoods(hand, suit_deadwood, out):
     choice that does not use a card, the hand without that card scores the same, but for
     the card's own suit, so each set choice scores every discard with one lookup per card.
     """
-    ranks = np.empty(MAX_SET_RANKS, np.int64)
-    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
-    option_counts = np.empty(MAX_SET_RANKS, np.int64)
-    set_rank_count = set_options(hand, ranks, options, option_counts)
     for card in range(52):
         if (hand >> card) & 1:
             out[card] = 1 << 30
-    choice = np.zeros(MAX_SET_RANKS, np.int64)
-    left = np.empty(4, np.int64)
     best = 1 << 30
-    while True:
+    for sets in set_choices(hand):
+        remaining = hand & ~sets
         base = 0
         for suit in range(4):
-            left[suit] = suit_mask(hand, suit) & ~_removed_in_suit(suit, set_rank_count, ranks, options, choice)
-            base += suit_deadwood[left[suit]]
+            base += suit_deadwood[suit_mask(remaining, suit)]
         for suit in range(4):
-            rest = base - suit_deadwood[left[suit]]
-            bits = left[suit]
+            m = suit_mask(remaining, suit)
+            rest = base - suit_deadwood[m]
+            bits = m
             while bits:
                 low = bits & -bits
                 rank = _bit_index(low)
-                value = rest + suit_deadwood[left[suit] ^ low]
+                value = rest + suit_deadwood[m ^ low]
                 card = 13 * suit + rank
                 if value < out[card]:
                     out[card] = value
                     if value < best:
                         best = value
                 bits ^= low
-        if not _advance(choice, option_counts, set_rank_count):
-            break
     return best
 
 

@@ -14,15 +14,16 @@ from simgin.kernels import rule_index as ri
 from simgin.kernels.engine import (
     ERROR_NONE,
     H_KIND,
-    H_MULTIPLIER,
     H_POINTS,
     H_WINNER,
     HAND_FIELD_COUNT,
     MAX_HANDS_PER_GAME,
+    boxes_won,
     play_hand,
+    winner_total,
 )
 from simgin.kernels.rng import derive, randint
-from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_UNDERCUT
+from simgin.kernels.showdown import KIND_DEAD
 
 # Three-player game record (V11), per player i in 0..2 where a field ends in _i.
 THREE_FIELDS = (
@@ -86,29 +87,23 @@ M_DEALT = 20
 TEAM_FIELD_COUNT = len(TEAM_FIELDS)
 
 
-@njit(cache=True)
-def _boxes_won(rules, record):
-    """One box for a won hand, plus Oklahoma's extra boxes (V9)."""
-    boxes = 1
-    if rules[ri.OK_EXTRA_BOXES]:
-        if record[H_KIND] == KIND_UNDERCUT:
-            boxes += record[H_MULTIPLIER]
-        elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
-            boxes += 2 * record[H_MULTIPLIER]
-    return boxes
+@njit(cache=True, inline="always")
+def _seat_players(first, second, bot_ids, bot_params, pair, pair_params):
+    """Put player ``first`` in seat 0 and ``second`` in seat 1 of a two-player hand."""
+    pair[0] = bot_ids[first]
+    pair[1] = bot_ids[second]
+    pair_params[0] = bot_params[first]
+    pair_params[1] = bot_params[second]
 
 
-@njit(cache=True)
-def _settle(rules, winner_total, loser_total, loser_score):
-    """One pairwise settlement (R21-R23, V8): the winner's total with its game bonus minus the loser's."""
-    shutout = loser_score == 0
-    bonus = rules[ri.GAME_BONUS]
-    if shutout and rules[ri.SHUTOUT] == 0:
-        bonus = rules[ri.SHUTOUT_BONUS]
-    total = winner_total + bonus
-    if shutout and rules[ri.SHUTOUT] == 1:
-        total *= 2
-    return total - loser_total
+@njit(cache=True, inline="always")
+def _log_hand(hand_rows, hand_players, index, record, first, second, extra):
+    """Row ``index`` of the hand log, while it has room: the record and (seat-0 player, seat-1 player, ``extra``)."""
+    if index < hand_rows.shape[0]:
+        hand_rows[index, :] = record
+        hand_players[index, 0] = first
+        hand_players[index, 1] = second
+        hand_players[index, 2] = extra
 
 
 @njit(cache=True)
@@ -141,10 +136,7 @@ def play_three_game(
             break
         first = (dealer + 1) % 3
         second = (dealer + 2) % 3
-        pair[0] = bot_ids[first]
-        pair[1] = bot_ids[second]
-        pair_params[0] = bot_params[first]
-        pair_params[1] = bot_params[second]
+        _seat_players(first, second, bot_ids, bot_params, pair, pair_params)
         pair_scores[0] = scores[first]
         pair_scores[1] = scores[second]
         # The dealer sits out; the player after the dealer plays first (the two-player
@@ -164,11 +156,7 @@ def play_three_game(
             error[0] = code
             error[1] = np.int64(derive(game_seed, 1 + deals))
             return deals
-        if deals < hand_rows.shape[0]:
-            hand_rows[deals, :] = record
-            hand_players[deals, 0] = first
-            hand_players[deals, 1] = second
-            hand_players[deals, 2] = dealer
+        _log_hand(hand_rows, hand_players, deals, record, first, second, dealer)
         deals += 1
         game[T_SAT_OUT + dealer] += 1
         game[T_FIRST + first] += 1
@@ -178,7 +166,7 @@ def play_three_game(
         winner = first if record[H_WINNER] == 0 else second
         loser = second if winner == first else first
         scores[winner] += record[H_POINTS]
-        boxes[winner] += _boxes_won(rules, record)
+        boxes[winner] += boxes_won(rules, record)
         game[T_WON + winner] += 1
         if scores[winner] >= rules[ri.TARGET]:
             winner_of_game = winner
@@ -192,11 +180,11 @@ def play_three_game(
     for i in range(3):
         for j in range(i + 1, 3):
             if winner_of_game == i:
-                margin = _settle(rules, totals[i], totals[j], scores[j])
+                margin = winner_total(rules, totals[i], scores[j]) - totals[j]
                 if scores[j] == 0:
                     game[T_SHUTOUTS] += 1
             elif winner_of_game == j:
-                margin = -_settle(rules, totals[j], totals[i], scores[i])
+                margin = totals[i] - winner_total(rules, totals[j], scores[i])
                 if scores[i] == 0:
                     game[T_SHUTOUTS] += 1
             else:
@@ -242,10 +230,7 @@ def play_team_game(
         for table in range(2):
             a_player = table
             b_player = 2 + (table if rounds % 2 == 0 else 1 - table)
-            pair[0] = bot_ids[a_player]
-            pair[1] = bot_ids[b_player]
-            pair_params[0] = bot_params[a_player]
-            pair_params[1] = bot_params[b_player]
+            _seat_players(a_player, b_player, bot_ids, bot_params, pair, pair_params)
             # Deals alternate in pairs of rounds, so each player deals to each opponent equally often.
             dealer_seat = (rounds // 2) % 2
             hand_seed = derive(game_seed, 1 + 2 * rounds + table)
@@ -256,11 +241,7 @@ def play_team_game(
                 error[0] = code
                 error[1] = np.int64(hand_seed)
                 return tables
-            if tables < hand_rows.shape[0]:
-                hand_rows[tables, :] = record
-                hand_players[tables, 0] = a_player
-                hand_players[tables, 1] = b_player
-                hand_players[tables, 2] = rounds
+            _log_hand(hand_rows, hand_players, tables, record, a_player, b_player, rounds)
             tables += 1
             game[M_DEALT + (a_player if dealer_seat == 0 else b_player)] += 1
             if record[H_KIND] == KIND_DEAD:
@@ -287,7 +268,7 @@ def play_team_game(
         loser_team = 1 - winner_team
         game[M_WINNER] = winner_team
         game[M_SHUTOUT] = team_scores[loser_team] == 0
-        margin = _settle(rules, game[M_TOTAL + winner_team], game[M_TOTAL + loser_team], team_scores[loser_team])
+        margin = winner_total(rules, game[M_TOTAL + winner_team], team_scores[loser_team]) - game[M_TOTAL + loser_team]
         game[M_MARGIN] = margin
         game[M_TOTAL + winner_team] = game[M_TOTAL + loser_team] + margin
     game[M_ROUNDS] = rounds

@@ -14,14 +14,11 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels.melds import (
-    MAX_OPTIONS,
-    MAX_SET_RANKS,
+    RANK_COLUMN,
     SUIT_BITS,
-    _advance,
-    _removed_in_suit,
     best_set_cards,
     deadwood_of_mask,
-    set_options,
+    set_choices,
     suit_mask,
 )
 
@@ -56,20 +53,12 @@ def defender_best(defender, knocker_runs, set_fourths, suit_value, result):
     ``set_fourths`` (52-bit) the cards that would complete a knocker's 3-card set.
     ``result`` receives [defender set cards, laid-off cards] of one best choice.
     """
-    ranks = np.empty(MAX_SET_RANKS, np.int64)
-    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
-    option_counts = np.empty(MAX_SET_RANKS, np.int64)
-    set_rank_count = set_options(defender, ranks, options, option_counts)
-    choice = np.zeros(MAX_SET_RANKS, np.int64)
     best = 1 << 30
-    while True:
+    for sets in set_choices(defender):
         total = 0
-        sets = 0
         laid_all = 0
         for suit in range(4):
-            removed = _removed_in_suit(suit, set_rank_count, ranks, options, choice)
-            sets |= removed << (13 * suit)
-            m = suit_mask(defender, suit) & ~removed
+            m = suit_mask(defender & ~sets, suit)
             runs = knocker_runs[suit]
             reach = runs
             if runs:
@@ -89,8 +78,6 @@ def defender_best(defender, knocker_runs, set_fourths, suit_value, result):
             best = total
             result[0] = sets
             result[1] = laid_all
-        if not _advance(choice, option_counts, set_rank_count):
-            break
     return best
 
 
@@ -102,40 +89,29 @@ def knock_showdown(knocker, defender, suit_deadwood, suit_value, result):
     defender the most deadwood (R14). ``result`` receives [knocker set cards, defender set
     cards, laid-off cards].
     """
-    ranks = np.empty(MAX_SET_RANKS, np.int64)
-    options = np.empty((MAX_SET_RANKS, MAX_OPTIONS), np.int64)
-    option_counts = np.empty(MAX_SET_RANKS, np.int64)
-    set_rank_count = set_options(knocker, ranks, options, option_counts)
     knocker_deadwood = deadwood_of_mask(knocker, suit_deadwood)
     runs = np.empty(4, np.int64)
     inner = np.empty(2, np.int64)
-    choice = np.zeros(MAX_SET_RANKS, np.int64)
     worst = -1
-    while True:
+    for sets in set_choices(knocker):
         total = 0
-        sets = 0
         for suit in range(4):
-            removed = _removed_in_suit(suit, set_rank_count, ranks, options, choice)
-            sets |= removed << (13 * suit)
-            left = suit_mask(knocker, suit) & ~removed
+            left = suit_mask(knocker & ~sets, suit)
             runs[suit] = run_cards(left)
             total += suit_deadwood[left]
         if total == knocker_deadwood:
             fourths = 0
-            for i in range(set_rank_count):
-                shown = options[i, choice[i]]
-                if shown != 0 and shown != 15:
-                    for suit in range(4):
-                        if not (shown >> suit) & 1:
-                            fourths |= 1 << (13 * suit + ranks[i])
+            for rank in range(13):
+                column = RANK_COLUMN << rank
+                shown = sets & column
+                if shown != 0 and shown != column:
+                    fourths |= column & ~shown
             left_over = defender_best(defender, runs, fourths, suit_value, inner)
             if left_over > worst:
                 worst = left_over
                 result[0] = sets
                 result[1] = inner[0]
                 result[2] = inner[1]
-        if not _advance(choice, option_counts, set_rank_count):
-            break
     return knocker_deadwood, worst
 
 
