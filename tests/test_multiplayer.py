@@ -57,14 +57,18 @@ def test_v11_scores_add_up_and_nets_balance():
         assert games[g, km.T_NET + winner] > 0
 
 
-def test_pairwise_settlement_follows_r21_to_r23_and_v8():
-    """The winner's total plus the game bonus (200 against a shutout, or doubled under V8) minus the loser's."""
+def test_winner_total_follows_r21_and_v8():
+    """The game winner's total plus the game bonus: 200 against a shutout, or the total doubled under V8.
+
+    Two-player games and every pairwise settlement of three- and four-player games use it (R23).
+    """
     standard = Rules().to_array()
-    assert km._settle(standard, 140, 60, 20) == 140 + 100 - 60
-    assert km._settle(standard, 140, 0, 0) == 140 + 200
+    assert ke.winner_total(standard, 140, 20) == 140 + 100
+    assert ke.winner_total(standard, 140, 0) == 140 + 200
     double = Rules.preset("modern").to_array()
-    assert km._settle(double, 140, 0, 0) == 2 * (140 + 100)
-    assert km._settle(Rules.preset("eaai").to_array(), 110, 90, 90) == 20
+    assert ke.winner_total(double, 140, 20) == 140 + 100
+    assert ke.winner_total(double, 140, 0) == 2 * (140 + 100)
+    assert ke.winner_total(Rules.preset("eaai").to_array(), 110, 90) - 90 == 20
 
 
 def test_v12_opponents_alternate_and_team_scores_follow_the_rule():
