@@ -38,6 +38,16 @@ def suit_mask(hand: int, suit: int) -> int:
     return (hand >> (13 * suit)) & SUIT_BITS
 
 
+@njit(cache=True, inline="always")
+def has_three_of_a_rank(hand):
+    """Whether some rank has 3 or more cards in ``hand``, so that sets are possible (R3)."""
+    m0 = suit_mask(hand, 0)
+    m1 = suit_mask(hand, 1)
+    m2 = suit_mask(hand, 2)
+    m3 = suit_mask(hand, 3)
+    return (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3) != 0
+
+
 #: The four cards of rank 0, one per suit; shifted left by r, the four cards of rank r.
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)
 
@@ -109,12 +119,13 @@ def card_fits_meld(hand, card):
 @njit(cache=True)
 def deadwood_of_mask(hand, suit_deadwood):
     """Minimum deadwood of a hand mask (R6)."""
-    m0 = suit_mask(hand, 0)
-    m1 = suit_mask(hand, 1)
-    m2 = suit_mask(hand, 2)
-    m3 = suit_mask(hand, 3)
-    if (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3) == 0:
-        return suit_deadwood[m0] + suit_deadwood[m1] + suit_deadwood[m2] + suit_deadwood[m3]
+    if not has_three_of_a_rank(hand):
+        return (
+            suit_deadwood[suit_mask(hand, 0)]
+            + suit_deadwood[suit_mask(hand, 1)]
+            + suit_deadwood[suit_mask(hand, 2)]
+            + suit_deadwood[suit_mask(hand, 3)]
+        )
     best = 1 << 30
     for sets in set_choices(hand):
         rest = hand & ~sets
@@ -156,26 +167,35 @@ def discard_deadwoods(hand, suit_deadwood, out):
     for card in range(52):
         if (hand >> card) & 1:
             out[card] = 1 << 30
+    if not has_three_of_a_rank(hand):
+        return _discards_with_sets(hand, 0, suit_deadwood, out, 1 << 30)
     best = 1 << 30
     for sets in set_choices(hand):
-        remaining = hand & ~sets
-        base = 0
-        for suit in range(4):
-            base += suit_deadwood[suit_mask(remaining, suit)]
-        for suit in range(4):
-            m = suit_mask(remaining, suit)
-            rest = base - suit_deadwood[m]
-            bits = m
-            while bits:
-                low = bits & -bits
-                rank = _bit_index(low)
-                value = rest + suit_deadwood[m ^ low]
-                card = 13 * suit + rank
-                if value < out[card]:
-                    out[card] = value
-                    if value < best:
-                        best = value
-                bits ^= low
+        best = _discards_with_sets(hand, sets, suit_deadwood, out, best)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _discards_with_sets(hand, sets, suit_deadwood, out, best):
+    """Lower ``out[card]`` to the deadwood left by discarding ``card`` with the set cards ``sets``; the new best."""
+    remaining = hand & ~sets
+    base = 0
+    for suit in range(4):
+        base += suit_deadwood[suit_mask(remaining, suit)]
+    for suit in range(4):
+        m = suit_mask(remaining, suit)
+        rest = base - suit_deadwood[m]
+        bits = m
+        while bits:
+            low = bits & -bits
+            rank = _bit_index(low)
+            value = rest + suit_deadwood[m ^ low]
+            card = 13 * suit + rank
+            if value < out[card]:
+                out[card] = value
+                if value < best:
+                    best = value
+            bits ^= low
     return best
 
 
