@@ -76,6 +76,23 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     }
 
 
+def pairing_rates(t: Tally) -> dict[str, float]:
+    """What a pairing's hands looked like, the same for both players: the outcome shares of all
+    hands (summing to 1), hand length, the knocker's deadwood and the first-player and dealer edge."""
+    hands = t["hands"]
+    rates = {f"{outcome}_rate": ratio(t[outcome], hands) for outcome in OUTCOMES}
+    rates.update(
+        {
+            "mean_turns": ratio(t["turns"], hands),
+            "mean_draws": ratio(t["draws"], hands),
+            "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
+            "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
+            "dealer_points_per_hand": ratio(t["dealer_net"], hands),
+        }
+    )
+    return rates
+
+
 def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[str, Any]]:
     """Two summary rows (A's and B's) for one pairing."""
     a_index, b_index = config.pairings[pairing_index]
@@ -123,15 +140,9 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
             "undercut_when_knocking": ratio(t[f"undercuts_{other}"], t[f"knocks_{side}"]),
             "dealt_share": ratio(t["dealt_a"] if side == "a" else hands - t["dealt_a"], hands),
         }
-        for outcome in OUTCOMES:
-            row[f"{outcome}_rate"] = ratio(t[outcome], hands)
+        row.update(pairing_rates(t))
         row.update(
             {
-                "mean_turns": ratio(t["turns"], hands),
-                "mean_draws": ratio(t["draws"], hands),
-                "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
-                "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
-                "dealer_points_per_hand": ratio(t["dealer_net"], hands),
                 "hands_per_game": ratio(t["game_hands"], t["games"]),
                 "capped_hands": t["capped"],
                 "capped_games": t["games_capped"],
@@ -168,15 +179,9 @@ def match_json(result: RunResult) -> dict[str, Any]:
         "net_points_per_hand": [row["net_points_per_hand"] for row in rows],
         "net_points_ci": [[row["net_points_low"], row["net_points_high"]] for row in rows],
     }
-    for outcome in OUTCOMES:
-        data[f"{outcome}_rate"] = ratio(t[outcome], hands)
+    data.update(pairing_rates(t))
     data.update(
         {
-            "mean_draws": ratio(t["draws"], hands),
-            "mean_turns": ratio(t["turns"], hands),
-            "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
-            "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
-            "dealer_points_per_hand": ratio(t["dealer_net"], hands),
             "capped_hands": int(t["capped"]),
             "rules": config.rules.to_dict(),
         }
