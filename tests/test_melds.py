@@ -329,3 +329,41 @@ def test_bad_cards_raise(bad: object) -> None:
         simgin.deadwood(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         simgin.meld_arrangement(bad)  # type: ignore[arg-type]
+
+
+def reference_set_choices(hand: list[int]) -> set[frozenset[int]]:
+    """Every way to lay disjoint sets (R3) out of ``hand``, from the reference's meld list: at most
+    one set per rank, since two sets of one rank would need six cards of it."""
+    by_rank: dict[int, list[frozenset[int]]] = {}
+    for meld in reference.all_melds(hand):
+        if reference.is_set(meld):
+            by_rank.setdefault(next(iter(meld)) % 13, []).append(meld)
+    choices = {frozenset()}
+    for options in by_rank.values():
+        choices = {choice | option for choice in choices for option in [frozenset(), *options]}
+    return choices
+
+
+@settings(deadline=None)  # the first example may compile the kernel
+@given(st.lists(st.integers(0, 51), unique=True, max_size=11))
+def test_r3_set_choices_are_every_set_layout_once(hand: list[int]) -> None:
+    """The meld and showdown kernels search ``set_choices``: it must hold each layout of sets exactly once,
+    the empty one first (callers keep the first of equal choices, so the order is part of the contract)."""
+    from simgin.kernels.melds import set_choices
+
+    masks = [int(m) for m in set_choices(cards_to_mask(hand))]
+    layouts = [frozenset(c for c in range(52) if (m >> c) & 1) for m in masks]
+    assert masks[0] == 0
+    assert len(set(layouts)) == len(layouts)
+    assert set(layouts) == reference_set_choices(hand)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("2C 3C 4C 5D 6D", 1), ("7C 7D 7H 9S", 2), ("7C 7D 7H 7S KC KD KH", 12), ("AC AD AH AS 2C 2D 2H 2S 3C 3D 3H", 72)],
+)
+def test_r3_set_choice_counts(text: str, count: int) -> None:
+    """No set rank: one choice; a 3-card rank doubles the choices, a 4-card rank multiplies them by six."""
+    from simgin.kernels.melds import set_choices
+
+    assert len(set_choices(cards_to_mask(parse_cards(text)))) == count
