@@ -67,10 +67,20 @@ def _check_counts(hands: int | None, games: int | None) -> None:
             raise click.BadParameter(f"{value} is not allowed: must be at least 1", param_hint=name)
 
 
-def _announce_compilation() -> None:
-    """Say so when the numba cache is cold, since the first run compiles for a minute."""
-    cache = Path(__file__).parent / "kernels" / "__pycache__"
-    if not list(cache.glob("engine.play_hands_batch*.nbi")):
+def _announce_compilation(unit: str, table: str) -> None:
+    """Say so when numba's cache lacks the kernel this run plays in (a first run, or new kernel
+    sources), since compiling it takes about a minute; later runs load it from the cache."""
+    from simgin.kernels import is_cached
+
+    if table == "pairs":
+        from simgin.kernels import engine as kernels
+
+        kernel = kernels.play_hands_batch if unit == "hands" else kernels.play_games_batch
+    else:
+        from simgin.kernels import multiplayer as kernels
+
+        kernel = kernels.play_three_games_batch if table == "three" else kernels.play_team_games_batch
+    if not is_cached(kernel):
         click.echo("compiling kernels, first run only (about a minute)...", err=True)
 
 
@@ -100,11 +110,13 @@ def _make_config(
 
 
 @contextlib.contextmanager
-def _running(total: int, unit: str, quiet: bool, out: Path | None) -> Iterator[Callable[[Any, int], None]]:
+def _running(
+    total: int, unit: str, quiet: bool, out: Path | None, table: str = "pairs"
+) -> Iterator[Callable[[Any, int], None]]:
     """A progress callback (a bar with the rate and time left on a terminal), and one-line errors."""
     from simgin import runner
 
-    _announce_compilation()
+    _announce_compilation(unit, table)
     show = not quiet and sys.stderr.isatty()
     started = time.perf_counter()
     bar = click.progressbar(length=total, label=unit, file=sys.stderr, show_eta=True)
@@ -189,7 +201,7 @@ def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **optio
         table=table,
     )
     out = options["out"]
-    with _running(config.count * len(config.pairings), config.mode, options["quiet"], out) as progress:
+    with _running(config.count * len(config.pairings), config.mode, options["quiet"], out, config.table) as progress:
         kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
         return runner.run(config, progress=progress, kind=kind, **_execution(options))
 

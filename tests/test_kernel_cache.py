@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from click.testing import CliRunner
+
 import simgin.kernels as kernels
+from simgin import Rules
+from simgin.cli import main
+from simgin.engine import play_hand_rows
 from simgin.kernels import bots
 from simgin.kernels import engine as k
 
@@ -23,3 +34,23 @@ def test_the_stamp_changes_when_any_kernel_file_changes(tmp_path, monkeypatch):
     assert kernels.sources_stamp() == before
     (tmp_path / "bots.py").write_text("y = 22\n", encoding="utf-8")
     assert kernels.sources_stamp() != before
+
+
+def test_is_cached_reads_numba_index_for_the_current_sources():
+    """After a kernel has run it is in the cache; a fresh cache folder holds nothing (issue 4's notice)."""
+    play_hand_rows(("simple", "simple"), Rules(), np.array([1], dtype=np.uint64), np.array([0]))
+    assert kernels.is_cached(k.play_hands_batch)
+    code = "import simgin.kernels as s; from simgin.kernels import engine; print(s.is_cached(engine.play_hands_batch))"
+    with tempfile.TemporaryDirectory() as empty:
+        env = {**os.environ, "NUMBA_CACHE_DIR": empty}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_cli_announces_compilation_only_when_the_kernel_is_not_cached(monkeypatch):
+    args = ["match", "simple", "random", "--hands", "20", "--workers", "1", "--quiet"]
+    for cached, announced in ((False, True), (True, False)):
+        monkeypatch.setattr(kernels, "is_cached", lambda dispatcher, cached=cached: cached)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert ("compiling kernels, first run only" in result.stderr) is announced

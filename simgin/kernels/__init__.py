@@ -60,6 +60,23 @@ class _InTreeLocator(KernelSourcesStamp, caching.InTreeCacheLocator):
     """Otherwise: the package's ``__pycache__``."""
 
 
-for _locator in (_InTreeLocator, _UserDirLocator):
+class _UserWideLocator(KernelSourcesStamp, caching.UserWideCacheLocator):
+    """The package's folder not writable (an installed copy): numba's cache folder in the user's home."""
+
+
+for _locator in (_UserWideLocator, _InTreeLocator, _UserDirLocator):
     if _locator not in caching.CacheImpl._locator_classes:
         caching.CacheImpl._locator_classes.insert(0, _locator)
+
+
+def is_cached(dispatcher) -> bool:  # type: ignore[no-untyped-def]
+    """Whether numba's on-disk cache holds ``dispatcher`` compiled from today's kernel sources.
+
+    Reads the cache index the way numba does (a stale stamp counts as no cache). This uses
+    numba's private cache objects; if they ever change, the answer is True, so that nobody
+    is told about a compilation that may not happen.
+    """
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except AttributeError:
+        return True
