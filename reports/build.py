@@ -445,11 +445,20 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         ratings = ratings.sort_values("rating", ascending=False).reset_index(drop=True)
         order = list(ratings["player"]) + [p for p in players if p not in set(ratings["player"])]
         anchor = result.get("anchor") or "the mean"
+        shown = {"player": "text", "rating": "f1", "low": "f1", "high": "f1", "rank_low": "int", "rank_high": "int"}
+        note = ""
+        if "sweep" in ratings and ratings["sweep"].notna().any():
+            shown["sweep"] = "text"
+            note = (
+                "A player that won or lost every game has no estimated rating: the prior of one drawn game "
+                "per pairing sets it, and every bootstrap replicate repeats the sweep, so its interval is a bound."
+            )
         add(
             "ratings",
             f"Ratings (Elo scale, {anchor} = 0, 95% bootstrap intervals over deal pairs)",
             ratings,
-            {"player": "text", "rating": "f1", "low": "f1", "high": "f1", "rank_low": "int", "rank_high": "int"},
+            shown,
+            note,
         )
     if result.get("pairwise"):
         pairwise = pd.DataFrame(result["pairwise"])

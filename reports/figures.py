@@ -310,6 +310,12 @@ def ratings_caption(table: pd.DataFrame) -> str:
     )
     interval = number_interval(shown["low"], shown["high"], digits=0, signed=True)
     lead = f"{top['player']} is rated highest; " if shown["player"] != top["player"] else ""
+    sweep = shown.get("sweep")
+    if isinstance(sweep, str) and sweep:
+        return (
+            f"{lead}{shown['player']} {sweep}, so its rating of {signed(shown['rating'], 0)} Elo relative to "
+            f"{anchor} is a bound set by the prior (one drawn game per pairing), not an estimate."
+        )
     return (
         f"{lead}{shown['player']} is rated {signed(shown['rating'], 0)} Elo {interval} relative to {anchor}, "
         f"rank {ranks} of {len(data)} in 95% of bootstrap replicates."

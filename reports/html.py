@@ -129,7 +129,8 @@ def cell(value: Any, fmt: str) -> str:
     if fmt == "text":
         if isinstance(value, bool | np.bool_):
             return "yes" if value else "no"
-        return "-" if value is None else str(value)
+        missing = value is None or (isinstance(value, float) and value != value)
+        return "-" if missing else str(value)
     if value is None or isinstance(value, str):
         return "-" if value is None else value
     try:

@@ -353,10 +353,13 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
     anchor_name = analysis["anchor"] or "the mean"
     click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
-        click.echo(
+        line = (
             f"  {row['player']:<16} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
             f"rank {row['rank_low']:.0f}-{row['rank_high']:.0f}"
         )
+        if row["sweep"] and row["player"] != analysis["anchor"]:
+            line += f"; {row['sweep']}, so the rating is a bound set by the prior (one drawn game per pairing)"
+        click.echo(line)
     claims = [row for row in analysis["pairwise"] if row["significant"]]
     if claims:
         click.echo("significant after Holm's correction:")

@@ -52,11 +52,17 @@ def tournament_analysis(
     rows = []
     pairwise = []
     games_per_unit = 1
+    scored = np.zeros(len(players))
+    played = np.zeros(len(players))
     for (i, j), t in zip(config.pairings, result.tallies, strict=True):
         points, counts, games_per_unit = unit_outcomes(t, config.duplicate, config.mode)
         for value, count in zip(points, counts, strict=True):
             rows.extend([(i, j, value)] * int(count))
         n = counts.sum()
+        scored[i] += (points * counts).sum()
+        scored[j] += games_per_unit * n - (points * counts).sum()
+        played[i] += games_per_unit * n
+        played[j] += games_per_unit * n
         score = float((points * counts).sum() / (games_per_unit * n)) if n else math.nan
         variance = float((((points / games_per_unit) - score) ** 2 * counts).sum() / n) if n else math.nan
         error = math.sqrt(variance / n) if n > 1 else math.nan
@@ -91,6 +97,7 @@ def tournament_analysis(
             "high": float(boot.high[k]),
             "rank_low": float(boot.rank_low[k]),
             "rank_high": float(boot.rank_high[k]),
+            "sweep": _sweep(scored[k], played[k], config.mode[:-1]),
         }
         for k, name in enumerate(players)
     ]
@@ -101,3 +108,17 @@ def tournament_analysis(
         "pairwise": pairwise,
         "bootstrap": {"reps": reps, "seed": seed, "unit": "deal pair" if config.duplicate else config.mode[:-1]},
     }
+
+
+def _sweep(scored: float, played: float, unit: str) -> str | None:
+    """``'won every game'`` or ``'lost every game'`` (or hand) when a player did, else None.
+
+    Such a player's rating is not estimated by the data: the fit is pulled to a finite value
+    only by the prior draw between every two players, and every bootstrap replicate repeats
+    the sweep, so the interval collapses onto that value. It is a bound, to be read as such.
+    """
+    if played > 0 and scored == played:
+        return f"won every {unit}"
+    if played > 0 and scored == 0:
+        return f"lost every {unit}"
+    return None

@@ -146,3 +146,21 @@ def test_a_bot_against_itself_accepts_h0_over_repeated_seeds():
         for s in range(8)
     ]
     assert decisions == ["H0"] * 8
+
+
+def test_a_player_that_lost_every_game_is_flagged_as_a_bound():
+    """random never wins a game against simple: its rating is set by the prior, and the CLI and report say so."""
+    result = runner.run(runner.RunConfig(("simple", "random", "greedy"), games=10, seed=3, chunk_units=5), workers=1)
+    analysis = tournament_analysis(result, anchor="simple", reps=100, seed=1)
+    sweeps = {row["player"]: row["sweep"] for row in analysis["ratings"]}
+    assert sweeps == {"simple": None, "random": "lost every game", "greedy": None}
+
+    two = runner.run(runner.RunConfig(("simple", "random"), games=10, seed=3, chunk_units=5), workers=1)
+    sweeps = {row["player"]: row["sweep"] for row in tournament_analysis(two, reps=100, seed=1)["ratings"]}
+    assert sweeps == {"simple": "won every game", "random": "lost every game"}
+
+    cli = CliRunner().invoke(main, ["tournament", "simple", "random", "--games", "10", "--workers", "1", "--quiet"])
+    assert cli.exit_code == 0, cli.output
+    ratings = cli.output.split("ratings (Elo scale")[1]
+    random_line = next(line for line in ratings.splitlines() if line.strip().startswith("random "))
+    assert "lost every game, so the rating is a bound set by the prior" in random_line

@@ -294,6 +294,11 @@ def test_ratings_chart_and_caption():
     assert F.ratings_caption(best_is_anchor).startswith(
         "heuristic is rated highest; random is rated -410 Elo (-460 to -366) relative to heuristic, rank 3 of 3"
     )
+    swept = best_is_anchor.assign(sweep=[None, None, "lost every game"])
+    assert F.ratings_caption(swept) == (
+        "heuristic is rated highest; random lost every game, so its rating of -410 Elo relative to heuristic "
+        "is a bound set by the prior (one drawn game per pairing), not an estimate."
+    )
 
 
 OUTCOME_COUNTS = pd.DataFrame(
