@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -40,42 +41,14 @@ import numpy as np
 import simgin.engine
 from simgin.rules import Rules
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
+from timing import QUIET_CORES, REDO_LIMIT, contended, cpu_seconds, timed_run
+
 SEED = 20240611
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-# A timed run during which other processes used more than QUIET_CORES (plus two clock ticks
-# of measuring slack) is redone, up to REDO_LIMIT times per measurement: on a shared
-# machine this keeps the figures to runs that had the cores to themselves.
-QUIET_CORES = 0.25
-REDO_LIMIT = 5
 GOAL_SIMPLE_ONE_CORE = 50_000  # simple vs simple full hands per second on one core
 PAIRINGS = (("simple", "simple"), ("random", "random"))
 COLD_START_CODE = "import simgin.engine; simgin.engine.play_hands(('simple','simple'), hand_count=10)"
 IMPORT_ONLY_CODE = "import simgin.engine"
-
-
-def cpu_seconds() -> tuple[float, float]:
-    """(busy CPU seconds of the whole machine from /proc/stat, CPU seconds of this process)."""
-    try:
-        with open("/proc/stat") as stat:
-            ticks = [int(value) for value in stat.readline().split()[1:9]]
-    except OSError:
-        return 0.0, time.process_time()
-    idle = ticks[3] + ticks[4]  # idle, iowait; the rest (steal included) is CPU we did not get
-    return (sum(ticks) - idle) / CLOCK_TICKS, time.process_time()
-
-
-def timed_run(call: Callable[[], object]) -> tuple[float, float]:
-    """(wall-clock seconds of one call, CPU seconds other processes used meanwhile)."""
-    busy, own = cpu_seconds()
-    start = time.perf_counter()
-    call()
-    seconds = time.perf_counter() - start
-    busy_after, own_after = cpu_seconds()
-    return seconds, max(0.0, (busy_after - busy) - (own_after - own))
-
-
-def _contended(seconds: float, other: float) -> bool:
-    return other > QUIET_CORES * seconds + 2 / CLOCK_TICKS
 
 
 def time_interleaved(
@@ -98,7 +71,7 @@ def time_interleaved(
         for i, (threads, call) in enumerate(cases):
             numba.set_num_threads(threads)
             seconds, used = timed_run(call)
-            while _contended(seconds, used) and redone[i] < REDO_LIMIT:
+            while contended(seconds, used) and redone[i] < REDO_LIMIT:
                 redone[i] += 1
                 time.sleep(0.5)
                 seconds, used = timed_run(call)

@@ -27,11 +27,11 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -40,15 +40,12 @@ from numba import njit, prange
 import simgin.melds
 from simgin.kernels.melds import SUIT_DEADWOOD, best_discard_of_mask, deadwood_of_mask, discard_deadwoods
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
+from timing import QUIET_CORES, REDO_LIMIT, contended, timed_run
+
 SEED = 20240611
 GOAL_ONE_CORE = 10_000_000  # 10-card deadwood evaluations per second on one core
 CHECKED_DISCARDS = 20_000  # 11-card hands on which every discard (not only the best) is compared
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-# A timed run during which other processes used more than QUIET_CORES (plus two clock ticks
-# of measuring slack) is redone, up to REDO_LIMIT times per measurement: on a shared
-# machine this keeps the figures to runs that had the cores to themselves.
-QUIET_CORES = 0.25
-REDO_LIMIT = 5
 MAX_DEPTH = 8  # 11 cards hold at most 3 disjoint melds; a little room to spare
 
 
@@ -239,31 +236,6 @@ def check_agreement(hands10: np.ndarray, hands11: np.ndarray) -> None:
         assert np.array_equal(naive_out, fast_out), f"discard deadwoods differ for hand mask {int(hand)}"
 
 
-def cpu_seconds() -> tuple[float, float]:
-    """(busy CPU seconds of the whole machine from /proc/stat, CPU seconds of this process)."""
-    try:
-        with open("/proc/stat") as stat:
-            ticks = [int(value) for value in stat.readline().split()[1:9]]
-    except OSError:
-        return 0.0, time.process_time()
-    idle = ticks[3] + ticks[4]  # idle, iowait; the rest (steal included) is CPU we did not get
-    return (sum(ticks) - idle) / CLOCK_TICKS, time.process_time()
-
-
-def timed_run(call: Callable[[], object]) -> tuple[float, float]:
-    """(wall-clock seconds of one call, CPU seconds other processes used meanwhile)."""
-    busy, own = cpu_seconds()
-    start = time.perf_counter()
-    call()
-    seconds = time.perf_counter() - start
-    busy_after, own_after = cpu_seconds()
-    return seconds, max(0.0, (busy_after - busy) - (own_after - own))
-
-
-def _contended(seconds: float, other: float) -> bool:
-    return other > QUIET_CORES * seconds + 2 / CLOCK_TICKS
-
-
 def time_interleaved(calls: list[Callable[[], object]], runs: int) -> tuple[list[list[float]], list[float], int]:
     """Seconds of ``runs`` calls of each function, taken in turns after one warm-up call each.
 
@@ -279,7 +251,7 @@ def time_interleaved(calls: list[Callable[[], object]], runs: int) -> tuple[list
     for _ in range(runs):
         for i, call in enumerate(calls):
             seconds, used = timed_run(call)
-            while _contended(seconds, used) and redone < REDO_LIMIT:
+            while contended(seconds, used) and redone < REDO_LIMIT:
                 redone += 1
                 time.sleep(0.5)
                 seconds, used = timed_run(call)

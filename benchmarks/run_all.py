@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 import bench_engine  # noqa: E402  (a sibling script, found through the path set just above)
 import bench_melds  # noqa: E402
+import timing  # noqa: E402
 
 DEFAULT_OUTPUT = HERE / "RESULTS.md"
 
@@ -87,9 +88,9 @@ def wait_for_quiet(limit: float, window: float = 5.0, threshold: float = 0.2) ->
     """Wait (up to ``limit`` seconds) for a ``window`` in which other processes use under ``threshold`` cores."""
     deadline = time.monotonic() + limit
     while True:
-        busy, own = bench_melds.cpu_seconds()
+        busy, own = timing.cpu_seconds()
         time.sleep(window)
-        busy_after, own_after = bench_melds.cpu_seconds()
+        busy_after, own_after = timing.cpu_seconds()
         other = max(0.0, (busy_after - busy) - (own_after - own)) / window
         if other < threshold:
             return f"quiet ({other:.2f} cores used by other processes over {window:.0f} s)"
