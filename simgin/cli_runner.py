@@ -70,17 +70,9 @@ def _check_counts(hands: int | None, games: int | None) -> None:
 def _announce_compilation(unit: str, table: str) -> None:
     """Say so when numba's cache lacks the kernel this run plays in (a first run, or new kernel
     sources), since compiling it takes about a minute; later runs load it from the cache."""
-    from simgin.kernels import is_cached
+    from simgin import runner
 
-    if table == "pairs":
-        from simgin.kernels import engine as kernels
-
-        kernel = kernels.play_hands_batch if unit == "hands" else kernels.play_games_batch
-    else:
-        from simgin.kernels import multiplayer as kernels
-
-        kernel = kernels.play_three_games_batch if table == "three" else kernels.play_team_games_batch
-    if not is_cached(kernel):
+    if not runner.kernels_cached(unit, table):
         click.echo("compiling kernels, first run only (about a minute)...", err=True)
 
 

@@ -375,25 +375,49 @@ def backend_for(workers: int, backend: str = "local", scheduler: str | None = No
     return _InlineBackend() if workers <= 1 else _PoolBackend(workers)
 
 
+def kernel_for(mode: str, table: str = "pairs") -> Any:
+    """The numba entry point that plays the chunks of a run: two-player hands or games, or
+    three-player or partnership games (what the first run compiles)."""
+    if table == "pairs":
+        from simgin.kernels import engine as kernels
+
+        return kernels.play_hands_batch if mode == "hands" else kernels.play_games_batch
+    from simgin.kernels import multiplayer as table_kernels
+
+    return table_kernels.play_three_games_batch if table == "three" else table_kernels.play_team_games_batch
+
+
+def kernels_cached(mode: str, table: str = "pairs") -> bool:
+    """Whether numba's on-disk cache holds the kernel of such a run, compiled from today's sources."""
+    from simgin.kernels import is_cached
+
+    return is_cached(kernel_for(mode, table))
+
+
 def execute(
     jobs: Sequence[tuple[RunConfig, Chunk]],
     workers: int = 1,
     backend: str = "local",
     scheduler: str | None = None,
     hand_log: bool = False,
+    compile_first: bool = False,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
     At most ``2 * workers`` jobs are in flight, so a caller that stops early (a sequential
     test that has decided) wastes little work; closing the generator cancels the rest.
+    With ``compile_first`` the first job runs alone: its worker compiles the kernels and
+    writes numba's cache, which the other workers then load instead of each compiling the
+    same code (a minute of CPU and a few hundred MB each).
     """
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
         queue = iter(jobs)
         ahead = 2 * max(workers, 1)
+        in_flight = 1 if compile_first else ahead
         try:
             while True:
-                while len(pending) < ahead:
+                while len(pending) < in_flight:
                     job = next(queue, None)
                     if job is None:
                         break
@@ -401,6 +425,7 @@ def execute(
                 if not pending:
                     return
                 yield pending.popleft().result()
+                in_flight = ahead
         finally:
             for future in pending:
                 future.cancel()
@@ -544,7 +569,11 @@ def run_cells(
     todo = [(config, chunk) for config, chunk in jobs if chunk.key not in finished]
     tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
     ran = resumed = 0
-    results = execute(todo, workers, backend, scheduler, hand_log)
+    # Workers on this machine share its numba cache; a remote cluster's cache is its own.
+    compile_first = (
+        bool(todo) and workers > 1 and scheduler is None and not kernels_cached(todo[0][0].mode, todo[0][0].table)
+    )
+    results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first)
     try:
         for config, chunk in jobs:
             if chunk.key in finished:

@@ -257,3 +257,66 @@ def test_a_failing_strategy_stops_the_run_naming_it_and_keeps_finished_chunks(tm
     assert f"chunk seed {runner.chunk_seed(3, 2)}" in message
     assert "hand seed" in message
     assert len(list((tmp_path / "out" / "chunks").glob("*.json"))) == 2
+
+
+class _RecordingBackend:
+    """A stand-in pool that logs when jobs are submitted and when their results are asked for."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def submit(self, function, config, chunk, hand_log):
+        self.log.append(f"submit {chunk.chunk_index}")
+        log = self.log
+
+        class _Result:
+            def result(self):
+                log.append(f"result {chunk.chunk_index}")
+                return chunk.chunk_index
+
+            def cancel(self):
+                return True
+
+        return _Result()
+
+
+@pytest.mark.parametrize("compile_first", [False, True])
+def test_compile_first_runs_the_first_chunk_alone(monkeypatch, compile_first):
+    """On a cold cache the first chunk compiles alone, so that the other workers load numba's cache (issue 4)."""
+    config = runner.RunConfig(("simple", "simple"), hands=400, seed=1, chunk_units=50, duplicate=False)
+    jobs = [(config, chunk) for chunk in runner.plan_chunks(config)]
+    log: list[str] = []
+    monkeypatch.setattr(runner, "backend_for", lambda *args: _RecordingBackend(log))
+    results = list(runner.execute(jobs, workers=2, compile_first=compile_first))
+    assert results == list(range(len(jobs)))  # in order either way
+    if compile_first:
+        assert log[:3] == ["submit 0", "result 0", "submit 1"]
+    else:
+        assert log[:4] == ["submit 0", "submit 1", "submit 2", "submit 3"]
+
+
+@pytest.mark.parametrize(
+    ("cached", "workers", "scheduler", "expected"),
+    [(False, 2, None, True), (True, 2, None, False), (False, 1, None, False), (False, 2, "tcp://host:1", False)],
+)
+def test_runs_compile_first_only_on_a_cold_cache_shared_by_local_workers(
+    monkeypatch, cached, workers, scheduler, expected
+):
+    seen = {}
+
+    def fake_execute(todo, workers, backend, scheduler, hand_log, compile_first):
+        seen["compile_first"] = compile_first
+        yield from ()
+
+    monkeypatch.setattr(runner, "kernels_cached", lambda mode, table: cached)
+    monkeypatch.setattr(runner, "execute", fake_execute)
+    config = runner.RunConfig(("simple", "simple"), hands=100, seed=1)
+    with pytest.raises(StopIteration):  # the fake plays nothing
+        runner.run(config, workers=workers, scheduler=scheduler, backend="dask" if scheduler else "local")
+    assert seen["compile_first"] is expected
