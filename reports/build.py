@@ -450,7 +450,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         if "sweep" in ratings and ratings["sweep"].notna().any():
             shown["sweep"] = "text"
             note = (
-                "A player that won or lost every game has no estimated rating: the prior of one drawn game "
+                "A player that won or lost everything it played has no estimated rating: the prior of one drawn game "
                 "per pairing sets it, and every bootstrap replicate repeats the sweep, so its interval is a bound."
             )
         add(
