@@ -54,3 +54,15 @@ def test_the_cli_announces_compilation_only_when_the_kernel_is_not_cached(monkey
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         assert ("compiling kernels, first run only" in result.stderr) is announced
+
+
+def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
+    """A corrupt index means numba compiles anew (False); numba objects without these attributes: no claim (True)."""
+    from types import SimpleNamespace
+
+    def corrupt():
+        raise EOFError("truncated index")
+
+    broken = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_load_index=corrupt)))
+    assert kernels.is_cached(broken) is False
+    assert kernels.is_cached(SimpleNamespace()) is True

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import pickle
 from pathlib import Path
 
 from numba.core import caching
@@ -77,6 +78,10 @@ def is_cached(dispatcher) -> bool:  # type: ignore[no-untyped-def]
     is told about a compilation that may not happen.
     """
     try:
-        return bool(dispatcher._cache._cache_file._load_index())
+        load_index = dispatcher._cache._cache_file._load_index
     except AttributeError:
         return True
+    try:
+        return bool(load_index())
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+        return False  # an unreadable index: numba compiles anew
