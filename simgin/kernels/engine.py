@@ -304,6 +304,14 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
 
 
 @njit(cache=True)
+def first_dealer(game_seed, players):
+    """The game's first dealer (R7): ``randint(players)`` of a generator seeded with ``derive(game_seed, 0)``."""
+    state = np.empty(1, np.uint64)
+    state[0] = derive(game_seed, 0)
+    return randint(state, players)
+
+
+@njit(cache=True)
 def boxes_won(rules, record):
     """Boxes for the winner of a hand: one (R22), plus Oklahoma's extra boxes (V9)."""
     boxes = 1
@@ -346,9 +354,7 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     """
     for i in range(GAME_FIELD_COUNT):
         game[i] = 0
-    state = np.empty(1, np.uint64)
-    state[0] = derive(game_seed, 0)
-    dealer = randint(state, 2)
+    dealer = first_dealer(game_seed, 2)
     game[G_FIRST_DEALER] = dealer
     game[G_WINNER] = -1
     hollywood = rules[ri.HOLLYWOOD] != 0

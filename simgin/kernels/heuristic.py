@@ -20,8 +20,7 @@ from simgin.kernels import opponent as _opponent
 from simgin.kernels import parameters as pm
 from simgin.kernels import rule_index as ri
 from simgin.kernels import view as v
-from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, suit_mask
-from simgin.kernels.showdown import run_cards
+from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, run_cards, same_rank_count, suit_mask
 
 FULL_STOCK = 31  # cards in the stock after a standard deal (R8)
 
@@ -34,10 +33,7 @@ def potential(hand, card, live):
     """
     rank = card % 13
     suit = card // 13
-    mates = 0
-    for s in range(4):
-        if s != suit and (hand >> (13 * s + rank)) & 1:
-            mates += 1
+    mates = same_rank_count(hand, card)
     total = 0.0
     if mates == 1:
         for s in range(4):

@@ -100,20 +100,32 @@ def _extend(choices, size, option, cards):
 
 
 @njit(cache=True, inline="always")
+def run_cards(m):
+    """Cards of a 13-bit suit mask that lie in blocks of 3 or more consecutive ranks (R4)."""
+    starts = m & (m >> 1) & (m >> 2)
+    return starts | (starts << 1) | (starts << 2)
+
+
+@njit(cache=True, inline="always")
+def same_rank_count(hand, card):
+    """How many other cards of ``card``'s rank ``hand`` holds (0-3)."""
+    rank = card % 13
+    suit = card // 13
+    count = 0
+    for s in range(4):
+        if s != suit and (hand >> (13 * s + rank)) & 1:
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
 def card_fits_meld(hand, card):
     """Whether ``card`` belongs to some meld of ``hand`` plus ``card``: a set (two more of its
     rank in the hand, R3) or a run (a block of three or more in its suit, R4)."""
-    rank = card % 13
-    suit = card // 13
-    same_rank = 0
-    for s in range(4):
-        if s != suit and (hand >> (13 * s + rank)) & 1:
-            same_rank += 1
-    if same_rank >= 2:
+    if same_rank_count(hand, card) >= 2:
         return True
-    m = suit_mask(hand, suit) | (1 << rank)
-    starts = m & (m >> 1) & (m >> 2)
-    return ((starts | (starts << 1) | (starts << 2)) >> rank) & 1 == 1
+    rank = card % 13
+    return (run_cards(suit_mask(hand, card // 13) | (1 << rank)) >> rank) & 1 == 1
 
 
 @njit(cache=True)

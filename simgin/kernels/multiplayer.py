@@ -19,10 +19,11 @@ from simgin.kernels.engine import (
     HAND_FIELD_COUNT,
     MAX_HANDS_PER_GAME,
     boxes_won,
+    first_dealer,
     play_hand,
     winner_total,
 )
-from simgin.kernels.rng import derive, randint
+from simgin.kernels.rng import derive
 from simgin.kernels.showdown import KIND_DEAD
 
 # Three-player game record (V11), per player i in 0..2 where a field ends in _i.
@@ -117,9 +118,7 @@ def play_three_game(
     """
     for i in range(THREE_FIELD_COUNT):
         game[i] = 0
-    state = np.empty(1, np.uint64)
-    state[0] = derive(game_seed, 0)
-    dealer = randint(state, 3)
+    dealer = first_dealer(game_seed, 3)
     game[T_FIRST_DEALER] = dealer
     game[T_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
@@ -141,20 +140,11 @@ def play_three_game(
         pair_scores[1] = scores[second]
         # The dealer sits out; the player after the dealer plays first (the two-player
         # non-dealer, seat 0) and the other takes the two-player dealer's place (seat 1).
-        code = play_hand(
-            derive(game_seed, 1 + deals),
-            1,
-            pair_scores,
-            rules,
-            pair,
-            pair_params,
-            suit_deadwood,
-            suit_value,
-            record,
-        )
+        hand_seed = derive(game_seed, 1 + deals)
+        code = play_hand(hand_seed, 1, pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record)
         if code != ERROR_NONE:
             error[0] = code
-            error[1] = np.int64(derive(game_seed, 1 + deals))
+            error[1] = np.int64(hand_seed)
             return deals
         _log_hand(hand_rows, hand_players, deals, record, first, second, dealer)
         deals += 1

@@ -18,6 +18,7 @@ from simgin.kernels.melds import (
     SUIT_BITS,
     best_set_cards,
     deadwood_of_mask,
+    run_cards,
     set_choices,
     suit_mask,
 )
@@ -36,13 +37,6 @@ def _build_suit_value() -> np.ndarray:
 
 
 SUIT_VALUE = _build_suit_value()
-
-
-@njit(cache=True, inline="always")
-def run_cards(m):
-    """Cards of a 13-bit suit mask that lie in blocks of 3 or more consecutive ranks (R4)."""
-    starts = m & (m >> 1) & (m >> 2)
-    return starts | (starts << 1) | (starts << 2)
 
 
 @njit(cache=True)
