@@ -79,24 +79,21 @@ def _announce_compilation(unit: str, table: str) -> None:
 def _make_config(
     players: Sequence[str],
     rules: Rules,
-    hands: int | None,
-    games: int | None,
-    seed: int,
-    duplicate: bool,
-    workers: int | None,
+    options: dict[str, Any],
     default_hands: int = 10_000,
     table: str = "pairs",
 ):
-    """Check the counts and build the run settings, or fail with a one-line error."""
+    """Check the counts in the shared run options and build the run settings, or fail with a one-line error."""
     from simgin import runner
 
+    hands, games, workers = options["hands"], options["games"], options["workers"]
     if hands is None and games is None:
         hands = default_hands
     _check_counts(hands, games)
     if workers is not None and workers < 1:
         raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
     try:
-        return runner.RunConfig(tuple(players), rules, hands, games, seed, duplicate, table=table)
+        return runner.RunConfig(tuple(players), rules, hands, games, options["seed"], options["duplicate"], table=table)
     except ValueError as error:
         raise user_error("", error) from None
 
@@ -182,16 +179,7 @@ def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **optio
     """Run a match or a tournament from the shared options."""
     from simgin import runner
 
-    config = _make_config(
-        players,
-        rules,
-        options["hands"],
-        options["games"],
-        options["seed"],
-        options["duplicate"],
-        options["workers"],
-        table=table,
-    )
+    config = _make_config(players, rules, options, table=table)
     out = options["out"]
     with _running(config.count * len(config.pairings), config.mode, options["quiet"], out, config.table) as progress:
         kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
@@ -499,16 +487,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
         grid = parse_grid(grid_items, rules)
     except ValueError as error:
         raise user_error("", error) from None
-    config = _make_config(
-        (a, b),
-        rules,
-        options["hands"],
-        options["games"],
-        options["seed"],
-        options["duplicate"],
-        options["workers"],
-        default_hands=2_000,
-    )
+    config = _make_config((a, b), rules, options, default_hands=2_000)
     cells_count = len(grid_cells(grid))
     out = options["out"]
     with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:

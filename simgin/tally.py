@@ -124,7 +124,7 @@ def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
     scored = kind != KIND_DEAD
     a_won = scored & (winner == seat_a)
     b_won = scored & (winner == seat_b)
-    net_a = np.where(a_won, points, 0) - np.where(b_won, points, 0)
+    net_a = net_points(rows, seat_a)
     gin_kinds = (kind == KIND_GIN) | (kind == KIND_BIG_GIN)
     t.add("hands", rows.shape[0])
     t.add("dead", np.sum(~scored))
