@@ -59,7 +59,11 @@ def compiled_bots(players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
     A plain-Python strategy is a ValueError: it cannot sit in a numba kernel.
     """
-    resolved = [resolve(player) for player in players]
+    return _compiled_arrays([resolve(player) for player in players])
+
+
+def _compiled_arrays(resolved: Sequence[Player]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel ids and parameter vectors of resolved strategies (see :func:`compiled_bots`)."""
     for player in resolved:
         if not player.compiled:
             raise ValueError(
@@ -88,10 +92,6 @@ def _with_kinds(frame: pd.DataFrame) -> pd.DataFrame:
         categories=[str(kind) for kind in KINDS_BY_CODE.values()],
     )
     return frame
-
-
-def _compiled_arrays(pair: tuple[Player, Player]) -> tuple[np.ndarray, np.ndarray]:
-    return compiled_bots([player.spec for player in pair])
 
 
 def _kernel_error(pair: tuple[Player, Player], code: int, seat: int, hand_seed: int, where: str) -> IllegalDecision:
