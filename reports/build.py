@@ -546,6 +546,55 @@ def _figure(name: str, title: str, table: str | None, build: Any, caption: Any, 
     return ReportFigure(name, title, figure, caption(data), table)
 
 
+#: The figures drawn from one table each, in reading order: (figure, title, table, chart,
+#: caption, whether the table has data for it).
+_TABLE_FIGURES: tuple[tuple[str, str, str, Any, Any, Any], ...] = (
+    ("ratings", "Ratings", "ratings", F.ratings_chart, F.ratings_caption, lambda t: len(t) >= 2),
+    (
+        "win_rates",
+        "Win-rate matrix",
+        "win_rates",
+        F.win_rate_matrix,
+        F.win_rate_caption,
+        lambda t: t["win_rate"].notna().any(),
+    ),
+    ("outcomes", "Outcome mix", "outcomes", F.outcome_mix_chart, F.outcome_mix_caption, lambda t: t["hands"].sum() > 0),
+    (
+        "knock_deadwood",
+        "Knock deadwood",
+        "knocks_by_deadwood",
+        F.knock_deadwood_chart,
+        F.knock_deadwood_caption,
+        lambda t: t["knocks"].sum() > 0,
+    ),
+    (
+        "undercuts",
+        "Undercuts",
+        "knocks_by_deadwood",
+        F.undercut_chart,
+        F.undercut_caption,
+        lambda t: t["knocks"].sum() > 0,
+    ),
+    (
+        "hand_length",
+        "Hand length",
+        "hand_length",
+        F.hand_length_chart,
+        F.hand_length_caption,
+        lambda t: t["hands"].sum() > 0,
+    ),
+    (
+        "points_per_hand",
+        "Points per hand",
+        "points_per_hand",
+        F.points_chart,
+        F.points_caption,
+        lambda t: not t.empty and t["points_per_hand"].notna().any(),
+    ),
+    ("seat_edge", "Seat edge", "seat_edge", F.seat_edge_chart, F.seat_edge_caption, lambda t: t["scored"].sum() > 0),
+)
+
+
 def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> list[ReportFigure]:
     """The figures a result has data for, in reading order."""
 
@@ -572,47 +621,10 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         return made
     if result.get("sprt") and result["sprt"].get("trajectory"):
         made.append(_figure("sprt", "Sequential test", "sprt_trajectory", F.sprt_chart, F.sprt_caption, result))
-    ratings = frame("ratings")
-    if ratings is not None and len(ratings) >= 2:
-        made.append(_figure("ratings", "Ratings", "ratings", F.ratings_chart, F.ratings_caption, ratings))
-    win_rates = frame("win_rates")
-    if win_rates is not None and win_rates["win_rate"].notna().any():
-        made.append(
-            _figure("win_rates", "Win-rate matrix", "win_rates", F.win_rate_matrix, F.win_rate_caption, win_rates)
-        )
-    outcomes = frame("outcomes")
-    if outcomes is not None and float(outcomes["hands"].sum()) > 0:
-        made.append(
-            _figure("outcomes", "Outcome mix", "outcomes", F.outcome_mix_chart, F.outcome_mix_caption, outcomes)
-        )
-    deadwood = frame("knocks_by_deadwood")
-    if deadwood is not None and float(deadwood["knocks"].sum()) > 0:
-        made.append(
-            _figure(
-                "knock_deadwood",
-                "Knock deadwood",
-                "knocks_by_deadwood",
-                F.knock_deadwood_chart,
-                F.knock_deadwood_caption,
-                deadwood,
-            )
-        )
-        made.append(
-            _figure("undercuts", "Undercuts", "knocks_by_deadwood", F.undercut_chart, F.undercut_caption, deadwood)
-        )
-    length = frame("hand_length")
-    if length is not None and float(length["hands"].sum()) > 0:
-        made.append(
-            _figure("hand_length", "Hand length", "hand_length", F.hand_length_chart, F.hand_length_caption, length)
-        )
-    points = frame("points_per_hand")
-    if points is not None and not points.empty and points["points_per_hand"].notna().any():
-        made.append(
-            _figure("points_per_hand", "Points per hand", "points_per_hand", F.points_chart, F.points_caption, points)
-        )
-    seat = frame("seat_edge")
-    if seat is not None and float(seat["scored"].sum()) > 0:
-        made.append(_figure("seat_edge", "Seat edge", "seat_edge", F.seat_edge_chart, F.seat_edge_caption, seat))
+    for name, title, table, chart, caption, has_data in _TABLE_FIGURES:
+        data = frame(table)
+        if data is not None and has_data(data):
+            made.append(_figure(name, title, table, chart, caption, data))
     if result["kind"] == "sweep":
         for switch, values in result["grid"].items():
             group = frame(f"sweep_{switch}")
