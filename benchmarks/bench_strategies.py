@@ -42,7 +42,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simgin.engine import hand_seeds, play_game_rows, play_hand_rows
+from simgin.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
 from simgin.kernels import engine as k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT
 from simgin.reference_engine import play_hand
@@ -97,9 +97,7 @@ def duel(a: str, b: str, rules: Rules, deal_count: int, seed: int) -> Duel:
     for players, seat_a in (((a, b), 0), ((b, a), 1)):
         games, rows, counts = play_game_rows(players, rules, seeds)
         wins += int(np.sum(games[:, k.G_WINNER] == seat_a))
-        index = np.repeat(np.arange(len(seeds)), counts)
-        within = np.concatenate([np.arange(c) for c in counts])
-        played = rows[index, within]
+        played, _ = game_hands(rows, counts)
         won = played[:, k.H_WINNER] == seat_a
         lost = played[:, k.H_WINNER] == 1 - seat_a
         hands += played.shape[0]

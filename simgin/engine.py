@@ -186,6 +186,18 @@ def play_game_rows(
         hand_capacity = int(counts.max())
 
 
+def game_hands(rows: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hands of a batch of games in play order, and the game of each hand.
+
+    ``rows`` is the (games, capacity, fields) buffer and ``counts`` the deals per game, as
+    :func:`play_game_rows` returns them (and the table kernels write them).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    game = np.repeat(np.arange(counts.shape[0]), counts)
+    within = np.arange(game.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rows[game, within], game
+
+
 def _reference_games(
     pair: tuple[Player, Player], rules: Rules, seeds: np.ndarray, hand_capacity: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -227,8 +239,7 @@ def play_games(
     games, rows, counts = play_game_rows(players, rules or Rules(), seeds)
     game_frame = pd.DataFrame(games, columns=list(_k.GAME_FIELDS))
     game_frame.insert(0, "game_seed", seeds)
-    index = np.repeat(np.arange(game_count), counts)
-    hand_index = np.concatenate([np.arange(c) for c in counts])
-    hand_frame = pd.DataFrame(rows[index, hand_index], columns=list(_k.HAND_FIELDS))
-    hand_frame.insert(0, "game", index)
+    hands, game = game_hands(rows, counts)
+    hand_frame = pd.DataFrame(hands, columns=list(_k.HAND_FIELDS))
+    hand_frame.insert(0, "game", game)
     return game_frame, _with_kinds(hand_frame)

@@ -126,10 +126,8 @@ def tally_table(table: str, seating: tuple[int, ...], games: np.ndarray, rows, h
     """Sum one seating's games by player index (``seating[s]`` = player at seat s) and by seat."""
     t = Sums.zero()
     t.add("games", games.shape[0])
-    t.add("capped", games[:, 4].sum())
-    index = np.repeat(np.arange(games.shape[0]), counts)
-    within = np.concatenate([np.arange(c) for c in counts])
-    hands = rows[index, within]
+    t.add("capped", games[:, _k.T_CAPPED if table == "three" else _k.M_CAPPED].sum())
+    hands, _ = engine.game_hands(rows, counts)
     kinds = hands[:, _ke.H_KIND]
     t.add("hands", hands.shape[0])
     for kind, name in enumerate(("dead", "knock", "gin", "big_gin", "undercut")):

@@ -218,9 +218,7 @@ def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkR
                 leg_results.append(net_points(rows, seat_a))
             else:
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds)
-                unit_of_row = np.repeat(np.arange(chunk.unit_count), counts)
-                within = np.concatenate([np.arange(c) for c in counts])
-                rows = game_rows[unit_of_row, within]
+                rows, unit_of_row = engine.game_hands(game_rows, counts)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 game_seat_a = np.full(games.shape[0], seat_a_value)
                 tally = tally + tally_games(games, game_seat_a)

@@ -320,3 +320,18 @@ def test_runs_compile_first_only_on_a_cold_cache_shared_by_local_workers(
     with pytest.raises(StopIteration):  # the fake plays nothing
         runner.run(config, workers=workers, scheduler=scheduler, backend="dask" if scheduler else "local")
     assert seen["compile_first"] is expected
+
+
+def test_game_hands_flattens_each_games_deals_in_play_order():
+    """Row j of game i's buffer is hand j of that game; only the first counts[i] rows are hands."""
+    from simgin.engine import game_hands
+
+    rng = np.random.default_rng(3)
+    counts = rng.integers(1, 6, size=20)
+    buffer = rng.integers(0, 1000, size=(20, 6, 3))
+    hands, game = game_hands(buffer, counts)
+    expected = [(i, buffer[i, j]) for i in range(20) for j in range(counts[i])]
+    assert game.tolist() == [i for i, _ in expected]
+    assert hands.tolist() == [row.tolist() for _, row in expected]
+    empty, no_games = game_hands(buffer[:0], np.zeros(0, dtype=np.int64))
+    assert empty.shape == (0, 3) and no_games.size == 0
