@@ -355,8 +355,8 @@ class _Hand:
 
     def _finish_turn(self, seat: int, drawn_card: int, from_pile: bool) -> None:
         """Steps 2-5 of a turn: big gin, discard, knock, end of stock (and the turn cap)."""
-        # Step 2: big gin (V13), 11 melded cards, no discard.
-        if self._may_go_big_gin(seat) and self._ask_bool(seat, "big_gin", drawn_card, from_pile):
+        # Step 2: big gin (V13), 11 melded cards, no discard; only after a draw (not on V5's dealt 11).
+        if drawn_card >= 0 and self._may_go_big_gin(seat) and self._ask_bool(seat, "big_gin", drawn_card, from_pile):
             self.turns += 1
             self._showdown(seat, big_gin=True)
             return
@@ -371,15 +371,22 @@ class _Hand:
         self.turns += 1
         # Step 5: end of stock (R15, V7), then the safety cap.
         if len(self.stock) <= STOCK_LEFT_AT_END:
-            self._end_of_stock(last_player=seat, last_discard=card)
+            fiftieth_discarded = card == drawn_card and not from_pile
+            self._end_of_stock(last_player=seat, last_discard=card, fiftieth_discarded=fiftieth_discarded)
         elif self.turns >= MAX_TURNS:
             self.capped = 1
             self._dead()
 
-    def _end_of_stock(self, last_player: int, last_discard: int) -> None:
-        """R15: the hand is dead, unless the other player may take the 50th card and knock (V7)."""
+    def _end_of_stock(self, last_player: int, last_discard: int, fiftieth_discarded: bool) -> None:
+        """R15: the hand is dead, unless the other player may take the 50th card and knock (V7).
+
+        The stock has just fallen to two cards, so ``last_player`` drew the 50th card (the
+        third-last stock card) this turn; V7 applies only if they discarded that same card
+        (``fiftieth_discarded``). Kept, with another card discarded, the hand is dead (R15).
+        """
         other = 1 - last_player
-        if not (self.rules.fiftieth_card_action and self._may_take_fiftieth(other, last_discard)):
+        offered = self.rules.fiftieth_card_action and fiftieth_discarded
+        if not (offered and self._may_take_fiftieth(other, last_discard)):
             self._dead()
             return
         taken = self._ask_bool(other, "take_fiftieth")
@@ -625,6 +632,8 @@ class ScoreSheet:
 
     scores: list[int] = field(default_factory=lambda: [0, 0])
     boxes: list[int] = field(default_factory=lambda: [0, 0])
+    entered: list[bool] = field(default_factory=lambda: [False, False])
+    """Whether each seat has entered a win in this game (V14; a 0-point win counts, it carries a box)."""
     winner: int = -1
     """The seat whose score reached the target, -1 while the game is open."""
 
@@ -663,7 +672,6 @@ class Scoreboard:
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.sheets = [ScoreSheet() for _ in range(3 if rules.hollywood else 1)]
-        self.wins = [0, 0]
         self.hand_records: list[HandRecord] = []
 
     @property
@@ -676,15 +684,23 @@ class Scoreboard:
         return sum(sheet.scores[0] for sheet in self.sheets), sum(sheet.scores[1] for sheet in self.sheets)
 
     def boxes_won(self, record: HandRecord) -> int:
-        """R22: one box per hand won; V9 extra boxes: 1 for an undercut, 2 for a gin or big gin,
-        times the hand's multiplier."""
+        """R22: one box per hand won; V9 extra boxes (an Oklahoma sub-variant): 1 for an undercut,
+        2 for a gin or big gin, times the hand's multiplier."""
         extra = 0
-        if self.rules.oklahoma_extra_boxes:
+        if self.rules.oklahoma and self.rules.oklahoma_extra_boxes:
             if record.kind == Outcome.UNDERCUT:
                 extra = 1
             elif record.kind in (Outcome.GIN, Outcome.BIG_GIN):
                 extra = 2
         return 1 + extra * record.multiplier
+
+    def sheets_entered_by(self, winner: int) -> list[ScoreSheet]:
+        """V14: the open games a hand won by ``winner`` scores in: every open game in which
+        ``winner`` has already entered a win, and the first open game in which it has not.
+        So no win is lost while a game is open; with one game, that game (R20)."""
+        open_sheets = [sheet for sheet in self.sheets if sheet.open]
+        first_new = next((sheet for sheet in open_sheets if not sheet.entered[winner]), None)
+        return [sheet for sheet in open_sheets if sheet.entered[winner] or sheet is first_new]
 
     def add(self, record: HandRecord) -> None:
         """Credit one hand and choose the next dealer (R15: a dead hand is redealt by the same dealer)."""
@@ -692,15 +708,13 @@ class Scoreboard:
         if record.kind == Outcome.DEAD:
             return
         winner = record.winner
-        self.wins[winner] += 1
         boxes = self.boxes_won(record)
-        # V14: the w-th win scores in games 1..min(w, 3) that are still open (one game otherwise).
-        for sheet in self.sheets[: self.wins[winner]]:
-            if sheet.open:
-                sheet.scores[winner] += record.points
-                sheet.boxes[winner] += boxes
-                if sheet.scores[winner] >= self.rules.target:
-                    sheet.winner = winner
+        for sheet in self.sheets_entered_by(winner):
+            sheet.entered[winner] = True
+            sheet.scores[winner] += record.points
+            sheet.boxes[winner] += boxes
+            if sheet.scores[winner] >= self.rules.target:
+                sheet.winner = winner
         rotation = self.rules.dealer_rotation
         if rotation == "loser":
             self.dealer = 1 - winner

@@ -20,6 +20,22 @@ import numpy as np
 
 DEALER_ROTATIONS = ("loser", "winner", "alternate")
 SHUTOUT_RULES = ("bonus", "double", "none")
+#: Table formats: two players ('pairs'), three players (V11), two partnerships (V12).
+TABLES = ("pairs", "three", "teams")
+#: What each table format is called in messages.
+TABLE_NAMES = {"pairs": "two-player", "three": "three-player (V11)", "teams": "partnership (V12)"}
+#: Switches that only matter when hands are played in games (R20-R23, V8-V10, V12, V14).
+GAME_SWITCHES = (
+    "box_bonus",
+    "game_bonus",
+    "shutout",
+    "shutout_bonus",
+    "target",
+    "dealer_rotation",
+    "oklahoma_extra_boxes",
+    "hollywood",
+    "team_target",
+)
 
 
 def _rule(default: Any, doc: str) -> Any:
@@ -57,7 +73,7 @@ class Rules:
     oklahoma_extra_boxes: bool = _rule(
         False, "V9: an undercut earns 1 extra box, a gin 2 (doubled on a spade up card)."
     )
-    hollywood: bool = _rule(False, "V14: three games are scored at once (Hollywood scoring).")
+    hollywood: bool = _rule(False, "V14: three games are scored at once (Hollywood scoring, two players only).")
     team_target: int = _rule(125, "V12: a partnership game ends when a team's total reaches this.")
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
@@ -122,6 +138,81 @@ class Rules:
                 raise ValueError(f"unknown rule {key!r}: choose from {', '.join(known)}")
             changes[key] = _convert(key, known[key].type, value)
         return dataclasses.replace(self, **changes)
+
+    def check_table(self, table: str) -> None:
+        """Refuse switches a table format cannot play: Hollywood (V14) is two-player scoring.
+
+        >>> Rules.preset("hollywood").check_table("three")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: rules.hollywood=True: Hollywood scoring (V14) is two-player scoring; a three-player (V11) table ...
+        """
+        if table not in TABLES:
+            raise ValueError(f"table={table!r}: choose from {', '.join(TABLES)}")
+        if self.hollywood and table != "pairs":
+            raise ValueError(
+                f"rules.hollywood=True: Hollywood scoring (V14) is two-player scoring; "
+                f"a {TABLE_NAMES[table]} table cannot use it"
+            )
+
+    def overridden(self, table: str = "pairs", games: bool = True) -> dict[str, str]:
+        """Switches set away from the standard game that have no effect here: switch -> why (rule id).
+
+        A switch has no effect when another switch overrides it (the Oklahoma up card sets
+        the knock limit, V9), when what it adjusts cannot happen (no undercut in straight
+        gin), or when the table format does not use it (``dealer_rotation`` at three- and
+        four-player tables). ``games=False`` means independent hands (``--hands``), where
+        nothing of the game's scoring applies. A combination that cannot be played at all is
+        a ValueError (:meth:`check_table`). The run commands warn about each entry, and
+        sweeps play cells that differ only in such switches once (:meth:`effective`).
+
+        >>> Rules.preset("oklahoma").with_settings({"knock_limit": 5}).overridden()
+        {'knock_limit': 'V9: under Oklahoma the up card sets the knock limit of each hand'}
+        >>> sorted(Rules.preset("oklahoma").overridden("teams"))
+        ['target']
+        """
+        self.check_table(table)
+        why: dict[str, str] = {}
+        if not games and table == "pairs":
+            for name in GAME_SWITCHES:
+                why[name] = "R20-R23: hands are played one by one (--hands), not in games: no game scoring"
+        if self.oklahoma:
+            why.setdefault("knock_limit", "V9: under Oklahoma the up card sets the knock limit of each hand")
+        else:
+            for name in ("oklahoma_spade_double", "oklahoma_ace_gin_only", "oklahoma_extra_boxes"):
+                why.setdefault(name, "V9: a sub-variant of Oklahoma, and oklahoma is off")
+            if self.knock_limit == 0:
+                for name in ("undercut_bonus", "undercut_on_tie"):
+                    why.setdefault(
+                        name, "R18/R19/V1: with knock_limit=0 only gin ends a hand, and a gin is never undercut"
+                    )
+        if self.box_bonus == 0:
+            why.setdefault("oklahoma_extra_boxes", "R22/V9: box_bonus=0, so boxes are worth nothing")
+        if not self.big_gin:
+            why.setdefault("big_gin_bonus", "V13: big_gin is off")
+        if self.shutout != "bonus":
+            why.setdefault("shutout_bonus", f"R21/V8: shutout={self.shutout}, so no shutout bonus is paid")
+        if table != "teams":
+            why.setdefault("team_target", "V12: only a partnership game ends at team_target")
+        if table == "teams":
+            why.setdefault("target", "V12: a partnership game ends when a team reaches team_target")
+            why.setdefault("dealer_rotation", "V12: partners deal in a fixed alternation (every two rounds)")
+        if table == "three":
+            why.setdefault("dealer_rotation", "V11: the loser of each hand deals the next")
+        standard = Rules()
+        changed = [f.name for f in fields(self) if getattr(self, f.name) != getattr(standard, f.name)]
+        return {name: why[name] for name in changed if name in why}
+
+    def effective(self, table: str = "pairs", games: bool = True) -> Rules:
+        """The same game with every :meth:`overridden` switch back at its standard value.
+
+        Two rule sets with equal effective rules play the same game, hand for hand.
+
+        >>> Rules.preset("oklahoma").with_settings({"knock_limit": 5}).effective() == Rules.preset("oklahoma")
+        True
+        """
+        standard = Rules()
+        return dataclasses.replace(self, **{name: getattr(standard, name) for name in self.overridden(table, games)})
 
     def to_dict(self) -> dict[str, Any]:
         """The switches as a plain dict (JSON-ready)."""

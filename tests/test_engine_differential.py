@@ -37,6 +37,9 @@ RULE_SETS = {
     "modern_big_gin": Rules.preset("modern"),
     "straight": Rules.preset("straight"),
     "eleven_card_start": dataclasses.replace(Rules(), eleven_card_start=True),
+    "eleven_big_gin_fiftieth": dataclasses.replace(
+        Rules(), eleven_card_start=True, big_gin=True, fiftieth_card_action=True
+    ),
     "rediscard_fiftieth": dataclasses.replace(Rules(), rediscard_taken_card=True, fiftieth_card_action=True),
     "tie_not_undercut_knock7": dataclasses.replace(Rules(), undercut_on_tie=False, knock_limit=7),
 }
@@ -80,7 +83,17 @@ def test_hand_records_identical(rules_name):
             )
 
 
-@pytest.mark.parametrize("rules_name", ["standard", "eaai", "oklahoma_ace_gin_extra", "modern_big_gin", "hollywood"])
+GAME_RULE_SETS = [
+    "standard",
+    "eaai",
+    "oklahoma_ace_gin_extra",
+    "modern_big_gin",
+    "hollywood",
+    "eleven_big_gin_fiftieth",
+]
+
+
+@pytest.mark.parametrize("rules_name", GAME_RULE_SETS)
 def test_game_records_identical(rules_name):
     """Whole games (R20-R23, V8-V10, V14): the same game seeds give the same game and hand records."""
     rules = Rules.preset("hollywood") if rules_name == "hollywood" else RULE_SETS[rules_name]

@@ -343,6 +343,34 @@ def test_V13_big_gin_with_eleven_melded_cards_and_no_discard(big_gin, steps, kin
     expect(record, kind=kind, winner=1, points=points, knocker_deadwood=0, defender_deadwood=71, turns=1, draws=1)
 
 
+def test_V13_V5_the_dealt_eleven_cards_do_not_qualify_for_big_gin():
+    # The V5 non-dealer is dealt A-2-3C, 4-5-6D, 7-8-9-T-JH: all 11 melded, but big gin comes
+    # only after a draw (V13), so it is not asked big_gin. It may still go gin by discarding
+    # (R12, R13): it throws 7H and goes gin with 8-9-T-JH, 20 + 71 = 91, without a draw.
+    rules = dataclasses.replace(STANDARD, eleven_card_start=True, big_gin=True)
+    log: list = []
+    nondealer = Script([("discard", "7H"), ("knock", True)], log)
+    deck = build_deck("AC 2C 3C 4D 5D 6D 7H 8H 9H TH JH", DEFENDER)
+    record = play_hand(seats(0, nondealer, Script(log=log)), rules, hand_seed=0, dealer=0, deck=deck)
+    assert log == [(1, "discard"), (1, "knock")]
+    expect(record, kind=Outcome.GIN, winner=1, points=20 + 71, turns=1, draws=0, knocker_deadwood=0)
+
+
+def test_V13_V5_after_a_draw_the_eleven_card_starter_may_go_big_gin():
+    # The same deal: the non-dealer discards 7H and does not knock; the dealer draws 2S and
+    # throws it; the non-dealer passes the pile, draws QH (8-9-T-J-QH) and, having drawn,
+    # is asked big_gin (V13): 31 + 71 = 102 after three turns and two draws.
+    rules = dataclasses.replace(STANDARD, eleven_card_start=True, big_gin=True)
+    log: list = []
+    steps = [("discard", "7H"), ("knock", False), ("draw_from_pile", False), ("big_gin", True)]
+    nondealer = Script(steps, log)
+    dealer = Script([("draw_from_pile", False), ("discard", "2S")], log)
+    deck = build_deck("AC 2C 3C 4D 5D 6D 7H 8H 9H TH JH", DEFENDER, stock="2S QH")
+    record = play_hand(seats(0, nondealer, dealer), rules, hand_seed=0, dealer=0, deck=deck)
+    assert log[-2:] == [(1, "draw_from_pile"), (1, "big_gin")]
+    expect(record, kind=Outcome.BIG_GIN, winner=1, points=31 + 71, turns=3, draws=2, knocker_deadwood=0)
+
+
 # ---------------------------------------------------------------------------------------
 # The end of the stock (R15, V7).
 
@@ -392,7 +420,12 @@ def test_V7_the_other_player_takes_the_50th_card_and_knocks():
     record, log = fiftieth_hand([("take_fiftieth", True), ("discard", "KS")])
     assert log[-2:] == [(0, "take_fiftieth"), (0, "discard")]  # no knock question: it must knock
     assert record.row() == (0, 1, 0, 61, 0, 10, 71, 0, 30, 30, card("QC"), 10, 1, 1, 0, 1, 0)
-    assert FiftiethOffer(0, card("9H"), True) in record.moves
+    # The log's wording is true: 9H is the 50th card out of the deck, the non-dealer's 29th
+    # stock draw (20 dealt + the up card + 29), and it discarded that same card.
+    offer = record.moves.index(FiftiethOffer(0, card("9H"), True))
+    assert record.moves[offer - 2 : offer] == (Draw(1, "stock", card("9H")), Discard(1, card("9H")))
+    assert str(record.moves[offer]) == "seat 0 takes the 50th card 9H"
+    assert record.moves[0].stock.index(card("9H")) == 52 - 21 - 3
 
 
 def test_V7_declining_the_50th_card_leaves_the_hand_dead():
@@ -425,6 +458,36 @@ def test_V7_the_knock_discard_must_meet_the_hands_knock_limit():
         fiftieth_hand(steps, rules=rules, dealer_hand=nine_hearts, last="5H")
     record, _ = fiftieth_hand([("take_fiftieth", True), ("discard", "KS")], rules, nine_hearts, last="5H")
     expect(record, kind=Outcome.KNOCK, winner=0, knocker_deadwood=5, points=71 - 5, knock_limit=5)
+
+
+class KeepsTheFiftieth(Script):
+    """The filler non-dealer, except that on its last turn it keeps the 50th card and throws ``thrown``."""
+
+    def __init__(self, thrown: str, log: list):
+        super().__init__(log=log, filler=True)
+        self.thrown = thrown
+
+    def discard(self, view, rng):
+        if view.stock_count == 2:
+            self.log.append((view.seat, "discard"))
+            return card(self.thrown)
+        return super().discard(view, rng)
+
+
+def test_V7_no_offer_when_the_50th_card_is_kept():
+    # The non-dealer holds 9H (DEFENDER with 9H for 9C), draws the 50th card 9C and keeps it,
+    # throwing 9H. The dealer (KNOCKER) could knock with 9H, but V7 offers only the 50th card
+    # itself: the hand is dead as R15 says, with no take_fiftieth question (29 turns, 29 draws).
+    rules = dataclasses.replace(STANDARD, fiftieth_card_action=True)
+    holder = "5C 7C 9H JD KD 2H 4H 6S 8S TS"
+    log: list = []
+    dealer = Script(log=log, filler=True)
+    nondealer = KeepsTheFiftieth("9H", log)
+    deck = build_deck(holder, KNOCKER, up="QC", stock=stock_with("9C", avoid=f"{holder} {KNOCKER} QC"))
+    record = play_hand(seats(0, nondealer, dealer), rules, hand_seed=3, dealer=0, deck=deck)
+    assert log[-1] == (1, "discard") and "take_fiftieth" not in [decision for _, decision in log]
+    assert record.moves[-3:] == (Draw(1, "stock", card("9C")), Discard(1, card("9H")), Score(Outcome.DEAD, -1, 0))
+    expect(record, kind=Outcome.DEAD, fiftieth=0, turns=29, draws=29, pile_takes_0=0)
 
 
 def test_V7_off_means_dead_even_when_the_other_player_could_knock():
@@ -630,20 +693,51 @@ def test_V9_oklahoma_extra_boxes(kind, multiplier, boxes):
 
 
 def test_V14_hollywood_three_games_at_once():
-    # Win w of a player scores in games 1..min(w, 3) still open:
-    #   1 s0 40 -> g1 40-0          5 s0 25 -> g2 105-0 closes, g3 65-0
-    #   2 s0 40 -> g1 80, g2 40     6 s1 50 -> games 1, 2 closed: nowhere
-    #   3 s1 30 -> g1 80-30         7 s1 50 -> g3 65-50
-    #   4 s0 40 -> g1 120 closes,   8 s1 60 -> g3 65-110 closes
+    # A win enters every open game its winner has entered, plus the first open game it has not:
+    #   1 s0 40 -> g1 40-0            5 s0 25 -> g2 105-0 closes, g3 65-0
+    #   2 s0 40 -> g1 80, g2 40       6 s1 50 -> s1 has entered no open game: its first
+    #   3 s1 30 -> g1 80-30                      open one is g3, 65-50 (never lost, V14)
+    #   4 s0 40 -> g1 120 closes,     7 s1 50 -> g3 65-100 closes: the session ends
     #              g2 80, g3 40
     # Game 1: 120 + 3 boxes + 100 = 280 vs 30 + 1 box = 50. Game 2 (shutout): 105 + 3 boxes
-    # + 200 = 365 vs 0. Game 3: 65 + 2 boxes = 105 vs 110 + 2 boxes + 100 = 250.
+    # + 200 = 365 vs 0. Game 3: 65 + 2 boxes = 105 vs 100 + 2 boxes + 100 = 240.
     rules = Rules.preset("hollywood")
-    wins = [(0, 40), (0, 40), (1, 30), (0, 40), (0, 25), (1, 50), (1, 50), (1, 60)]
+    wins = [(0, 40), (0, 40), (1, 30), (0, 40), (0, 25), (1, 50), (1, 50)]
     game = game_of(rules, [hand(seat, points) for seat, points in wins])
-    assert game.totals == (280 + 365 + 105, 50 + 0 + 250)
-    assert (game.winner, game.margin, game.scores, game.boxes) == (0, 450, (290, 140), (8, 3))
+    assert [sheet.scores for sheet in board_of(rules, wins).sheets] == [[120, 30], [105, 0], [65, 100]]
+    assert game.totals == (280 + 365 + 105, 50 + 0 + 240)
+    assert (game.winner, game.margin, game.scores, game.boxes) == (0, 460, (290, 130), (8, 3))
     assert game.shutout
+
+
+def board_of(rules: Rules, wins: list[tuple[int, int]]) -> Scoreboard:
+    board = Scoreboard(rules, 0)
+    for seat, points in wins:
+        board.add(hand(seat, points))
+    return board
+
+
+def test_V14_shut_out_of_a_closed_game_the_next_win_enters_the_next_open_game():
+    # s0 wins 100 at once: game 1 closes 100-0, a shutout. s1's first win (20) cannot enter
+    # game 1, so it is its first score in game 2 (the old rule lost it). s0's next win (10)
+    # is its first in game 2 too; s1's second (30) enters game 2 and its first in game 3.
+    board = board_of(Rules.preset("hollywood"), [(0, 100), (1, 20), (0, 10), (1, 30)])
+    assert [sheet.scores for sheet in board.sheets] == [[100, 0], [10, 50], [0, 30]]
+    assert [sheet.boxes for sheet in board.sheets] == [[1, 0], [1, 2], [0, 1]]
+    assert [sheet.entered for sheet in board.sheets] == [[True, False], [True, True], [False, True]]
+    assert board.sheets[0].shutout() and not board.over
+
+
+def test_V14_a_zero_point_win_is_entered_with_its_box():
+    # A tie without undercut_on_tie: the knocker wins 0 points and a box (R18). It still
+    # enters game 1, so the next win scores in games 1 and 2; shutouts stay points-based (R21).
+    rules = dataclasses.replace(Rules.preset("hollywood"), undercut_on_tie=False)
+    board = board_of(rules, [(1, 0), (1, 30), (0, 100)])
+    assert [sheet.scores for sheet in board.sheets] == [[100, 30], [0, 30], [0, 0]]
+    assert [sheet.boxes for sheet in board.sheets] == [[1, 2], [0, 1], [0, 0]]
+    assert board.sheets[0].winner == 0 and not board.sheets[0].shutout()
+    # s0's 100 entered only game 1 (its first), so games 2 and 3 stay open.
+    assert board.sheets[1].open and board.sheets[2].open
 
 
 def test_V14_hollywood_session_ends_only_when_all_three_games_close():
@@ -802,9 +896,15 @@ def replay_and_check(record: HandRecord, rules: Rules) -> None:
     assert kd == deadwood(hands[knocker]) <= record.knock_limit
     assert 0 <= dd <= deadwood(hands[defender]) and record.layoff_points >= 0
     assert record.points >= 0
+    offers = [i for i, move in enumerate(record.moves) if isinstance(move, FiftiethOffer)]
+    for i in offers:
+        # V7: only the 50th card itself, drawn from the stock and discarded at once, is offered.
+        drawn, thrown = record.moves[i - 2 : i]
+        assert drawn == Draw(thrown.seat, "stock", thrown.card) and record.moves[i].card == thrown.card
+        assert record.moves[0].stock.index(thrown.card) == 52 - 21 - 3
     if record.fiftieth:
         assert rules.fiftieth_card_action and len(stock) == 2
-        assert any(isinstance(move, FiftiethOffer) and move.taken for move in record.moves)
+        assert any(record.moves[i].taken for i in offers)
     if record.kind == Outcome.BIG_GIN:
         assert rules.big_gin and len(hands[knocker]) == 11 and kd == 0
         assert record.points == (rules.big_gin_bonus + dd) * mult and record.winner == knocker

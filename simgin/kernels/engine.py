@@ -221,9 +221,10 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
     while True:
         hand = hands[player]
         view.set_decision(state, player, turns, 52 - stock_next, drawn, from_pile, fiftieth)
-        # Step 2: big gin (V13).
+        # Step 2: big gin (V13), only after a draw: not on the V5 non-dealer's dealt 11 cards.
         if (
             rules[ri.BIG_GIN]
+            and drawn >= 0
             and deadwood_of_mask(hand, suit_deadwood) == 0
             and bots.big_gin(bot_ids[player], player, hand, state, suit_deadwood)
         ):
@@ -258,10 +259,11 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
             _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
             break
         turns += 1
-        # Step 5: end of stock (R15, V7).
+        # Step 5: end of stock (R15, V7). The stock just fell to two cards, so this turn drew
+        # the 50th card from the stock; V7 offers it only if that same card was discarded.
         if 52 - stock_next <= 2:
             other = 1 - player
-            if rules[ri.FIFTIETH]:
+            if rules[ri.FIFTIETH] and card == drawn and not from_pile:
                 _, best = best_discard_of_mask(hands[other] | (1 << card), suit_deadwood)
                 if best <= knock_limit:
                     view.set_decision(state, other, turns, 52 - stock_next, -1, 0, 0)
@@ -313,9 +315,9 @@ def first_dealer(game_seed, players):
 
 @njit(cache=True)
 def boxes_won(rules, record):
-    """Boxes for the winner of a hand: one (R22), plus Oklahoma's extra boxes (V9)."""
+    """Boxes for the winner of a hand: one (R22), plus Oklahoma's extra boxes (V9, Oklahoma only)."""
     boxes = 1
-    if rules[ri.OK_EXTRA_BOXES]:
+    if rules[ri.OKLAHOMA] and rules[ri.OK_EXTRA_BOXES]:
         if record[H_KIND] == KIND_UNDERCUT:
             boxes += record[H_MULTIPLIER]
         elif record[H_KIND] == KIND_GIN or record[H_KIND] == KIND_BIG_GIN:
@@ -365,7 +367,8 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     is_open = np.zeros(3, np.bool_)
     for g in range(column_count):
         is_open[g] = True
-    wins = np.zeros(2, np.int64)
+    # V14: whether each seat has entered a win in each game (a 0-point win counts: it carries a box).
+    entered = np.zeros((3, 2), np.bool_)
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
     hand_scores = np.zeros(2, np.int64)
     target = rules[ri.TARGET]
@@ -395,11 +398,17 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
         winner = record[H_WINNER]
         points = record[H_POINTS]
         won_boxes = boxes_won(rules, record)
-        wins[winner] += 1
-        columns = min(wins[winner], 3) if hollywood else 1
-        for g in range(columns):
-            if not is_open[g]:
+        # V14: the win enters every open game the winner has entered, and the first open game
+        # it has not (with one game: that game).
+        first_new = -1
+        for g in range(column_count):
+            if is_open[g] and not entered[g, winner]:
+                first_new = g
+                break
+        for g in range(column_count):
+            if not is_open[g] or not (entered[g, winner] or g == first_new):
                 continue
+            entered[g, winner] = True
             scores[g, winner] += points
             boxes[g, winner] += won_boxes
             if scores[g, winner] >= target:

@@ -240,6 +240,8 @@ def play_team_game(
             winner = a_player if record[H_WINNER] == 0 else b_player
             game[M_WON + winner] += 1
             game[M_POINTS + winner] += record[H_POINTS]
+            # V9 extra boxes: an undercut or gin earns the winner's team its extra boxes, beside the round box.
+            team_boxes[0 if winner < 2 else 1] += boxes_won(rules, record) - 1
             swing += record[H_POINTS] if winner < 2 else -record[H_POINTS]
         rounds += 1
         # V12: a team that won both tables scores the total, a split scores the difference.
