@@ -342,15 +342,32 @@ def is_numeric_switch(values: list[Any]) -> bool:
     return numeric and len(values) >= 3
 
 
+def same_game(index: int, cell: dict[str, Any]) -> int:
+    """The cell whose game a sweep cell plays: itself, or the earlier cell it repeats (``same_game_as``)."""
+    first = cell.get("same_game_as")
+    return index if first is None else int(first)
+
+
 def sweep_group_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
-    """Metrics per value of ``switch``, the first pairing's tallies pooled over the other switches' values."""
+    """Metrics per value of ``switch``, the first pairing's tallies pooled over the other switches' values.
+
+    A value whose cells play the same games as an earlier value's (the switch has no effect
+    there, ``Rules.overridden``) is not a separate result: it has no row of its own, and the
+    earlier value's row names it in ``same_games_as``.
+    """
     mode = _mode(result["config"])
     cells = result["cells"]
-    rows = []
+    rows: list[dict[str, Any]] = []
     pooled = len(result["grid"]) > 1
+    rows_by_games: dict[tuple[int, ...], dict[str, Any]] = {}
     for value in result["grid"][switch]:
         members = [c for c in cells if c["settings"].get(switch) == value]
         if not members:
+            continue
+        games = tuple(sorted(same_game(i, c) for i, c in enumerate(cells) if c["settings"].get(switch) == value))
+        if games in rows_by_games:
+            earlier = rows_by_games[games]
+            earlier["same_games_as"] = ", ".join(filter(None, [earlier["same_games_as"], value_label(switch, value)]))
             continue
         first = members[0]["pairings"][0]
         t = _sum_tallies([c["pairings"][0]["tally"] for c in members])
@@ -362,19 +379,47 @@ def sweep_group_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
             "pooled": pooled,
             "player": first["a"],
             "opponent": first["b"],
+            "same_games_as": "",
         }
         row.update(group_metrics(t, mode))
         rows.append(row)
+        rows_by_games[games] = row
     return pd.DataFrame(rows)
 
 
 def sweep_cells_table(result: dict[str, Any]) -> pd.DataFrame:
-    """Every cell's summary rows with the cell's switch values as the first columns."""
+    """Every distinct cell's summary rows with the cell's switch values as the first columns.
+
+    A cell that repeats an earlier cell's game (``same_game_as``) is left out: see
+    :func:`repeated_cells_note`.
+    """
     rows = []
     for index, cell in enumerate(result["cells"]):
+        if cell.get("same_game_as") is not None:
+            continue
         for row in cell["summary"]:
             rows.append({"cell": index, **cell["settings"], **row})
     return pd.DataFrame(rows)
+
+
+def repeated_cells_note(result: dict[str, Any]) -> str:
+    """Which cells of a sweep repeat an earlier cell's game, and so are not shown as results of their own."""
+    cells = result["cells"]
+
+    def label(cell: dict[str, Any]) -> str:
+        return ", ".join(f"{key}={_rule_text(value)}" for key, value in cell["settings"].items())
+
+    pairs = [
+        f"{label(cell)} is {label(cells[int(cell['same_game_as'])])}"
+        for cell in cells
+        if cell.get("same_game_as") is not None
+    ]
+    if not pairs:
+        return ""
+    return (
+        "Not shown, since they play the same game as an earlier cell (the switches that differ have no effect "
+        "there): " + "; ".join(pairs) + "."
+    )
 
 
 def _summary_shown(mode: str) -> dict[str, str]:
@@ -413,11 +458,13 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         shown.pop(mode, None)
         shown.pop("win_rate_low", None)
         shown.pop("win_rate_high", None)
-        add("sweep_cells", "Every cell of the sweep", cells, shown)
+        add("sweep_cells", "Every cell of the sweep", cells, shown, repeated_cells_note(result))
         for switch in result["grid"]:
             add(f"sweep_{switch}", f"Metrics by {switch}", sweep_group_table(result, switch))
         variants: dict[str, list[dict[str, float]]] = {}
         for cell in result["cells"]:
+            if cell.get("same_game_as") is not None:
+                continue
             name = variant_name(_rules(config, cell["settings"]))
             variants.setdefault(name, []).extend(p["tally"] for p in cell["pairings"])
         merged = [(name, _sum_tallies(ts)) for name, ts in variants.items()]
@@ -707,6 +754,10 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     rules = config.get("rules") or {}
     changed = [f"{k}={_rule_text(v)}" for k, v in rules.items() if defaults.get(k) != v]
     facts.append(("rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"))
+    overridden = result.get("overridden") or {}
+    if overridden:
+        shown = "; ".join(f"{key}={_rule_text(rules.get(key))} ({why})" for key, why in overridden.items())
+        facts.append(("set without effect", shown))
     facts.append(("simgin", str(result.get("simgin_version", "?"))))
     return facts
 

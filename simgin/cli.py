@@ -23,7 +23,7 @@ import click
 
 from simgin import __version__
 from simgin.cards import card_value, format_card, format_cards, parse_cards
-from simgin.rules import Rules
+from simgin.rules import TABLE_NAMES, Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -277,24 +277,33 @@ def showdown(knocker: str, defender: str, up_card: str | None, rules: Rules, as_
 @main.command("rules")
 @click.argument("preset", required=False, metavar="[PRESET]")
 @set_option
+@click.option(
+    "--table",
+    type=click.Choice(["pairs", "three", "teams"]),
+    default=None,
+    help="Show what applies at this table: two players (default), three (V11) or two teams (V12).",
+)
 @json_option
-def rules_command(preset: str | None, settings: Sequence[str], as_json: bool) -> None:
+def rules_command(preset: str | None, settings: Sequence[str], table: str | None, as_json: bool) -> None:
     """List rule presets and switches, or one preset's values.
 
     Without PRESET: every preset (with what it changes from standard) and every switch
     with its type, default and meaning (rule ids refer to the rule book, RULES.md).
     With PRESET: that preset's value for every switch, '*' marking the ones that differ
-    from standard. --set shows the effect of changing switches (the same --set as
-    'simgin showdown').
+    from standard and '!' the ones set but overridden: without effect, because another
+    switch decides (the Oklahoma up card sets the knock limit) or the table does not use
+    them (--table; the run commands warn about these). --set shows the effect of changing
+    switches (the same --set as 'simgin showdown').
 
     \b
     Examples:
       simgin rules
       simgin rules oklahoma
       simgin rules eaai --set knock_limit=7 --json
+      simgin rules oklahoma --set knock_limit=5 --table teams
     """
     standard = Rules()
-    if preset is None and not settings:
+    if preset is None and not settings and table is None:
         switches = [dict(row) for row in Rules.describe()]
         if as_json:
             presets = {name: Rules.preset(name).to_dict() for name in Rules.PRESETS}
@@ -312,16 +321,28 @@ def rules_command(preset: str | None, settings: Sequence[str], as_json: bool) ->
         return
     name = preset or "standard"
     rules = build_rules(name, settings)
+    table = table or "pairs"
+    try:
+        overridden = rules.overridden(table)
+    except ValueError as error:
+        raise user_error("", error) from None
     values = rules.to_dict()
     changed = {key: value for key, value in values.items() if value != getattr(standard, key)}
     if as_json:
-        echo_json({"preset": name, "settings": list(settings), "rules": values, "changed": changed})
+        data = {"preset": name, "settings": list(settings), "table": table, "rules": values, "changed": changed}
+        echo_json(data | {"overridden": overridden})
         return
     title = name + "".join(f" --set {item}" for item in settings)
-    click.echo(f"Rules: {title} ('*' = differs from standard)")
+    at = "" if table == "pairs" else f" at a {TABLE_NAMES[table]} table"
+    click.echo(f"Rules: {title}{at} ('*' = differs from standard, '!' = overridden: set but without effect)")
     docs = {row["name"]: row["doc"] for row in Rules.describe()}
-    rows = [(("* " if key in changed else "  ") + key, _show_value(value), docs[key]) for key, value in values.items()]
+    marks = {key: "! " if key in overridden else "* " if key in changed else "  " for key in values}
+    rows = [(marks[key] + key, _show_value(value), docs[key]) for key, value in values.items()]
     _echo_table(("  name", "value", "meaning"), rows)
+    if overridden:
+        click.echo("Overridden:")
+        for key, why in overridden.items():
+            click.echo(f"  {key}={_show_value(values[key])}: {why}")
 
 
 @main.command("strategies")

@@ -21,6 +21,9 @@ from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Note lines at most for the cells of a sweep that repeat an earlier cell's game.
+MAX_NOTES = 10
+
 
 def run_options(func: F) -> F:
     """The options shared by match and tournament."""
@@ -76,6 +79,23 @@ def _announce_compilation(unit: str, table: str) -> None:
         click.echo("compiling kernels, first run only (about a minute)...", err=True)
 
 
+def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
+    """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
+    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
+    try:
+        overridden = rules.overridden(table, games)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for name, why in overridden.items():
+        value = _shown(getattr(rules, name))
+        click.echo(f"Warning: {name}={value} has no effect here: {why}", err=True)
+    return overridden
+
+
+def _shown(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def _make_config(
     players: Sequence[str],
     rules: Rules,
@@ -93,9 +113,13 @@ def _make_config(
     if workers is not None and workers < 1:
         raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
     try:
-        return runner.RunConfig(tuple(players), rules, hands, games, options["seed"], options["duplicate"], table=table)
+        config = runner.RunConfig(
+            tuple(players), rules, hands, games, options["seed"], options["duplicate"], table=table
+        )
     except ValueError as error:
         raise user_error("", error) from None
+    warn_overridden(rules, table, config.mode == "games")
+    return config
 
 
 @contextlib.contextmanager
@@ -212,6 +236,7 @@ def _pairings(result: Any) -> list[dict[str, Any]]:
 
 def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
     from simgin import __version__
+    from simgin.summary import overridden_rules
 
     return {
         "kind": kind,
@@ -220,6 +245,7 @@ def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
         "players": list(result.config.players),
         "pairings": _pairings(result),
         "summary": result.summary.to_dict(orient="records"),
+        "overridden": overridden_rules(result.config),
     } | extra
 
 
@@ -408,6 +434,7 @@ def compare(
 
     if workers is not None and workers < 1:
         raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
+    overridden = warn_overridden(rules)
     try:
         settings = SprtSettings(
             **parse_sprt(sprt_text), alpha=alpha, beta=beta, model=model, max_games=max_games, batch_pairs=batch
@@ -431,7 +458,8 @@ def compare(
     if as_json:
         from simgin.results import jsonable
 
-        echo_json(jsonable({"players": [a, b], "seed": seed, "rules": rules.to_dict(), "sprt": summary}))
+        data = {"players": [a, b], "seed": seed, "rules": rules.to_dict(), "overridden": overridden, "sprt": summary}
+        echo_json(jsonable(data))
         return
     verdict = {
         "H1": f"H1 accepted: {a} is stronger (Elo >= {settings.elo1:g})",
@@ -473,22 +501,34 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
 
     Each cell of the grid is a run with those switches set on --rules; the table gives per
     cell the win rates, first-player edge, gin, undercut, dead and knock rates, mean hand
-    length, points per hand and hands per game. With --out DIR the table is also written
-    to DIR/sweep.csv.
+    length, points per hand and hands per game. Cells that differ only in switches without
+    effect there (knock_limit under Oklahoma, say) are the same game: it is played once, a
+    note says so, and the column same_game_as names the cell whose results a repeat shows.
+    With --out DIR the table is also written to DIR/sweep.csv.
 
     \b
     Example:
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
     """
     from simgin import __version__
-    from simgin.sweep import grid_cells, parse_grid, run_sweep
+    from simgin.summary import overridden_rules
+    from simgin.sweep import parse_grid, plan_sweep, run_sweep, same_game_notes
 
     try:
         grid = parse_grid(grid_items, rules)
     except ValueError as error:
         raise user_error("", error) from None
     config = _make_config((a, b), rules, options, default_hands=2_000)
-    cells_count = len(grid_cells(grid))
+    try:
+        _, _, same_as = plan_sweep(config, grid)
+        notes = same_game_notes(config, grid)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for note in notes[:MAX_NOTES]:
+        click.echo(f"Note: {note}", err=True)
+    if len(notes) > MAX_NOTES:
+        click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
+    cells_count = sum(first is None for first in same_as)
     out = options["out"]
     with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
         cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
@@ -501,6 +541,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
                 "config": config.to_dict(),
                 "players": [a, b],
                 "grid": grid,
+                "overridden": overridden_rules(config),
                 "cells": cells,
             },
         )
@@ -517,11 +558,13 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
         "mean_turns",
         "points_per_hand",
         "hands_per_game",
+        "same_game_as",
     ]
     if as_json:
         from simgin.results import jsonable
 
-        echo_json(jsonable({"players": [a, b], "grid": grid, "table": table[columns].to_dict(orient="records")}))
+        data = {"players": [a, b], "grid": grid, "overridden": overridden_rules(config)}
+        echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
         return
     shown = table[table["side"] == "a"][columns]
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
@@ -534,7 +577,7 @@ def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> 
     from simgin.tally import Tally
 
     for index, cell in enumerate(cells):
-        if not cell["settings"].get("oklahoma", False):
+        if not cell["settings"].get("oklahoma", False) or cell.get("same_game_as") is not None:
             continue
         breakdown = knock_limit_breakdown(Tally.from_dict(cell["pairings"][0]["tally"]))
         label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
@@ -575,6 +618,7 @@ def replay(
     from simgin import reference_engine, runner
     from simgin.registry import resolve
 
+    warn_overridden(rules, games=False)
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")

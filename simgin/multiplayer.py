@@ -37,14 +37,15 @@ from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
+from simgin.rules import TABLES as RULES_TABLES
 from simgin.rules import Rules
 from simgin.stats import wilson_interval
-from simgin.summary import mean_from_sums, ratio
+from simgin.summary import mean_from_sums, overridden_rules, ratio
 
 if TYPE_CHECKING:
     import pandas as pd
 
-TABLES = ("pairs", "three", "teams")
+TABLES = RULES_TABLES
 THREE_SEATINGS = tuple(itertools.permutations(range(3)))
 TEAM_SEATINGS = tuple(
     (*first, *second)
@@ -93,8 +94,10 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
     """Raw rows of three-player or partnership games, seat by seat (``bots[s]`` plays seat s).
 
     Returns (games, hand rows, hand players, deals per game), as ``kernels.multiplayer``
-    writes them; the capacity grows until every game's hands fit.
+    writes them; the capacity grows until every game's hands fit. Rules a table cannot
+    play (Hollywood, V14) are a ValueError (:meth:`Rules.check_table`).
     """
+    rules.check_table(table)
     ids, params = engine.compiled_bots(tuple(bots))
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     count = seeds.shape[0]
@@ -272,6 +275,7 @@ def table_json(result: Any) -> dict[str, Any]:
         "seat_advantage": seat_advantage(config.table, t).to_dict(orient="records"),
         "summary": summary.to_dict(orient="records"),
         "rules": config.rules.to_dict(),
+        "overridden": overridden_rules(config),
         "timing": {"seconds": result.seconds, "chunks_run": result.chunks_run, "chunks_resumed": result.chunks_resumed},
     }
     for name in ("dead", "knock", "gin", "big_gin", "undercut"):

@@ -70,6 +70,7 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.table not in TABLES:
             raise ValueError(f"table={self.table!r}: choose from {', '.join(TABLES)}")
+        self.rules.check_table(self.table)
         needed = {"pairs": None, "three": 3, "teams": 4}[self.table]
         if len(self.players) < 2 or (needed is not None and len(self.players) != needed):
             wanted = f"exactly {needed}" if needed else "at least two"

@@ -160,6 +160,11 @@ def summarize(config: RunConfig, tallies: list[Tally]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def overridden_rules(config: RunConfig) -> dict[str, str]:
+    """The run's switches that are set but have no effect at its table and unit (``Rules.overridden``)."""
+    return config.rules.overridden(config.table, config.mode == "games")
+
+
 def match_json(result: RunResult) -> dict[str, Any]:
     """The JSON object of ``simgin match --json`` (the first pairing); timings under ``timing``."""
     config = result.config
@@ -184,6 +189,7 @@ def match_json(result: RunResult) -> dict[str, Any]:
         {
             "capped_hands": int(t["capped"]),
             "rules": config.rules.to_dict(),
+            "overridden": overridden_rules(config),
         }
     )
     if config.mode == "games":
