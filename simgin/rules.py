@@ -186,8 +186,6 @@ class Rules:
                     why.setdefault(
                         name, "R18/R19/V1: with knock_limit=0 only gin ends a hand, and a gin is never undercut"
                     )
-        if self.box_bonus == 0:
-            why.setdefault("oklahoma_extra_boxes", "R22/V9: box_bonus=0, so boxes are worth nothing")
         if not self.big_gin:
             why.setdefault("big_gin_bonus", "V13: big_gin is off")
         if self.shutout != "bonus":
