@@ -7,18 +7,24 @@ What the rule book leaves open, and what simgin does:
   second. The loser of a hand deals the next, played between the winner and the previous
   dealer; a dead hand is redealt by the same dealer to the same two players. Each player
   keeps a running score to ``target``; box bonuses (R22, V9 extra boxes) go to the winner of
-  each hand. At the end every pair of players settles as a two-player game would (R21-R23,
-  V8): the game winner takes the game bonus (the shutout bonus, or double, against a
-  player who scored nothing) from each loser, and the two losers settle their totals'
+  each hand; ``dealer_rotation`` does not apply. At the end every pair of players settles
+  as a two-player game would (R21-R23, V8): the game winner takes the game bonus (the
+  shutout bonus, or double, against a player who scored nothing) from each loser, and the
+  two losers settle their totals'
   difference. A player's ``net`` is the sum of its settlements, so the nets sum to 0.
 - **Partnerships (V12).** Players 0 and 1 play players 2 and 3; in each round both
   tables play at once, 0 vs 2 and 1 vs 3 in even rounds, 0 vs 3 and 1 vs 2 in odd ones
   (opponents alternate). The team with the larger sum of points won in the round scores
   the difference (so a team winning both tables scores the total) and wins a box; a dead
-  table counts 0 and is not replayed. The first team to ``rules.team_target`` (125)
-  wins, with the game bonus and shutout as in R21 and V8. At each table the team-0
+  table counts 0 and is not replayed. Under Oklahoma with ``oklahoma_extra_boxes`` (V9),
+  each undercut or gin by a player earns that player's team its extra boxes beside the
+  round box. The first team to ``rules.team_target`` (125) wins, with the game bonus and
+  shutout as in R21 and V8 (``rules.target`` does not apply). At each table the team-0
   player deals in rounds 0-1, 4-5, ... and the team-1 player in rounds 2-3, 6-7, ..., so
   everyone deals to each opponent equally often; ``dealer_rotation`` does not apply.
+- **Not at these tables.** Hollywood scoring (V14) is two-player scoring: three-player
+  and partnership games refuse ``hollywood`` (``Rules.check_table``); the switches a
+  table does not use are listed by ``Rules.overridden(table)``.
 - **Seatings.** With ``duplicate`` on, every game seed is played once per seating: all 6
   orders of three players, or the 8 seatings of two partnerships (which team sits first,
   and the order within each team), so every player meets the same deals from every seat.

@@ -134,3 +134,25 @@ def test_python_examples_pass_as_doctests():
 def test_relative_links_point_to_files():
     for target in re.findall(r"\]\((?!https?:)([^)#]+)\)", README):
         assert (ROOT / target).exists(), f"README links to missing {target}"
+
+
+def test_what_applies_where_lists_every_switch_that_can_be_overridden():
+    """Every switch ``Rules.overridden`` can report, at any table or with independent hands, is in the table."""
+    text = section("Rules").split("### What applies where", 1)[1]
+    match = re.search(r"^\| set \|.*?(?=^[^|]|\Z)", text, re.MULTILINE | re.DOTALL)
+    assert match, "no table headed 'set'"
+    listed = set()
+    for line in match.group(0).splitlines()[2:]:
+        listed |= set(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
+    away = Rules(
+        knock_limit=0, undercut_bonus=25, undercut_on_tie=False, big_gin_bonus=50, shutout="double",
+        shutout_bonus=300, oklahoma_spade_double=False, oklahoma_ace_gin_only=True, oklahoma_extra_boxes=True,
+        target=150, team_target=60, dealer_rotation="winner", box_bonus=30, game_bonus=150,
+    )  # fmt: skip
+    possible = set()
+    for rules in (away, Rules(oklahoma=True, knock_limit=5), Rules(hollywood=True)):
+        for table in ("pairs", "three", "teams"):
+            for games in (True, False):
+                if not (rules.hollywood and table != "pairs"):
+                    possible |= set(rules.overridden(table, games))
+    assert listed == possible
