@@ -10,8 +10,7 @@ What the rule book leaves open, and what simgin does:
   each hand; ``dealer_rotation`` does not apply. At the end every pair of players settles
   as a two-player game would (R21-R23, V8): the game winner takes the game bonus (the
   shutout bonus, or double, against a player who scored nothing) from each loser, and the
-  two losers settle their totals'
-  difference. A player's ``net`` is the sum of its settlements, so the nets sum to 0.
+  two losers settle their totals' difference. A player's ``net`` is the sum of its settlements, so the nets sum to 0.
 - **Partnerships (V12).** Players 0 and 1 play players 2 and 3; in each round both
   tables play at once, 0 vs 2 and 1 vs 3 in even rounds, 0 vs 3 and 1 vs 2 in odd ones
   (opponents alternate). The team with the larger sum of points won in the round scores
