@@ -74,6 +74,18 @@ def build_rules(preset: str, settings: Iterable[str] = ()) -> Rules:
         raise user_error("bad --set", error) from None
 
 
+def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
+    """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
+    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
+    try:
+        overridden = rules.overridden(table, games)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for name, why in overridden.items():
+        click.echo(f"Warning: {name}={_show_value(getattr(rules, name))} has no effect here: {why}", err=True)
+    return overridden
+
+
 def set_option(func: F) -> F:
     """Add the repeatable ``--set KEY=VALUE`` option (passed on as ``settings``)."""
     return click.option(
@@ -236,6 +248,7 @@ def showdown(knocker: str, defender: str, up_card: str | None, rules: Rules, as_
     up = None if up_card is None else read_cards(up_card, "--up-card", 1, 1)[0]
     if rules.oklahoma and up is None:
         raise click.ClickException("Oklahoma rules need --up-card CARD: the up card sets the knock limit (V9)")
+    warn_overridden(rules)
     try:
         result = simgin.score_showdown(knocker_cards, defender_cards, rules, up)
     except ValueError as error:

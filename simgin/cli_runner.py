@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli import echo_json, json_option, rules_options, user_error
+from simgin.cli import echo_json, json_option, rules_options, user_error, warn_overridden
 from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -77,23 +77,6 @@ def _announce_compilation(unit: str, table: str) -> None:
 
     if not runner.kernels_cached(unit, table):
         click.echo("compiling kernels, first run only (about a minute)...", err=True)
-
-
-def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
-    """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
-    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
-    try:
-        overridden = rules.overridden(table, games)
-    except ValueError as error:
-        raise user_error("", error) from None
-    for name, why in overridden.items():
-        value = _shown(getattr(rules, name))
-        click.echo(f"Warning: {name}={value} has no effect here: {why}", err=True)
-    return overridden
-
-
-def _shown(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _make_config(

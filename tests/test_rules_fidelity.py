@@ -241,6 +241,12 @@ def test_run_commands_warn_on_stderr_and_carry_the_overridden_switches():
     assert warned == ["Warning: box_bonus", "Warning: game_bonus", "Warning: shutout", "Warning: dealer_rotation"]
     plain = run("match", "simple", "random", *base, "--json")
     assert plain.stderr == "" and json.loads(plain.stdout)["overridden"] == {}
+    # The showdown: under Oklahoma the 9D up card sets the limit, whatever knock_limit says.
+    knocker, defender = "AS 2S 3S 7C 7D 7H TD JD QD 4C", "4S 6S 8C 8D 9H 9S KC KH 2C 3D"
+    showdown = run("showdown", "--knocker", knocker, "--defender", defender, "--rules", "oklahoma",
+                   "--up-card", "9D", "--set", "knock_limit=5")  # fmt: skip
+    assert showdown.exit_code == 0 and "(knock limit 9)" in showdown.stdout
+    assert showdown.stderr.startswith("Warning: knock_limit=5 has no effect here: V9")
 
 
 def test_simgin_rules_marks_overridden_switches():
