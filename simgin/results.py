@@ -8,8 +8,10 @@ It is what ``simgin report`` reads. Its keys:
 - ``pairings``: one entry per pairing, ``{"a": name, "b": name, "tally": {field: sum}}``
   with the fields of :data:`simgin.tally.TALLY_FIELDS`, seen from ``a``;
 - ``summary``: the rows of :func:`simgin.summary.summarize` (one per pairing and player);
+- ``overridden``: the switches set but without effect in the run (``Rules.overridden``), with why;
 - per kind: ``ratings`` and ``pairwise`` (tournament), ``sprt`` (compare), ``cells`` (sweep:
-  one entry per grid cell with its ``settings`` and its own ``pairings`` and ``summary``).
+  one entry per grid cell with its ``settings``, its own ``pairings`` and ``summary``, its
+  ``overridden`` and ``same_game_as``: the index of the earlier cell whose game it repeats).
 """
 
 from __future__ import annotations
