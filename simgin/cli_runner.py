@@ -179,12 +179,15 @@ def _running(
             ) from None
         keep = "run with --out DIR to keep finished chunks and resume after an interruption"
         results = getattr(interrupt, "results", None) or []
-        if show_partial is not None and results and results[0].chunks_run:
-            show_partial(results)
-            raise click.ClickException(
-                f"interrupted: the result above is PARTIAL, only the chunks finished; {keep}"
-            ) from None
-        raise click.ClickException(f"interrupted before any result was finished; {keep}") from None
+        finished = results[0].chunks_run if results else 0
+        if not finished:
+            raise click.ClickException(f"interrupted before any result was finished; {keep}") from None
+        if show_partial is None:
+            raise click.ClickException(f"interrupted; {finished} finished chunks are lost, {keep}") from None
+        show_partial(results)
+        raise click.ClickException(
+            f"interrupted: the result above is PARTIAL, only the chunks finished; {keep}"
+        ) from None
     finally:
         if show:
             bar.__exit__(None, None, None)
@@ -264,8 +267,9 @@ def _partial_line(result: Any) -> str:
     """The line that heads a partial result printed as text."""
     info = _partial_json(result)
     mode = result.config.mode
+    each = " per pairing" if result.config.table == "pairs" else ""
     return (
-        f"PARTIAL RESULT (interrupted): {info[mode]:,} of {info[f'{mode}_planned']:,} {mode} per pairing, "
+        f"PARTIAL RESULT (interrupted): {info[mode]:,} of {info[f'{mode}_planned']:,} {mode}{each}, "
         f"{info['chunks_finished']} of {info['chunks_planned']} chunks; not the run asked for"
     )
 

@@ -347,3 +347,11 @@ def test_ctrl_c_before_anything_finished_says_how_to_keep_work(monkeypatch, tmp_
     assert "interrupted before any result was finished" in line and "--out DIR" in line
     kept = invoke("match", "simple", "random", "--games", "40", "--workers", "1", "--out", str(tmp_path / "o"))
     assert "finished chunks are kept in" in one_error_line(kept)
+
+
+def test_ctrl_c_in_compare_says_what_was_lost_and_how_to_keep_it(monkeypatch):
+    """A sequential test cut short decides nothing, so compare prints no partial result, only what was lost."""
+    interrupt_after(monkeypatch, 2)
+    result = invoke("compare", "simple", "random", "--batch", "5", "--workers", "1", "--quiet", "--rules", "eaai")
+    line = one_error_line(result)
+    assert "interrupted; 2 finished chunks are lost, run with --out DIR to keep finished chunks" in line

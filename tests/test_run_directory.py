@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -245,3 +247,17 @@ def test_a_missing_or_damaged_hand_log_is_played_again_on_resume(tmp_path, damag
     log = pd.concat(pd.read_parquet(f) for f in sorted((tmp_path / "hands").glob("*.parquet")))
     assert len(log) == 400
     assert (log.groupby("unit").size() == 2).all()
+
+
+def test_the_readme_states_the_guarantees_with_the_codes_numbers():
+    """Issue 16, done means: a short README section 'Failures and resuming' that says what is guaranteed."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Failures and resuming\n", 1)[1].split("\n## ", 1)[0]
+    assert f"up to 10^{len(str(runner.MAX_HANDS)) - 1}" in section and runner.MAX_HANDS == 10**12
+    assert f"up to 10^{len(str(runner.MAX_GAMES)) - 1}" in section and runner.MAX_GAMES == 10**11
+    assert f"within {runner.CONNECT_TIMEOUT:g} s" in section
+    assert f"no worker for {runner.WAIT_NOTICE_SECONDS:g} s" in section
+    assert f"or {runner.MAX_REMOTE_WORKERS} with a scheduler" in section
+    assert runner.max_local_workers() == 4 * (os.cpu_count() or 1) and "4 per core" in section
+    for promise in ("Nothing is resumed on trust", "PARTIAL RESULT", "No orphans", "Every error is one line"):
+        assert promise in section
