@@ -35,7 +35,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
@@ -537,7 +537,7 @@ def probe_scheduler(address: str, timeout: float | None = None) -> dict[str, Any
             comm.abort()
 
     try:
-        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+        answer = _run_coroutine(lambda: asyncio.wait_for(identity(), timeout))
     except TimeoutError:
         raise RunError(
             f"no Dask scheduler answered at {address} within {timeout:g} s (is it the scheduler's port, "
@@ -554,6 +554,16 @@ def probe_scheduler(address: str, timeout: float | None = None) -> dict[str, Any
             f"{address} is {what}; give the address of a Dask scheduler (tcp://HOST:PORT, usually port 8786)"
         )
     return answer
+
+
+def _run_coroutine(make: Callable[[], Any]) -> Any:
+    """Run the coroutine ``make()`` to its end: here, or in a thread when this one runs an event loop (Jupyter)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 def backend_for(workers: int, backend: str = "local", scheduler: str | None = None):
@@ -630,6 +640,13 @@ def execute(
                     raise RunError(
                         "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
                         "rerun the same command to resume"
+                    ) from None
+                except (CancelledError, Exception) as error:
+                    if not type(error).__module__.startswith(("distributed", "concurrent", "asyncio")):
+                        raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+                    raise RunError(
+                        f"the Dask cluster lost a chunk ({guard.describe(error)}: a strategy that kills its worker, "
+                        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
                     ) from None
                 yield result
                 in_flight = ahead

@@ -351,3 +351,20 @@ def test_a_relative_strategy_path_plays_on_workers_with_another_working_director
         with pytest.raises(runner.RunError, match="is a Dask Worker"):
             runner.run(config, workers=1, backend="dask", scheduler=next(iter(c.workers.values())).worker_address)
     assert remote.tallies[0].to_dict() == runner.run(config, workers=1).tallies[0].to_dict()
+
+
+KILLER_BOT = PRINTING_BOT.replace('        print("discarding")\n', "        import os\n\n        os._exit(3)\n")
+
+
+@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+def test_a_strategy_that_kills_its_worker_is_a_one_line_run_error(tmp_path, backend):
+    """A worker that dies (here a strategy calls os._exit; in life the OOM killer) is an error, not a traceback from
+    the pool (BrokenProcessPool) or from Dask (KilledWorker, after its retries)."""
+    (tmp_path / "killer.py").write_text(KILLER_BOT)
+    config = runner.RunConfig((f"{tmp_path / 'killer.py'}:Printer", "simple"), hands=8, chunk_units=2)
+    message = "a worker process died" if backend == "local" else "the Dask cluster lost a chunk"
+    import dask
+
+    # Dask retries a task whose worker died (3 more times by default); once is enough to show the error.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), pytest.raises(runner.RunError, match=message):
+        runner.run(config, workers=2, backend=backend)
