@@ -200,12 +200,15 @@ def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     become a :class:`ForeignFailure` carrying the original as ``error``.
     """
     before = _interrupts
+    stdout = sys.stdout
+    sys.stdout = sys.stderr  # what stdout_to_stderr does, inline: this runs once per decision
     try:
-        with stdout_to_stderr():
-            return function(*args, **kwargs)
+        return function(*args, **kwargs)
     except KeyboardInterrupt as error:
         if _real_interrupt(before):
             raise
         raise ForeignFailure(error) from error
     except (Exception, SystemExit) as error:
         raise ForeignFailure(error) from error
+    finally:
+        sys.stdout = stdout
