@@ -368,3 +368,40 @@ def test_a_strategy_that_kills_its_worker_is_a_one_line_run_error(tmp_path, back
     # Dask retries a task whose worker died (3 more times by default); once is enough to show the error.
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), pytest.raises(runner.RunError, match=message):
         runner.run(config, workers=2, backend=backend)
+
+
+MIDDLE = """
+import subprocess
+import sys
+import time
+
+from simgin import guard
+
+SLEEP = "import time; time.sleep(600)"
+if sys.argv[1] == "death-signal":  # as a foreign strategy's process would be started
+    child = subprocess.Popen([sys.executable, "-c", SLEEP], preexec_fn=guard.set_parent_death_signal)
+else:  # the portable fallback alone: a watchdog thread on the parent's pid
+    code = "import os; from simgin import guard; guard.watch_parent(os.getppid()); print(1, flush=True); " + SLEEP
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child.stdout.readline()
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("mechanism", ["death-signal", "watchdog"])
+def test_each_guard_alone_ends_a_child_whose_parent_is_killed(mechanism):
+    """The two mechanisms of simgin.guard.die_with_parent, each on its own, for reuse by other process starters."""
+    middle = subprocess.Popen([sys.executable, "-c", MIDDLE, mechanism], stdout=subprocess.PIPE, text=True)
+    child = None
+    try:
+        child = psutil.Process(int(middle.stdout.readline()))
+        middle.kill()
+        middle.wait(timeout=DEADLINE)
+        assert_all_end([child])
+    finally:
+        middle.kill()
+        middle.communicate()
+        if child is not None:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                child.kill()
