@@ -448,7 +448,11 @@ class _DaskBackend:
                 ) from None
         else:
             self.cluster = LocalCluster(
-                n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                n_workers=self.workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",
+                host="127.0.0.1",
             )
             self.client = Client(self.cluster)
         return self

@@ -296,7 +296,9 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(rep
 def cluster_without_workers():
     from dask.distributed import LocalCluster
 
-    with LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1") as c:
+    with LocalCluster(
+        n_workers=0, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", host="127.0.0.1"
+    ) as c:
         yield c
 
 
@@ -344,7 +346,9 @@ def test_a_relative_strategy_path_plays_on_workers_with_another_working_director
     here.mkdir()
     (here / "printer.py").write_text(PRINTING_BOT)
     monkeypatch.chdir(elsewhere)
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1") as c:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", host="127.0.0.1"
+    ) as c:
         with Client(c) as client:
             assert list(client.run(os.getcwd).values()) == [str(elsewhere)]
         monkeypatch.chdir(here)
