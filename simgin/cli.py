@@ -14,10 +14,13 @@ inside the command so ``simgin --help`` stays fast.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -36,7 +39,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 
 def user_error(label: str, error: Exception) -> click.ClickException:
     """A one-line ClickException for a user error, prefixed with what was being read."""
-    message = " ".join(str(error).split())
+    message = one_line(str(error))
     return click.ClickException(f"{label}: {message}" if label else message)
 
 
@@ -147,7 +150,61 @@ def show_cards(cards: Iterable[int]) -> str:
 # ---------------------------------------------------------------------------
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces made single spaces."""
+    return " ".join(str(text).split())
+
+
+class SimginGroup(click.Group):
+    """The root group: every error, click's own usage errors included, is one line starting with
+    ``Error:`` on stderr and exit status 1, as the README promises; Ctrl-C is ``Error: interrupted``.
+
+    In standalone mode (the ``simgin`` script, ``python -m simgin``, click's CliRunner) it runs
+    the command with click's standalone mode off and reports what comes out itself; with
+    ``standalone_mode=False`` it is click's plain group.
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        from simgin import guard
+
+        try:
+            with guard.counting_interrupts():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            error.show()  # the help text, as click shows it
+            sys.exit(error.exit_code)
+        except click.UsageError as error:
+            hint = f" (see '{error.ctx.command_path} -h')" if error.ctx is not None else ""
+            _fail(one_line(error.format_message()) + hint)
+        except click.ClickException as error:
+            _fail(one_line(error.format_message()))
+        except (click.Abort, KeyboardInterrupt, EOFError):
+            _fail("interrupted")
+        except OSError as error:
+            if error.errno == errno.EPIPE:  # the reader went away (simgin ... | head): nothing left to say
+                os._exit(1)
+            reason = error.strerror or type(error).__name__
+            _fail(f"{reason}: {error.filename}" if error.filename else reason)
+        except MemoryError:
+            _fail("out of memory; ask for less (fewer hands, games or workers)")
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(1)
+
+
+@click.group(name="simgin", cls=SimginGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="simgin", message="%(prog)s %(version)s")
 def main() -> None:
     """simgin: a Gin Rummy tournament simulator and analytics toolkit.
@@ -332,7 +389,7 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
         rows = [(row["name"], row["type"], _show_value(row["default"]), row["doc"]) for row in switches]
         _echo_table(("name", "type", "default", "meaning"), rows)
         return
-    name = preset or "standard"
+    name = "standard" if preset is None else preset
     rules = build_rules(name, settings)
     table = table or "pairs"
     try:
@@ -379,6 +436,7 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
       simgin strategies mcts --json
     """
     from simgin.registry import available, resolve
+    from simgin.results import jsonable
 
     if spec is not None:
         try:
@@ -387,7 +445,8 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
             raise user_error("", error) from None
         info = player.info
         if as_json:
-            echo_json({**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given})
+            data = {**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given}
+            echo_json(jsonable(data))
             return
         click.echo(f"{player.spec}: {info.name} ({info.kind}, {info.source}): {info.description}")
         docs = {parameter.name: parameter.doc for parameter in info.parameters}
@@ -403,7 +462,7 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
         return
     infos = available()
     if as_json:
-        echo_json({"strategies": [_strategy_json(info) for info in infos]})
+        echo_json(jsonable({"strategies": [_strategy_json(info) for info in infos]}))
         return
     click.echo("Strategies (a spec is NAME or NAME:key=value,...; or module:Class, path/to/file.py:Class):")
     width = max(len(info.name) for info in infos)

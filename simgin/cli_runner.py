@@ -25,6 +25,24 @@ F = TypeVar("F", bound=Callable[..., Any])
 MAX_NOTES = 10
 
 
+class OutDirectory(click.Path):
+    """``--out DIR``: a directory path; an empty one (``--out ''``, which would mean the working
+    directory) is refused."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name is not a directory; give one, e.g. --out results", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def out_option(help_text: str) -> Callable[[F], F]:
+    """The ``--out DIR`` option."""
+    return click.option("--out", type=OutDirectory(), default=None, metavar="DIR", help=help_text)
+
+
 def run_options(func: F) -> F:
     """The options shared by match and tournament."""
     options = [
@@ -48,12 +66,7 @@ def run_options(func: F) -> F:
             help="local: a process pool on this machine; dask: a Dask cluster (pip install 'simgin[dask]').",
         ),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
-        click.option(
-            "--out",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=None,
-            help="Directory for results; finished chunks are kept and a rerun resumes.",
-        ),
+        out_option("Directory for results (new or empty, or an earlier run's to resume); finished chunks are kept."),
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
@@ -63,11 +76,37 @@ def run_options(func: F) -> F:
 
 
 def _check_counts(hands: int | None, games: int | None) -> None:
+    from simgin.runner import MAX_GAMES, MAX_HANDS
+
     if hands is not None and games is not None:
         raise click.UsageError("give --hands or --games, not both")
-    for name, value in (("--hands", hands), ("--games", games)):
-        if value is not None and value < 1:
-            raise click.BadParameter(f"{value} is not allowed: must be at least 1", param_hint=name)
+    for name, value, most in (("--hands", hands, MAX_HANDS), ("--games", games, MAX_GAMES)):
+        check_range(name, value, 1, most)
+
+
+def check_range(name: str, value: int | None, low: int, high: int, what: str = "") -> None:
+    """A one-line error naming the option, its value and the allowed range unless ``low <= value <= high``."""
+    if value is not None and not low <= value <= high:
+        raise click.ClickException(f"{name} {value}: must be between {low:,} and {high:,}{what}")
+
+
+def check_run_options(workers: int | None, seed: int, backend: str, scheduler: str | None) -> None:
+    """Bounds of --workers and --seed, checked before anything is allocated."""
+    from simgin import runner
+
+    check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
+    if scheduler and backend != "dask":
+        raise click.ClickException("--scheduler needs --backend dask")
+    if workers is not None:
+        try:
+            runner.check_workers(workers, backend, scheduler)
+        except ValueError as error:
+            raise click.ClickException(f"--workers {workers}: {str(error).partition(': ')[2]}") from None
+
+
+def notice(message: str) -> None:
+    """What a run reports without stopping (a Dask cluster without workers, a hand log played again): stderr."""
+    click.echo(f"simgin: {message}", err=True)
 
 
 def _announce_compilation(unit: str, table: str) -> None:
@@ -89,12 +128,11 @@ def _make_config(
     """Check the counts in the shared run options and build the run settings, or fail with a one-line error."""
     from simgin import runner
 
-    hands, games, workers = options["hands"], options["games"], options["workers"]
+    hands, games = options["hands"], options["games"]
     if hands is None and games is None:
         hands = default_hands
     _check_counts(hands, games)
-    if workers is not None and workers < 1:
-        raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
+    check_run_options(options["workers"], options["seed"], options["backend"], options["scheduler"])
     try:
         config = runner.RunConfig(
             tuple(players), rules, hands, games, options["seed"], options["duplicate"], table=table
@@ -107,9 +145,18 @@ def _make_config(
 
 @contextlib.contextmanager
 def _running(
-    total: int, unit: str, quiet: bool, out: Path | None, table: str = "pairs"
+    total: int,
+    unit: str,
+    quiet: bool,
+    out: Path | None,
+    table: str = "pairs",
+    show_partial: Callable[[list[Any]], None] | None = None,
 ) -> Iterator[Callable[[Any, int], None]]:
-    """A progress callback (a bar with the rate and time left on a terminal), and one-line errors."""
+    """A progress callback (a bar with the rate and time left on a terminal), and one-line errors.
+
+    On Ctrl-C without ``--out``, ``show_partial`` (if given) prints what was finished,
+    marked as partial, before the error line, which says how to keep the work next time.
+    """
     from simgin import runner
 
     _announce_compilation(unit, table)
@@ -129,9 +176,25 @@ def _running(
         yield progress
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
-    except KeyboardInterrupt:
-        kept = f"; finished chunks are kept in {out}, rerun the same command to resume" if out else ""
-        raise click.ClickException(f"interrupted{kept}") from None
+    except KeyboardInterrupt as interrupt:
+        if show:
+            bar.__exit__(None, None, None)
+            show = False
+        if out is not None:
+            raise click.ClickException(
+                f"interrupted; finished chunks are kept in {out}, rerun the same command to resume"
+            ) from None
+        keep = "run with --out DIR to keep finished chunks and resume after an interruption"
+        results = getattr(interrupt, "results", None) or []
+        finished = results[0].chunks_run if results else 0
+        if not finished:
+            raise click.ClickException(f"interrupted before any result was finished; {keep}") from None
+        if show_partial is None:
+            raise click.ClickException(f"interrupted; {finished} finished chunks are lost, {keep}") from None
+        show_partial(results)
+        raise click.ClickException(
+            f"interrupted: the result above is PARTIAL, only the chunks finished; {keep}"
+        ) from None
     finally:
         if show:
             bar.__exit__(None, None, None)
@@ -154,7 +217,7 @@ def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[st
 
 def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bool, options: dict[str, Any]) -> None:
     """A three-player or partnership match: per-player (or per-team) results and the seat advantage."""
-    from simgin.multiplayer import seat_advantage, table_json
+    from simgin.multiplayer import table_json
 
     if options["hands"] is not None:
         raise click.BadParameter(
@@ -162,47 +225,101 @@ def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bo
         )
     if options["games"] is None:
         options["games"] = 120
-    result = _execute(players, rules, table=table, **options)
+
+    def show(results: list[Any], partial: bool = False) -> None:
+        _show_table_match(results[0], as_json, partial)
+
+    result = _execute(players, rules, table=table, show_partial=lambda results: show(results, True), **options)
+    show([result])
+    _save(options["out"], lambda: _result_data("match", result, match=table_json(result)))
+
+
+def _show_table_match(result: Any, as_json: bool, partial: bool) -> None:
+    from simgin.multiplayer import seat_advantage, table_json
+
     data = table_json(result)
-    _save(options["out"], _result_data("match", result, match=data))
     if as_json:
-        echo_json(data)
+        echo_json(data | ({"partial": _partial_json(result)} if partial else {}))
         return
+    if partial:
+        click.echo(_partial_line(result))
+    config = result.config
     summary = result.summary
-    name_column = "player" if table == "three" else "team"
-    click.echo(f"{table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
+    name_column = "player" if config.table == "three" else "team"
+    click.echo(f"{config.table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
     for row in summary.to_dict(orient="records"):
         click.echo(
             f"  {row[name_column]:<20} wins {_percent(row['win_rate'])} of games "
             f"({_percent(row['win_rate_low'])}-{_percent(row['win_rate_high'])}), "
             f"{row['points_per_hand']:.2f} points per hand"
         )
-    seats = seat_advantage(table, result.tallies[0])
+    seats = seat_advantage(config.table, result.tallies[0])
     shown = ", ".join(f"seat {int(r.seat)} {_percent(r.win_rate)}" for r in seats.itertuples())
     click.echo(f"  win rate by seat: {shown}")
 
 
-def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **options: Any):
+def _partial_json(result: Any) -> dict[str, Any]:
+    """What a partial result covers: the ``partial`` key of the JSON printed after Ctrl-C."""
+    config = result.config
+    return {
+        "interrupted": True,
+        "chunks_finished": result.chunks_run,
+        "chunks_planned": config.chunk_count * len(config.pairings),
+        config.mode: int(result.tallies[0][config.mode]),
+        f"{config.mode}_planned": config.count,
+    }
+
+
+def _partial_line(result: Any) -> str:
+    """The line that heads a partial result printed as text."""
+    info = _partial_json(result)
+    mode = result.config.mode
+    each = " per pairing" if result.config.table == "pairs" else ""
+    return (
+        f"PARTIAL RESULT (interrupted): {info[mode]:,} of {info[f'{mode}_planned']:,} {mode}{each}, "
+        f"{info['chunks_finished']} of {info['chunks_planned']} chunks; not the run asked for"
+    )
+
+
+def _execute(
+    players: Sequence[str],
+    rules: Rules,
+    table: str = "pairs",
+    show_partial: Callable[[list[Any]], None] | None = None,
+    **options: Any,
+):
     """Run a match or a tournament from the shared options."""
     from simgin import runner
 
     config = _make_config(players, rules, options, table=table)
     out = options["out"]
-    with _running(config.count * len(config.pairings), config.mode, options["quiet"], out, config.table) as progress:
+    total = config.count * len(config.pairings)
+    with _running(total, config.mode, options["quiet"], out, config.table, show_partial) as progress:
         kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
         return runner.run(config, progress=progress, kind=kind, **_execution(options))
 
 
 def _execution(options: dict[str, Any]) -> dict[str, Any]:
     """Where and how chunks run: the runner's keyword arguments from the shared options."""
-    return {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")}
+    return {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")} | {"notice": notice}
 
 
-def _save(out: Path | None, data: dict[str, Any]) -> None:
-    if out is not None:
-        from simgin.results import save_result
+def _save(out: Path | None, data: Callable[[], dict[str, Any]]) -> None:
+    """Write ``out/result.json`` (after the result was printed: a failure here loses nothing shown)."""
+    if out is None:
+        return
+    from simgin.results import save_result
 
-        save_result(out, data)
+    try:
+        save_result(out, data())
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise click.ClickException(
+            f"cannot write {out / 'result.json'}: {reason}; the result printed above is complete, "
+            "and a rerun where the directory is writable writes the file without playing again"
+        ) from None
+    except ValueError as error:
+        raise user_error("", error) from None
 
 
 def _pairings(result: Any) -> list[dict[str, Any]]:
@@ -269,13 +386,23 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
     if table != "pairs":
         _table_match(table, players, rules, as_json, options)
         return
-    a, b = players
-    result = _execute((a, b), rules, **options)
+    result = _execute(players, rules, show_partial=lambda results: _show_match(results[0], as_json, True), **options)
+    _show_match(result, as_json)
+    _save(options["out"], lambda: _result_data("match", result, match=match_json(result)))
+
+
+def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
+    """Print a two-player match: its JSON object, or the text summary (a partial one is marked so)."""
+    from simgin.engine import MAX_HANDS_PER_GAME
+    from simgin.summary import match_json
+
     data = match_json(result)
-    _save(options["out"], _result_data("match", result, match=data))
     if as_json:
-        echo_json(data)
+        echo_json(data | ({"partial": _partial_json(result)} if partial else {}))
         return
+    if partial:
+        click.echo(_partial_line(result))
+    a, b = result.config.players
     unit = "games" if result.config.mode == "games" else "hands"
     click.echo(f"{a} vs {b}: {data['hands']:,} hands, {data['games']:,} games, seed {data['seed']}")
     for index, name in enumerate((a, b)):
@@ -283,6 +410,12 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
         click.echo(
             f"  {name:<12} wins {_percent(data['win_rate'][index])} of {unit} ({_percent(low)}-{_percent(high)}), "
             f"{data['points_per_hand'][index]:.2f} points per hand"
+        )
+    capped = data.get("capped_games", 0)
+    if capped:
+        click.echo(
+            f"  undecided: {_percent(capped / data['games'])} of games ({capped:,}) reached the cap of "
+            f"{MAX_HANDS_PER_GAME:,} deals with no winner, a win for neither player"
         )
     click.echo(
         "  outcomes: "
@@ -325,20 +458,39 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
     from simgin.ratings import tournament_analysis
     from simgin.results import jsonable
 
-    result = _execute(players, rules, **options)
+    show_partial = lambda results: _show_tournament_partial(results[0], as_json)  # noqa: E731
+    result = _execute(players, rules, show_partial=show_partial, **options)
     try:
         analysis = tournament_analysis(result, anchor=anchor, seed=options["seed"])
     except ValueError as error:
         raise user_error("ratings", error) from None
     data = _result_data("tournament", result, **analysis)
-    _save(options["out"], data)
     if as_json:
-        data["timing"] = {"seconds": result.seconds, "chunks_run": result.chunks_run}
-        echo_json(jsonable(data))
+        echo_json(jsonable(data | {"timing": {"seconds": result.seconds, "chunks_run": result.chunks_run}}))
+    else:
+        _show_tournament(result, analysis)
+    _save(options["out"], lambda: data)
+
+
+def _show_tournament_partial(result: Any, as_json: bool) -> None:
+    """After Ctrl-C: the pairings' table of what was finished (no ratings: they need every pairing), marked partial."""
+    from simgin.results import jsonable
+
+    if as_json:
+        data = {"players": list(result.config.players), "summary": result.summary.to_dict(orient="records")}
+        echo_json(jsonable(data | {"partial": _partial_json(result)}))
         return
-    summary = result.summary
+    click.echo(_partial_line(result))
+    click.echo(_tournament_table(result))
+
+
+def _tournament_table(result: Any) -> str:
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
-    click.echo(summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return result.summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}")
+
+
+def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
+    click.echo(_tournament_table(result))
     anchor_name = analysis["anchor"] or "the mean"
     click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
@@ -380,7 +532,7 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
 @click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results directory.")
+@out_option("Results directory (new or empty, or one of an earlier run to resume).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rules_options
 @json_option
@@ -414,9 +566,11 @@ def compare(
       simgin compare simple random --sprt elo0=0,elo1=10 --rules eaai --quiet
     """
     from simgin.compare import SprtSettings, parse_sprt, run_sprt
+    from simgin.runner import MAX_GAMES
 
-    if workers is not None and workers < 1:
-        raise click.BadParameter(f"{workers} is not allowed: must be at least 1", param_hint="--workers")
+    check_run_options(workers, seed, backend, scheduler)
+    check_range("--max-games", max_games, 2, MAX_GAMES)
+    check_range("--batch", batch, 1, MAX_GAMES // 2)
     overridden = warn_overridden(rules)
     try:
         settings = SprtSettings(
@@ -436,14 +590,19 @@ def compare(
             scheduler=scheduler,
             out=out,
             progress=progress,
+            notice=notice,
         )
-    _save(out, _result_data("compare", result, sprt=summary))
     if as_json:
         from simgin.results import jsonable
 
         data = {"players": [a, b], "seed": seed, "rules": rules.to_dict(), "overridden": overridden, "sprt": summary}
         echo_json(jsonable(data))
-        return
+    else:
+        _show_compare(a, b, settings, max_games, summary)
+    _save(out, lambda: _result_data("compare", result, sprt=summary))
+
+
+def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[str, Any]) -> None:
     verdict = {
         "H1": f"H1 accepted: {a} is stronger (Elo >= {settings.elo1:g})",
         "H0": f"H0 accepted: {a} is not stronger (Elo <= {settings.elo0:g})",
@@ -515,20 +674,34 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
     out = options["out"]
     with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
         cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
+    overridden = overridden_rules(config)
+    _show_sweep((a, b), table, cells, grid, overridden, as_json, out)
+    data = {
+        "kind": "sweep",
+        "simgin_version": __version__,
+        "config": config.to_dict(),
+        "players": [a, b],
+        "grid": grid,
+        "overridden": overridden,
+        "cells": cells,
+    }
+    _save(out, lambda: data)
     if out is not None:
-        _save(
-            out,
-            {
-                "kind": "sweep",
-                "simgin_version": __version__,
-                "config": config.to_dict(),
-                "players": [a, b],
-                "grid": grid,
-                "overridden": overridden_rules(config),
-                "cells": cells,
-            },
-        )
-        table.to_csv(out / "sweep.csv", index=False)
+        try:
+            table.to_csv(out / "sweep.csv", index=False)
+        except OSError as error:
+            raise click.ClickException(f"cannot write {out / 'sweep.csv'}: {error.strerror}") from None
+
+
+def _show_sweep(
+    players: tuple[str, str],
+    table: Any,
+    cells: list[dict[str, Any]],
+    grid: dict[str, Any],
+    overridden: dict[str, str],
+    as_json: bool,
+    out: Any,
+) -> None:
     columns = [
         *grid,
         "player",
@@ -546,7 +719,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
     if as_json:
         from simgin.results import jsonable
 
-        data = {"players": [a, b], "grid": grid, "overridden": overridden_rules(config)}
+        data = {"players": list(players), "grid": grid, "overridden": overridden}
         echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
         return
     shown = table[table["side"] == "a"][columns]
@@ -605,12 +778,18 @@ def replay(
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")
+        check_range("--hand", hand_index, 0, runner.MAX_HANDS - 1)
+        check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
         try:
             config = runner.RunConfig((a, b), rules, hands=2 * (hand_index + 1), seed=seed, duplicate=duplicate)
             hand_seed, dealer, players = runner.locate_hand(config, hand_index)
         except ValueError as error:
             raise user_error("", error) from None
     else:
+        given = [name for name, value in (("--seed", seed), ("--hand", hand_index)) if value is not None]
+        if given:
+            raise click.UsageError(f"--hand-seed names the hand by itself: give it without {' and '.join(given)}")
+        check_range("--hand-seed", hand_seed, 0, runner.MAX_SEED, " (a 64-bit hand seed)")
         players = (a, b)
     try:
         strategies = (resolve(players[0]).make(), resolve(players[1]).make())

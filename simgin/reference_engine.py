@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from simgin import guard
 from simgin.cards import CARD_COUNT, format_card, format_cards
 from simgin.melds import deadwood, discard_deadwoods
 from simgin.rng import SplitMix64, derive, shuffled_deck
@@ -558,14 +559,16 @@ class _Hand:
         return card
 
     def _call(self, seat: int, decision: str, view: PlayerView) -> Any:
-        """Ask seat's strategy one question; an exception it raises becomes a :class:`StrategyFailed`."""
+        """Ask seat's strategy one question (see :func:`simgin.guard.call_foreign`): what it prints goes to
+        stderr, and what it raises, ``SystemExit`` and its own ``KeyboardInterrupt`` included, becomes a
+        :class:`StrategyFailed`; a real Ctrl-C stays a ``KeyboardInterrupt``."""
         try:
-            return getattr(self.strategies[seat], decision)(view, self.rngs[seat])
-        except IllegalDecision:
-            raise
-        except Exception as error:
-            failed = self._illegal(seat, decision, f"{type(error).__name__}: {error}")
-            raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from error
+            return guard.call_foreign(getattr(self.strategies[seat], decision), view, self.rngs[seat])
+        except guard.ForeignFailure as failure:
+            if isinstance(failure.error, IllegalDecision):
+                raise failure.error from None
+            failed = self._illegal(seat, decision, str(failure))
+            raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from failure.error
 
     def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
         strategy = self.strategies[seat]

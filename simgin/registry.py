@@ -25,11 +25,14 @@ ValueError: unknown strategy 'greddy': choose from random, simple, greedy, heuri
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
 import inspect
+import math
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from simgin import guard
 from simgin.strategy import Parameter, Strategy
 
 ENTRY_POINT_GROUP = "simgin.strategies"
@@ -96,13 +100,15 @@ class Player:
             return CompiledStrategy(self.spec, self.info.bot_id, self.vector())
         assert self.info.factory is not None
         try:
-            strategy = self.info.factory(**self.given)
-        except TypeError as error:
-            accepted = _constructor_parameters(self.info.factory)
-            raise ValueError(
-                f"strategy {self.spec!r} could not be built with {self.given}: {error} "
-                f"(it accepts: {', '.join(accepted) or 'no parameters'})"
-            ) from None
+            strategy = guard.call_foreign(self.info.factory, **self.given)
+        except guard.ForeignFailure as failure:
+            if isinstance(failure.error, TypeError):
+                accepted = _constructor_parameters(self.info.factory)
+                raise ValueError(
+                    f"strategy {self.spec!r} could not be built with {self.given}: {failure.error} "
+                    f"(it accepts: {', '.join(accepted) or 'no parameters'})"
+                ) from None
+            raise ValueError(f"strategy {self.spec!r} failed in its constructor: {failure}") from None
         for method in ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth"):
             if not callable(getattr(strategy, method, None)):
                 raise ValueError(f"strategy {self.spec!r} has no {method}() method (see simgin.strategy.Strategy)")
@@ -159,11 +165,9 @@ def entry_points() -> list[importlib.metadata.EntryPoint]:
 def _load_entry_point(entry: importlib.metadata.EntryPoint) -> StrategyInfo:
     source = f"entry point {entry.value}"
     try:
-        target = entry.load()
-    except Exception as error:  # a broken plug-in must name itself, whatever it raised
-        raise ValueError(
-            f"strategy {entry.name!r} ({source}) could not be loaded: {type(error).__name__}: {error}"
-        ) from None
+        target = guard.call_foreign(entry.load)
+    except guard.ForeignFailure as failure:  # a broken plug-in must name itself, whatever it raised
+        raise ValueError(f"strategy {entry.name!r} ({source}) could not be loaded: {failure}") from None
     return _python_info(entry.name, target, source)
 
 
@@ -190,6 +194,8 @@ def available() -> list[StrategyInfo]:
 
 
 def _load_file(path_text: str) -> Any:
+    """Import a strategy file once per process; while it runs, its folder is first on ``sys.path``, so
+    it can import a module beside it, and what it prints goes to stderr."""
     path = Path(path_text).expanduser().resolve()
     if not path.is_file():
         raise ValueError(f"strategy file {path_text!r} not found")
@@ -201,24 +207,28 @@ def _load_file(path_text: str) -> Any:
         raise ValueError(f"strategy file {path_text!r} cannot be imported (is it a .py file?)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
+    folder = str(path.parent)
+    sys.path.insert(0, folder)
     try:
-        spec.loader.exec_module(module)
-    except Exception as error:
+        guard.call_foreign(spec.loader.exec_module, module)
+    except guard.ForeignFailure as failure:
         del sys.modules[module_name]
-        raise ValueError(f"strategy file {path_text!r} failed to import: {type(error).__name__}: {error}") from None
+        raise ValueError(f"strategy file {path_text!r} failed to import: {failure}") from None
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(folder)
     return module
 
 
 def _load_class(target: str, class_name: str) -> StrategyInfo:
-    is_file = target.endswith(".py") or "/" in target or "\\" in target
-    if is_file:
+    if _is_file(target):
         module = _load_file(target)
         source = "file"
     else:
         try:
-            module = importlib.import_module(target)
-        except Exception as error:
-            raise ValueError(f"strategy module {target!r} failed to import: {type(error).__name__}: {error}") from None
+            module = guard.call_foreign(importlib.import_module, target)
+        except guard.ForeignFailure as failure:
+            raise ValueError(f"strategy module {target!r} failed to import: {failure}") from None
         source = "module"
     if not hasattr(module, class_name):
         names = sorted(n for n, obj in vars(module).items() if isinstance(obj, type) and not n.startswith("_"))
@@ -264,15 +274,18 @@ def _number(text: str) -> float:
 
 
 def _literal(text: str) -> Any:
-    """A plug-in parameter value: int, float, bool, or the text itself."""
+    """A plug-in parameter value: int, float, bool, or the text itself; NaN and infinities are refused."""
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
     for kind in (int, float):
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            pass
+            continue
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite number, got {text}")
+        return value
     return text
 
 
@@ -325,9 +338,36 @@ def resolve(spec: str) -> Player:
             if key not in accepted:
                 choices = ", ".join(accepted) if accepted else "none (it takes no parameters)"
                 raise ValueError(f"unknown parameter {key!r} for strategy {info.name!r}: choose from {choices}")
-            given[key] = _literal(text)
+            try:
+                given[key] = _literal(text)
+            except ValueError as error:
+                raise ValueError(f"parameter {key}={text} of strategy {info.name!r}: {error}") from None
         values = dict(given)
     return Player(spec=spec.strip(), info=info, values=values, given=given)
+
+
+def _is_file(target: str) -> bool:
+    """Whether a spec's module part is a file path (``bots/my.py``) rather than a module name."""
+    return target.endswith(".py") or "/" in target or "\\" in target
+
+
+def absolute_spec(spec: str) -> str:
+    """The spec with a strategy file's path made absolute, so that it names the same file in any
+    working directory (a worker of a remote Dask cluster); any other spec unchanged.
+
+    >>> import os
+    >>> absolute_spec("bots/my.py:MyBot:depth=3") == os.path.abspath("bots/my.py") + ":MyBot:depth=3"
+    True
+    >>> absolute_spec("heuristic:knock=7")
+    'heuristic:knock=7'
+    """
+    target, texts = split_spec(spec)
+    head, sep, class_name = target.rpartition(":")
+    if not (sep and head and class_name and _is_file(head)):
+        return spec
+    path = os.path.abspath(os.path.expanduser(head))
+    parameters = ",".join(f"{key}={value}" for key, value in texts.items())
+    return f"{path}:{class_name}" + (f":{parameters}" if parameters else "")
 
 
 __all__ = [
@@ -335,6 +375,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Player",
     "StrategyInfo",
+    "absolute_spec",
     "available",
     "builtin_strategies",
     "entry_points",

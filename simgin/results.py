@@ -40,10 +40,16 @@ def jsonable(value: Any) -> Any:
 
 
 def save_result(out: str | Path, data: dict[str, Any]) -> Path:
-    """Write ``result.json`` atomically into ``out``."""
+    """Write ``result.json`` atomically into ``out``.
+
+    An existing ``result.json`` is replaced only in a simgin run directory (one with a
+    ``run.json``), never in a directory that is not simgin's.
+    """
     if data.get("kind") not in KINDS:
         raise ValueError(f"result kind {data.get('kind')!r}: choose from {', '.join(KINDS)}")
     path = Path(out) / RESULT_FILE
+    if path.exists() and not (Path(out) / "run.json").is_file():
+        raise ValueError(f"{out} is not a simgin run directory (no run.json): its {RESULT_FILE} is left as it is")
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(jsonable(data), indent=1, allow_nan=False))
@@ -59,7 +65,16 @@ def load_result(directory: str | Path) -> dict[str, Any]:
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
             "'simgin match', 'tournament', 'compare' or 'sweep'"
         )
-    data = json.loads(path.read_text())
+    fix = "rerun the command that wrote it, with the same --out, to write it again"
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        reason = getattr(error, "msg", None) or "not text"
+        raise ValueError(f"{path} is damaged (not JSON: {reason}); {fix}") from None
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); {fix}")
     if data.get("kind") not in KINDS:
         raise ValueError(f"{path}: unknown result kind {data.get('kind')!r}")
     return data

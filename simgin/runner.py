@@ -8,30 +8,48 @@ so results do not depend on the number of workers or the backend. Every pairing 
 tournament plays the same seeds (common random numbers).
 
 Each chunk is reduced to a :class:`~simgin.tally.Tally` (sums only), so memory stays flat
-however many hands are played. With an output directory, each finished chunk is written
-atomically as it completes; rerunning the same command resumes.
+however many hands are played; chunks are planned lazily, so a long run costs no memory
+up front. With an output directory, each finished chunk is written atomically as it
+completes, carrying what identifies it (the digest of its run's settings, its seed, index,
+pairing and cell, a format version and a checksum); rerunning the same command resumes,
+and a chunk that does not belong, or a directory whose settings cannot be read, is
+refused rather than trusted (:class:`RunDirectory`).
+
+Workers of the local pool die with the main process (:func:`simgin.guard.die_with_parent`)
+and are ended when a run stops early; waits on workers poll, so Ctrl-C always ends them,
+and a Dask cluster without workers is reported (``notice``) instead of waited on silently.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import hashlib
 import itertools
 import json
+import logging
 import math
 import os
+import re
+import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
-from simgin import engine
+from simgin import engine, guard
 from simgin.kernels import engine as _k
 from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.registry import absolute_spec
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
@@ -44,6 +62,21 @@ HANDS_PER_CHUNK = 20_000
 GAMES_PER_CHUNK = 1_000
 BACKENDS = ("local", "dask")
 SETTINGS_FILE = "run.json"
+#: Version of the run directory's layout (``run.json`` and chunk records); another version is refused.
+RUN_FORMAT = 2
+#: Most hands, or games, per pairing: every count in a tally stays exact (float64 sums, below 2**53).
+MAX_HANDS = 10**12
+MAX_GAMES = 10**11
+#: Seeds are 64-bit.
+MAX_SEED = 2**64 - 1
+#: Most in-flight workers for a remote Dask cluster (the cluster's own size is its business).
+MAX_REMOTE_WORKERS = 4096
+#: Seconds allowed to reach a Dask scheduler and hear it answer as one.
+CONNECT_TIMEOUT = 5.0
+#: Seconds between looks at a run's workers while waiting for a chunk.
+POLL_SECONDS = 0.5
+#: Seconds without any Dask worker before "waiting for workers" is reported.
+WAIT_NOTICE_SECONDS = 10.0
 HAND_LOG_SCHEMA = {"pairing": "int64", "chunk": "int64", "unit": "int64", "leg": "int64", "seat_a": "int64"} | {
     name: "int64" for name in _k.HAND_FIELDS
 }
@@ -51,6 +84,31 @@ HAND_LOG_SCHEMA = {"pairing": "int64", "chunk": "int64", "unit": "int64", "leg":
 
 class RunError(RuntimeError):
     """A run stopped: the message says which strategy, chunk seed and hand, and how to replay it."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; ``results`` hold what was finished (per cell; ``chunks_run`` and
+    ``chunks_resumed`` say how much), so that a caller can show a partial result."""
+
+    def __init__(self, results: list[RunResult]) -> None:
+        super().__init__()
+        self.results = results
+
+
+def max_local_workers() -> int:
+    """Most worker processes on this machine: 4 per core (each takes 150-250 MB)."""
+    return 4 * max(os.cpu_count() or 1, 1)
+
+
+def check_workers(workers: int, backend: str = "local", scheduler: str | None = None) -> int:
+    """``workers`` if it is allowed for this backend, else a one-line ValueError with the allowed range."""
+    if scheduler:
+        most, where = MAX_REMOTE_WORKERS, "with a Dask scheduler"
+    else:
+        most, where = max_local_workers(), f"on this machine ({os.cpu_count() or 1} cores, at most 4 per core)"
+    if not 1 <= workers <= most:
+        raise ValueError(f"workers={workers}: must be between 1 and {most} {where}")
+    return workers
 
 
 @dataclass(frozen=True)
@@ -80,6 +138,9 @@ class RunConfig:
         count = self.count
         if count < 1:
             raise ValueError(f"{self.mode}={count}: must be at least 1")
+        most = MAX_HANDS if self.mode == "hands" else MAX_GAMES
+        if count > most:
+            raise ValueError(f"{self.mode}={count}: must be between 1 and {most:,} per pairing")
         if self.table != "pairs" and self.mode != "games":
             raise ValueError(f"a {self.table} table plays whole games: give games, not hands")
         if self.duplicate and count % self.legs:
@@ -88,10 +149,10 @@ class RunConfig:
                 f"{self.mode}={count}: must be {need} with duplicate deals "
                 f"(each deal is played in {self.legs} seatings)"
             )
-        if self.seed < 0:
-            raise ValueError(f"seed={self.seed}: must be >= 0")
-        if self.chunk_units is not None and self.chunk_units < 1:
-            raise ValueError(f"chunk_units={self.chunk_units}: must be at least 1")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed={self.seed}: must be between 0 and {MAX_SEED} (a 64-bit seed)")
+        if self.chunk_units is not None and not 1 <= self.chunk_units <= MAX_HANDS:
+            raise ValueError(f"chunk_units={self.chunk_units}: must be between 1 and {MAX_HANDS:,}")
 
     @property
     def mode(self) -> str:
@@ -143,6 +204,11 @@ class RunConfig:
         data["units_per_chunk"] = self.units_per_chunk
         return data
 
+    def digest(self) -> str:
+        """A short hash of :meth:`to_dict`: the identity of the run that every chunk record carries."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
 
 def chunk_seed(seed: int, chunk_index: int) -> int:
     """The seed of chunk ``chunk_index``: child ``chunk_index`` of ``SeedSequence(seed)``."""
@@ -166,16 +232,25 @@ class Chunk:
         return f"s{self.cell_index:03d}-p{self.pairing_index:03d}-c{self.chunk_index:06d}"
 
 
-def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
-    """All chunks of a run in play order: chunk by chunk, every pairing on the same seeds."""
-    chunks = []
+def make_chunk(config: RunConfig, pairing_index: int, chunk_index: int, cell_index: int = 0) -> Chunk:
+    """Chunk ``chunk_index`` of pairing ``pairing_index``: its seed and its number of units."""
     per_chunk = config.units_per_chunk
+    units = min(per_chunk, config.units - chunk_index * per_chunk)
+    return Chunk(pairing_index, chunk_index, chunk_seed(config.seed, chunk_index), units, cell_index)
+
+
+def iter_chunks(config: RunConfig, cell_index: int = 0) -> Iterator[Chunk]:
+    """The chunks of a run in play order, one at a time: chunk by chunk, every pairing on the same seeds."""
+    pairings = len(config.pairings)
     for chunk_index in range(config.chunk_count):
-        units = min(per_chunk, config.units - chunk_index * per_chunk)
-        seed = chunk_seed(config.seed, chunk_index)
-        for pairing_index in range(len(config.pairings)):
-            chunks.append(Chunk(pairing_index, chunk_index, seed, units, cell_index))
-    return chunks
+        first = make_chunk(config, 0, chunk_index, cell_index)
+        for pairing_index in range(pairings):
+            yield dataclasses.replace(first, pairing_index=pairing_index)
+
+
+def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
+    """All chunks of a run in play order (:func:`iter_chunks` as a list)."""
+    return list(iter_chunks(config, cell_index))
 
 
 def unit_seeds(chunk: Chunk) -> np.ndarray:
@@ -277,10 +352,16 @@ def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
 # -- executing chunks --------------------------------------------------------------------
 
 
-def _worker_init() -> None:
-    """Each worker process runs its kernels on one thread: the pool is the parallelism."""
+def _worker_init(parent_pid: int | None = None) -> None:
+    """Set up a pool worker: it dies with the main process ``parent_pid``, ignores Ctrl-C (the main
+    process handles it and ends the workers), writes to stderr what strategies print to stdout
+    (which is for results), and runs its kernels on one thread: the pool is the parallelism."""
     import numba
 
+    if parent_pid is not None:
+        guard.die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.dup2(2, 1)
     numba.set_num_threads(1)
 
 
@@ -319,14 +400,27 @@ class _PoolBackend:
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_worker_init)
+        self.pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.pool.shutdown(wait=exc[0] is None, cancel_futures=True)
+        if exc[0] is None:
+            self.pool.shutdown(wait=True)
+            return
+        # Stopped early (Ctrl-C, an error, a sequential test that has decided): chunks still
+        # running are not wanted, and one may never end (a strategy stuck in a decision).
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        guard.stop_processes(processes, grace=2.0)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future:
         return self.pool.submit(function, *args)
+
+    def poll(self, future: Future, timeout: float, notice: Callable[[str], None]) -> bool:
+        """Wait up to ``timeout`` seconds for ``future``; whether it is done."""
+        return bool(wait_futures([future], timeout=timeout).done)
 
 
 class _DaskBackend:
@@ -342,14 +436,24 @@ class _DaskBackend:
         except ImportError:
             raise RunError("the dask backend needs the optional extra: pip install 'simgin[dask]'") from None
         self.cluster = None
+        self.idle_since: float | None = None
+        self.reported = False
         if self.scheduler:
+            address = scheduler_address(self.scheduler)
+            probe_scheduler(address)
             try:
-                self.client = Client(self.scheduler, timeout="5s")
-            except (OSError, TimeoutError) as error:
-                raise RunError(f"cannot reach the Dask scheduler {self.scheduler!r}: {error}") from None
+                self.client = Client(address, timeout=f"{CONNECT_TIMEOUT:g}s")
+            except Exception as error:
+                raise RunError(
+                    f"cannot connect to the Dask scheduler {self.scheduler!r}: {guard.describe(error)}"
+                ) from None
         else:
             self.cluster = LocalCluster(
-                n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=self.workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",
+                host="127.0.0.1",
             )
             self.client = Client(self.cluster)
         return self
@@ -361,6 +465,110 @@ class _DaskBackend:
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Any:
         return self.client.submit(function, *args, pure=False, retries=3)
+
+    def poll(self, future: Any, timeout: float, notice: Callable[[str], None]) -> bool:
+        """Wait up to ``timeout`` seconds for ``future``; while the cluster has no worker for
+        :data:`WAIT_NOTICE_SECONDS`, say so once (again after workers came and went)."""
+        from dask.distributed import wait
+
+        try:
+            wait([future], timeout=timeout)
+            return True
+        except TimeoutError:
+            pass
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:  # the scheduler is unreachable for now; the client reconnects or fails the future
+            workers = 0
+        now = time.monotonic()
+        if workers:
+            self.idle_since, self.reported = None, False
+        elif self.idle_since is None:
+            self.idle_since = now
+        elif not self.reported and now - self.idle_since >= WAIT_NOTICE_SECONDS:
+            address = self.client.scheduler.address
+            notice(
+                f"waiting for workers: the Dask scheduler {address} has none "
+                f"(start one with 'dask worker {address}'; Ctrl-C stops, finished chunks in --out are kept)"
+            )
+            self.reported = True
+        return False
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler address as ``tcp://HOST:PORT`` (``HOST:PORT`` alone means tcp), or a one-line RunError."""
+    address = text.strip()
+    if "://" not in address:
+        address = "tcp://" + address
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError:
+        port = None
+        parts = None
+    if parts is None or parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+        raise RunError(
+            f"--scheduler {text!r}: expected a Dask scheduler address tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+        )
+    if parts.scheme == "tls":
+        from dask.distributed import Security
+
+        security = Security()
+        if not (security.tls_ca_file and security.tls_client_cert):
+            raise RunError(
+                f"--scheduler {text!r}: a tls:// scheduler needs Dask's TLS settings (distributed.comm.tls.ca-file, "
+                "distributed.comm.tls.client.cert and .key in the Dask configuration); or use tcp://HOST:PORT"
+            )
+    return address
+
+
+def probe_scheduler(address: str, timeout: float | None = None) -> dict[str, Any]:
+    """Ask ``address`` who it is, within ``timeout`` seconds all told (:data:`CONNECT_TIMEOUT`); a RunError
+    unless a Dask scheduler answers.
+
+    The Dask client's own timeout covers the TCP connection only: a server that accepts and
+    then says nothing (a dashboard's HTTP port) would keep it waiting for ever.
+    """
+    from distributed.comm import connect
+
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = _run_coroutine(lambda: asyncio.wait_for(identity(), timeout))
+    except TimeoutError:
+        raise RunError(
+            f"no Dask scheduler answered at {address} within {timeout:g} s (is it the scheduler's port, "
+            "usually 8786, and not its dashboard's?)"
+        ) from None
+    except MemoryError:
+        answer = None  # a server that is not Dask sent bytes that read as a huge frame length
+    except Exception as error:
+        raise RunError(f"cannot reach a Dask scheduler at {address}: {guard.describe(error)}") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        kind = answer.get("type") if isinstance(answer, dict) else None
+        what = f"a Dask {kind}" if kind else "not a Dask scheduler"
+        raise RunError(
+            f"{address} is {what}; give the address of a Dask scheduler (tcp://HOST:PORT, usually port 8786)"
+        )
+    return answer
+
+
+def _run_coroutine(make: Callable[[], Any]) -> Any:
+    """Run the coroutine ``make()`` to its end: here, or in a thread when this one runs an event loop (Jupyter)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 def backend_for(workers: int, backend: str = "local", scheduler: str | None = None):
@@ -394,26 +602,31 @@ def kernels_cached(mode: str, table: str = "pairs") -> bool:
 
 
 def execute(
-    jobs: Sequence[tuple[RunConfig, Chunk]],
+    jobs: Iterable[tuple[RunConfig, Chunk]],
     workers: int = 1,
     backend: str = "local",
     scheduler: str | None = None,
     hand_log: bool = False,
     compile_first: bool = False,
+    notice: Callable[[str], None] | None = None,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
     At most ``2 * workers`` jobs are in flight, so a caller that stops early (a sequential
-    test that has decided) wastes little work; closing the generator cancels the rest.
-    With ``compile_first`` the first job runs alone: its worker compiles the kernels and
-    writes numba's cache, which the other workers then load instead of each compiling the
-    same code (a minute of CPU and a few hundred MB each).
+    test that has decided) wastes little work; closing the generator cancels the rest and
+    ends the local workers. With ``compile_first`` the first job runs alone: its worker
+    compiles the kernels and writes numba's cache, which the other workers then load
+    instead of each compiling the same code (a minute of CPU and a few hundred MB each).
+    Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
+    when a Dask cluster has had no worker for a while.
     """
+    notice = notice or _log_notice
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
         queue = iter(jobs)
         ahead = 2 * max(workers, 1)
         in_flight = 1 if compile_first else ahead
+        poll = getattr(runner_backend, "poll", None)
         try:
             while True:
                 while len(pending) < in_flight:
@@ -423,57 +636,246 @@ def execute(
                     pending.append(runner_backend.submit(run_chunk, job[0], job[1], hand_log))
                 if not pending:
                     return
-                yield pending.popleft().result()
+                future = pending.popleft()
+                while poll is not None and not poll(future, POLL_SECONDS, notice):
+                    pass
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise RunError(
+                        "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
+                        "rerun the same command to resume"
+                    ) from None
+                except (CancelledError, Exception) as error:
+                    if not type(error).__module__.startswith(("distributed", "concurrent", "asyncio")):
+                        raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+                    raise RunError(
+                        f"the Dask cluster lost a chunk ({guard.describe(error)}: a strategy that kills its worker, "
+                        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+                    ) from None
+                yield result
                 in_flight = ahead
         finally:
             for future in pending:
                 future.cancel()
 
 
+def _log_notice(message: str) -> None:
+    """Where notices go without a ``notice`` callback: the ``simgin`` logger (stderr by default)."""
+    logging.getLogger("simgin").warning(message)
+
+
 # -- the output directory ----------------------------------------------------------------
 
 
 class RunDirectory:
-    """An output directory: ``run.json`` (the settings), ``chunks/*.json`` and ``hands/*.parquet``."""
+    """An output directory: ``run.json`` (the settings), ``chunks/*.json`` and ``hands/*.parquet``.
 
-    def __init__(self, path: Path, configs: Sequence[RunConfig], hand_log: bool, kind: str = "run") -> None:
+    Nothing in it is trusted without a check. A new directory must be empty (or not exist);
+    an existing one must hold a readable ``run.json`` of this :data:`RUN_FORMAT` with the
+    same settings, else it is refused. Each chunk record carries the digest of its run's
+    settings (:meth:`RunConfig.digest`), the chunk itself (seed, index, pairing, cell), the
+    format, the rows of its hand log, and a checksum of all that; a record that fails any
+    check is refused with its file named. A chunk whose hand log is missing or short is
+    played again.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        configs: Sequence[RunConfig],
+        hand_log: bool,
+        kind: str = "run",
+        notice: Callable[[str], None] | None = None,
+    ) -> None:
         self.path = Path(path)
+        self.configs = list(configs)
+        self.digests = [config.digest() for config in self.configs]
         self.hand_log = hand_log
-        self.tally_type = configs[0].tally_type()
-        settings = {"kind": kind, "runs": [config.to_dict() for config in configs], "hand_log": hand_log}
+        self.notice = notice or _log_notice
+        self.tally_type = self.configs[0].tally_type()
+        settings = {
+            "format": RUN_FORMAT,
+            "kind": kind,
+            "runs": [config.to_dict() for config in self.configs],
+            "hand_log": hand_log,
+        }
         settings_path = self.path / SETTINGS_FILE
-        if settings_path.exists():
-            recorded = json.loads(settings_path.read_text())
-            if recorded != settings:
-                raise RunError(
-                    f"{self.path} holds a run with other settings ({_difference(recorded, settings)}); "
-                    "use another --out directory or rerun with the recorded settings"
-                )
-        else:
-            self.path.mkdir(parents=True, exist_ok=True)
-            _write_atomic(settings_path, json.dumps(settings, indent=2, sort_keys=True))
-        (self.path / "chunks").mkdir(exist_ok=True)
-        if hand_log:
-            (self.path / "hands").mkdir(exist_ok=True)
+        try:
+            if settings_path.exists():
+                self._check_settings(_read_json(settings_path, _REFUSED), settings)
+            else:
+                self._check_new()
+                self.path.mkdir(parents=True, exist_ok=True)
+                _write_atomic(settings_path, json.dumps(settings, indent=2, sort_keys=True))
+            (self.path / "chunks").mkdir(exist_ok=True)
+            if hand_log:
+                (self.path / "hands").mkdir(exist_ok=True)
+        except OSError as error:
+            raise RunError(f"cannot use {self.path} as the output directory: {_os_problem(error)}") from None
+
+    def _check_settings(self, recorded: Any, settings: dict[str, Any]) -> None:
+        where = self.path / SETTINGS_FILE
+        if not isinstance(recorded, dict):
+            raise RunError(f"{where} is damaged (not a JSON object); {_REFUSED}")
+        if recorded.get("format") != RUN_FORMAT:
+            raise RunError(
+                f"{where} was written by another simgin version (run directory format "
+                f"{recorded.get('format', 1)}, this one uses {RUN_FORMAT}); use a fresh --out directory"
+            )
+        if recorded != settings:
+            raise RunError(
+                f"{self.path} holds a run with other settings ({_difference(recorded, settings)}); "
+                "use another --out directory or rerun with the recorded settings"
+            )
+
+    def _check_new(self) -> None:
+        """A directory without ``run.json`` is used only if it is empty: it may be another run whose settings
+        are lost (never resumed on trust), or not simgin's at all (never written into)."""
+        if not self.path.exists():
+            return
+        if not self.path.is_dir():
+            raise RunError(f"--out {self.path} is a file, not a directory")
+        entries = sorted(entry.name for entry in itertools.islice(self.path.iterdir(), 50))
+        if not entries:
+            return
+        ours = [name for name in entries if name in ("chunks", "hands", "result.json") or name.startswith("run.json")]
+        if ours:
+            raise RunError(
+                f"{self.path} has simgin output ({', '.join(ours)}) but no {SETTINGS_FILE}: its settings cannot be "
+                "established, so nothing in it is resumed; use a fresh --out directory (or delete this one)"
+            )
+        raise RunError(
+            f"{self.path} is not empty and not a simgin run directory (no {SETTINGS_FILE}); "
+            "give a new or empty --out directory"
+        )
 
     def finished(self) -> dict[str, Tally]:
-        """Tallies of the chunks already written, by chunk key."""
+        """Tallies of the chunks already written and checked, by chunk key (files of other keys are ignored)."""
         done = {}
         for file in sorted((self.path / "chunks").glob("*.json")):
-            data = json.loads(file.read_text())
-            done[file.stem] = self.tally_type.from_dict(data["tally"])
+            chunk = self._planned(file.stem)
+            if chunk is None:
+                continue
+            tally = self._load(file, chunk)
+            if tally is not None:
+                done[file.stem] = tally
         return done
 
+    def _planned(self, key: str) -> Chunk | None:
+        """The chunk of this run that has file name ``key``, if there is one."""
+        match = re.fullmatch(r"s(\d+)-p(\d+)-c(\d+)", key)
+        if match is None:
+            return None
+        cell, pairing, index = (int(group) for group in match.groups())
+        if cell >= len(self.configs):
+            return None
+        config = self.configs[cell]
+        if pairing >= len(config.pairings) or index >= config.chunk_count:
+            return None
+        chunk = make_chunk(config, pairing, index, cell)
+        return chunk if chunk.key == key else None
+
+    def _load(self, file: Path, chunk: Chunk) -> Tally | None:
+        """The checked tally of a chunk file, None when its hand log must be written again, or a RunError."""
+        fix = "delete it to recompute that chunk, or use a fresh --out directory"
+        record = _read_json(file, fix)
+        if not isinstance(record, dict):
+            raise RunError(f"{file} is damaged (not a JSON object); {fix}")
+        if "format" not in record:
+            older = {"chunk", "tally"} <= record.keys()
+            what = "was written by an older simgin version" if older else "is damaged (not a chunk record)"
+            raise RunError(f"{file} {what}; {fix}")
+        if record["format"] != RUN_FORMAT:
+            raise RunError(f"{file} was written by another simgin version (format {record['format']}); {fix}")
+        if record.get("check") != _checksum(record):
+            raise RunError(f"{file} is damaged (its content does not match its checksum); {fix}")
+        if record.get("settings") != self.digests[chunk.cell_index]:
+            raise RunError(f"{file} belongs to a run with other settings; {fix}")
+        if record.get("chunk") != asdict(chunk):
+            raise RunError(f"{file} belongs to another chunk or seed ({record.get('chunk')}); {fix}")
+        try:
+            tally = self.tally_type.from_dict(record["tally"])
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise RunError(f"{file} is damaged (bad tally: {guard.describe(error)}); {fix}") from None
+        if self.hand_log:
+            problem = _hand_log_problem(self.path / "hands" / f"{chunk.key}.parquet", record.get("hand_log_rows"))
+            if problem:
+                self.notice(f"{problem}; playing chunk {chunk.key} again")
+                return None
+        return tally
+
     def save(self, result: ChunkResult) -> None:
-        """Write a finished chunk atomically: the hand log first, then the tally that marks it done."""
-        key = result.chunk.key
-        if self.hand_log and result.hand_log is not None:
-            target = self.path / "hands" / f"{key}.parquet"
-            partial = target.with_name(target.name + ".partial")
-            result.hand_log.to_parquet(partial, index=False)
-            os.replace(partial, target)
-        record = {"chunk": asdict(result.chunk), "seconds": result.seconds, "tally": result.tally.to_dict()}
-        _write_atomic(self.path / "chunks" / f"{key}.json", json.dumps(record))
+        """Write a finished chunk atomically: the hand log first, then the record that marks it done."""
+        chunk = result.chunk
+        record: dict[str, Any] = {
+            "format": RUN_FORMAT,
+            "settings": self.digests[chunk.cell_index],
+            "chunk": asdict(chunk),
+            "players": [
+                self.configs[chunk.cell_index].players[i]
+                for i in self.configs[chunk.cell_index].pairings[chunk.pairing_index]
+            ],
+            "seconds": result.seconds,
+            "tally": result.tally.to_dict(),
+        }
+        try:
+            if self.hand_log and result.hand_log is not None:
+                target = self.path / "hands" / f"{chunk.key}.parquet"
+                partial = target.with_name(target.name + ".partial")
+                result.hand_log.to_parquet(partial, index=False)
+                os.replace(partial, target)
+                record["hand_log_rows"] = len(result.hand_log)
+            record["check"] = _checksum(record)
+            _write_atomic(self.path / "chunks" / f"{chunk.key}.json", json.dumps(record))
+        except OSError as error:
+            raise RunError(f"cannot write chunk {chunk.key} into {self.path}: {_os_problem(error)}") from None
+
+
+_REFUSED = (
+    "the directory's settings cannot be established, so nothing in it is resumed: "
+    "use a fresh --out directory (or delete this one)"
+)
+
+
+def _read_json(path: Path, fix: str) -> Any:
+    """The JSON in ``path``, or a RunError that names the file, says what is wrong and what to do (``fix``)."""
+    try:
+        return json.loads(path.read_text())
+    except UnicodeDecodeError:
+        raise RunError(f"{path} is damaged (not text); {fix}") from None
+    except json.JSONDecodeError as error:
+        what = "empty" if not error.doc.strip() else f"not JSON: {error.msg}, line {error.lineno} column {error.colno}"
+        raise RunError(f"{path} is damaged ({what}); {fix}") from None
+    except OSError as error:
+        raise RunError(f"cannot read {path}: {_os_problem(error)}") from None
+
+
+def _checksum(record: dict[str, Any]) -> str:
+    """SHA-256 of a chunk record without its ``check`` field."""
+    content = {key: value for key, value in record.items() if key != "check"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def _hand_log_problem(path: Path, rows: Any) -> str | None:
+    """Why the hand log ``path`` is not the ``rows`` rows its chunk record says, or None if it is."""
+    if not path.is_file():
+        return f"hand log {path} is missing"
+    try:
+        import pyarrow.parquet as pq
+
+        found = pq.read_metadata(path).num_rows
+    except Exception as error:
+        return f"hand log {path} is damaged ({guard.describe(error)})"
+    if found != rows:
+        return f"hand log {path} has {found} rows, its chunk record says {rows}"
+    return None
+
+
+def _os_problem(error: OSError) -> str:
+    """An OSError on one line: ``'Permission denied: /sys/x'``."""
+    reason = error.strerror or type(error).__name__
+    return f"{reason}: {error.filename}" if error.filename else reason
 
 
 def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
@@ -542,12 +944,15 @@ def run_cells(
     progress: ProgressCallback | None = None,
     stop: StopCallback | None = None,
     kind: str = "run",
+    notice: Callable[[str], None] | None = None,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
     Chunks are consumed in play order, finished ones read back from ``out``; after each,
     ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
-    chunks after it are not played.
+    chunks after it are not played. ``notice`` hears what the run cannot stop for (a hand
+    log played again, a Dask cluster without workers); by default the ``simgin`` logger.
+    Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
@@ -558,42 +963,66 @@ def run_cells(
             import pyarrow  # noqa: F401
         except ImportError:
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"workers={workers}: must be at least 1")
-    start = time.perf_counter()
-    jobs = [(config, chunk) for cell, config in enumerate(configs) for chunk in plan_chunks(config, cell)]
-    directory = RunDirectory(Path(out), configs, hand_log, kind) if out is not None else None
-    finished = directory.finished() if directory else {}
-    todo = [(config, chunk) for config, chunk in jobs if chunk.key not in finished]
-    tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
-    ran = resumed = 0
-    # Workers on this machine share its numba cache; a remote cluster's cache is its own.
-    compile_first = (
-        bool(todo) and workers > 1 and scheduler is None and not kernels_cached(todo[0][0].mode, todo[0][0].table)
-    )
-    results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first)
-    try:
-        for config, chunk in jobs:
-            if chunk.key in finished:
-                tally = finished[chunk.key]
-                resumed += 1
-            else:
-                result = next(results)
-                if directory:
-                    directory.save(result)
-                tally = result.tally
-                ran += 1
-                if progress:
-                    progress(result, chunk.unit_count * (2 if config.duplicate else 1))
-            cell_tallies = tallies[chunk.cell_index]
-            cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
-            if stop and stop(chunk.cell_index, chunk, tallies):
-                break
-    finally:
-        results.close()
-    seconds = time.perf_counter() - start
-    return [RunResult(config, tallies[cell], seconds, ran, resumed) for cell, config in enumerate(configs)]
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
+    workers = check_workers(workers or os.cpu_count() or 1, backend, scheduler)
+    notice = notice or _log_notice
+    with guard.counting_interrupts():
+        start = time.perf_counter()
+        directory = RunDirectory(Path(out), configs, hand_log, kind, notice) if out is not None else None
+        finished = directory.finished() if directory else {}
+        # Workers get strategy files by absolute path: a remote worker's working directory is its own.
+        shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
+        todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
+        chunk_total = sum(config.chunk_count * len(config.pairings) for config in configs)
+        tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
+        counts = {"ran": 0, "resumed": 0}
+
+        def results_so_far() -> list[RunResult]:
+            seconds = time.perf_counter() - start
+            return [
+                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"])
+                for cell, config in enumerate(configs)
+            ]
+
+        # Workers on this machine share its numba cache; a remote cluster's cache is its own.
+        compile_first = (
+            len(finished) < chunk_total
+            and workers > 1
+            and scheduler is None
+            and not kernels_cached(configs[0].mode, configs[0].table)
+        )
+        results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first, notice=notice)
+        try:
+            for config, chunk in _plan(configs):
+                if chunk.key in finished:
+                    tally = finished[chunk.key]
+                    counts["resumed"] += 1
+                else:
+                    result = next(results)
+                    if directory:
+                        directory.save(result)
+                    tally = result.tally
+                    counts["ran"] += 1
+                    if progress:
+                        progress(result, chunk.unit_count * (2 if config.duplicate else 1))
+                cell_tallies = tallies[chunk.cell_index]
+                cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
+                if stop and stop(chunk.cell_index, chunk, tallies):
+                    break
+        except KeyboardInterrupt:
+            results.close()
+            raise Interrupted(results_so_far()) from None
+        finally:
+            results.close()
+    return results_so_far()
+
+
+def _plan(configs: Sequence[RunConfig]) -> Iterator[tuple[RunConfig, Chunk]]:
+    """Every (config, chunk) of the runs in play order, one at a time."""
+    for cell, config in enumerate(configs):
+        for chunk in iter_chunks(config, cell):
+            yield config, chunk
 
 
 def run(config: RunConfig, **options: Any) -> RunResult:

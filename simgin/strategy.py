@@ -12,6 +12,7 @@ hand replays exactly from its seed.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -101,7 +102,9 @@ class Parameter:
     """Whether only whole numbers are allowed."""
 
     def check(self, value: float) -> float:
-        """``value`` if allowed, else a ValueError saying what is."""
+        """``value`` if allowed, else a ValueError saying what is (NaN and infinities never are)."""
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite number, got {value}")
         if self.integer and value != int(value):
             raise ValueError(f"must be a whole number, got {value:g}")
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):

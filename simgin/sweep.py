@@ -43,9 +43,12 @@ def parse_grid(items: list[str] | tuple[str, ...], base: Rules) -> dict[str, lis
         if ".." in text:
             low, _, high = text.partition("..")
             try:
-                raw = [str(v) for v in range(int(low), int(high) + 1)]
+                values_range = range(int(low), int(high) + 1)
             except ValueError:
                 raise ValueError(f"bad --grid range {text!r} for {key}: expected whole numbers like 0..10") from None
+            if len(values_range) > MAX_CELLS:
+                raise ValueError(f"--grid range {text!r} for {key} has {len(values_range)} values; at most {MAX_CELLS}")
+            raw = [str(v) for v in values_range]
             if not raw:
                 raise ValueError(f"empty --grid range {text!r} for {key}")
         else:

@@ -1,0 +1,214 @@
+"""Guards around processes and foreign code: children that die with their parent, Ctrl-C told
+apart from a strategy's own ``KeyboardInterrupt``, and strategy code that cannot print into
+``--json`` or end the run with ``sys.exit``.
+
+These are the mechanisms the runner uses for its worker processes and the reference engine
+for plain-Python strategies; anything else that starts processes or runs foreign code (a
+strategy in another language, say) reuses them:
+
+- :func:`die_with_parent` in a child process (a pool worker): it is killed when its parent
+  dies, by the Linux parent-death signal and, anywhere, by a watchdog thread on the parent's
+  pid. :func:`set_parent_death_signal` alone is the ``preexec_fn`` of a
+  :class:`subprocess.Popen` (Linux).
+- :func:`stop_processes` ends child processes: SIGTERM, a grace period, then SIGKILL.
+- :func:`counting_interrupts` (the CLI and the runner hold it) counts real SIGINTs, so that
+  :func:`call_foreign` can tell a Ctrl-C (re-raised) from a ``KeyboardInterrupt`` that the
+  foreign code raised itself (an error, like any other it raises).
+- :func:`call_foreign` runs foreign code with its ``print`` sent to stderr and turns
+  ``SystemExit``, its own ``KeyboardInterrupt`` and every ``Exception`` into a
+  :class:`ForeignFailure` that says what was raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: ``prctl`` option that sets the signal a process gets when its parent thread dies (Linux).
+PR_SET_PDEATHSIG = 1
+#: How often the parent watchdog looks at the parent's pid, in seconds.
+WATCH_INTERVAL = 0.5
+
+
+def set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
+    """Ask Linux to send ``sig`` to this process when the thread that started it exits.
+
+    Returns whether it was set (False on other systems). Usable as ``preexec_fn`` of
+    :class:`subprocess.Popen`. The "parent" is the thread that forked this process, so the
+    thread that starts children must live as long as they are needed (the runner starts its
+    pool from the thread that runs the chunks).
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def watch_parent(parent_pid: int, interval: float = WATCH_INTERVAL, exit_code: int = 1) -> threading.Thread:
+    """A daemon thread that ends this process (``os._exit``) as soon as its parent is no longer ``parent_pid``.
+
+    The portable fallback of :func:`set_parent_death_signal`: an orphan is re-parented (to
+    init or a subreaper), so its parent pid changes.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(interval)
+        os._exit(exit_code)
+
+    thread = threading.Thread(target=watch, name="simgin-parent-watchdog", daemon=True)
+    thread.start()
+    return thread
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Make this (child) process end when its parent ``parent_pid`` dies, however it dies.
+
+    Sets the parent-death signal (Linux) and starts the watchdog; if the parent is already
+    gone (it died before this ran), exits at once.
+    """
+    set_parent_death_signal(signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(1)
+    watch_parent(parent_pid)
+
+
+def stop_processes(processes: Iterable[Any], grace: float = 5.0) -> None:
+    """End child processes: SIGTERM, up to ``grace`` seconds to exit, then SIGKILL; then reap them.
+
+    Takes :class:`multiprocessing.Process` or :class:`subprocess.Popen` objects (anything
+    with ``terminate``, ``kill`` and ``join(timeout)`` or ``wait(timeout)``); ones already
+    gone are skipped.
+    """
+    processes = list(processes)
+
+    def wait(process: Any, timeout: float) -> None:
+        with contextlib.suppress(Exception):
+            if hasattr(process, "join"):
+                process.join(timeout)
+            else:
+                process.wait(timeout)
+
+    def alive(process: Any) -> bool:
+        if hasattr(process, "is_alive"):
+            with contextlib.suppress(Exception):
+                return process.is_alive()
+            return False
+        return process.poll() is None
+
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        wait(process, max(deadline - time.monotonic(), 0.0))
+    for process in processes:
+        if alive(process):
+            with contextlib.suppress(Exception):
+                process.kill()
+            wait(process, 5.0)
+
+
+# -- Ctrl-C and foreign code ------------------------------------------------------------------
+
+_interrupts = 0
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    global _interrupts
+    _interrupts += 1
+    raise KeyboardInterrupt
+
+
+def interrupt_count() -> int:
+    """How many SIGINTs :func:`counting_interrupts` has seen in this process."""
+    return _interrupts
+
+
+@contextlib.contextmanager
+def counting_interrupts() -> Iterator[None]:
+    """While inside, SIGINT raises ``KeyboardInterrupt`` as usual and is also counted.
+
+    It replaces only Python's default handler, and only in the main thread (the only one
+    that may set handlers); elsewhere, under another handler or when SIGINT is ignored (a
+    worker process), it changes nothing. Nests.
+    """
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+    except ValueError:
+        previous = None
+    if previous is not signal.default_int_handler or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _real_interrupt(before: int) -> bool:
+    """Whether a ``KeyboardInterrupt`` seen now came from a SIGINT (after ``interrupt_count()`` was ``before``)."""
+    if _interrupts != before:
+        return True
+    handler = signal.getsignal(signal.SIGINT)
+    # Counted and none came, or SIGINT is ignored here (a worker): the code raised it itself.
+    # Under any other handler a SIGINT cannot be told apart, so it is taken as one.
+    return handler not in (_on_sigint, signal.SIG_IGN)
+
+
+class ForeignFailure(Exception):
+    """Foreign code (a strategy) raised ``error``; the message is ``'TypeName: message'``."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+        super().__init__(describe(error))
+
+
+def describe(error: BaseException) -> str:
+    """``'TypeName: message'`` on one line; ``SystemExit`` says it called ``sys.exit`` with what."""
+    if isinstance(error, SystemExit):
+        return f"SystemExit: it called sys.exit({error.code!r})"
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send ``print`` and other writes to ``sys.stdout`` to ``sys.stderr`` while inside (stdout is for results)."""
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
+def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``function(*args, **kwargs)`` with its stdout on stderr; whatever it raises becomes a :class:`ForeignFailure`.
+
+    A real Ctrl-C (seen by :func:`counting_interrupts`) is re-raised as ``KeyboardInterrupt``;
+    ``SystemExit``, a ``KeyboardInterrupt`` the code raised itself, and every ``Exception``
+    become a :class:`ForeignFailure` carrying the original as ``error``.
+    """
+    before = _interrupts
+    stdout = sys.stdout
+    sys.stdout = sys.stderr  # what stdout_to_stderr does, inline: this runs once per decision
+    try:
+        return function(*args, **kwargs)
+    except KeyboardInterrupt as error:
+        if _real_interrupt(before):
+            raise
+        raise ForeignFailure(error) from error
+    except (Exception, SystemExit) as error:
+        raise ForeignFailure(error) from error
+    finally:
+        sys.stdout = stdout
