@@ -193,8 +193,9 @@ def _difference_text(difference: dict[str, Any], result: dict[str, Any]) -> str:
     scale = _scale(result)
     unit = " points" if _games(result) else " points per hand"
     low, high = difference.get("low"), difference.get("high")
-    interval = f" ({scale * low:+.1f} to {scale * high:+.1f})" if finite(low) and finite(high) else ""
-    return f"{scale * difference['difference']:+.1f}{unit}{interval}"
+    digits = 1 if _games(result) else 2
+    interval = f" ({scale * low:+.{digits}f} to {scale * high:+.{digits}f})" if finite(low) and finite(high) else ""
+    return f"{scale * difference['difference']:+.{digits}f}{unit}{interval}"
 
 
 # -- figures -----------------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def _interval(low: float, high: float, mode: str) -> str:
     help="Search bounds for a parameter (repeatable): makes an unbounded one tunable, or narrows declared ones.",
 )
 @click.option("--start", default=None, metavar="SPEC", help="Start values [default: the strategy's defaults].")
-@click.option("--budget", type=int, default=None, help="Candidate evaluations of the search  [default: 96].")
+@click.option("--budget", type=int, default=None, help="Candidate evaluations of the search  [default: 128].")
 @click.option(
     "--games", type=int, default=None, help="Games per opponent per evaluation, first generation [default: 400]."
 )

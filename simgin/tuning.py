@@ -56,11 +56,11 @@ import numpy as np
 from simgin import runner
 from simgin.registry import Player, lookup, resolve, split_spec
 from simgin.rules import Rules
-from simgin.stats import two_sided_p_value, z_value
+from simgin.stats import z_value
 from simgin.tally import Tally
 
-DEFAULT_BUDGET = 96
-"""Candidate evaluations of the search: 12 generations of 8 for a strategy with 5 tunable parameters."""
+DEFAULT_BUDGET = 128
+"""Candidate evaluations of the search: 16 generations of 8 for a strategy with 5 tunable parameters."""
 DEFAULT_GAMES = 400
 """Games per opponent in an evaluation of the first generation (the last plays twice as many)."""
 GROWTH = 2.0
@@ -321,11 +321,10 @@ def plan(
                 raise TuneError(f"--params names {name!r} twice")
             low, high = box(name)
             if low is None or high is None:
-                missing = "a lower" if low is None else "an upper"
-                missing = "bounds" if low is None and high is None else f"{missing} bound"
+                missing = "bounds" if low is None and high is None else ("lower" if low is None else "upper") + " bound"
                 raise TuneError(
                     f"parameter {name!r} of strategy {info.name!r} has no {missing}, so it cannot be tuned: "
-                    f"give them with --bound {name}=LOW..HIGH"
+                    f"give both with --bound {name}=LOW..HIGH"
                 )
             if not low < high:
                 raise TuneError(
@@ -468,7 +467,8 @@ def paired_difference(a: Evaluation, b: Evaluation, confidence: float = 0.95) ->
     elif half == 0:
         p_value = 1.0 if mean == 0 else 0.0
     else:
-        p_value = two_sided_p_value(mean / (half / z_value(confidence)))
+        # 2(1 - Phi(|z|)) as erfc(|z|/sqrt 2), which keeps its precision far into the tail.
+        p_value = math.erfc(abs(mean) / (half / z_value(confidence)) / math.sqrt(2))
     return {"difference": mean, "low": low, "high": high, "p_value": p_value}
 
 
@@ -820,9 +820,9 @@ def tune(
         popsize=popsize,
         seed=seed,
     )
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise TuneError(f"--workers {workers}: must be at least 1")
+    workers = workers or os.cpu_count() or 1
     if backend not in runner.BACKENDS:
         raise TuneError(f"--backend {backend!r}: choose from {', '.join(runner.BACKENDS)}")
     if scheduler and backend != "dask":
