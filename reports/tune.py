@@ -347,7 +347,10 @@ def final_chart(result: dict[str, Any]) -> Figure:
     ax.set_xlabel(_score_label(result).replace(" against the pool", ""))
     units = int(table["units"].iloc[0])
     unit = "games" if _games(result) else "hands"
-    ax.set_title(f"Final measurement: {units:,} fresh {unit} per candidate and opponent (95% intervals)")
+    ax.set_title(
+        f"Final measurement: {units:,} fresh {unit} per candidate and opponent (95% intervals)\n"
+        f"paired difference {_difference_text(result['difference'], result)}, p = {_p_text(result['p_value'])}"
+    )
     fig.legend(loc="outside lower center", ncol=2)
     return fig
 
@@ -405,7 +408,11 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
             f"{settings['count']:,} {unit} per opponent at first, growing to twice that",
         ),
         ("final", f"{settings['final']:,} fresh {unit} per candidate and opponent"),
-        ("played", f"{int(result['games']):,} {unit} in {result['timing']['seconds']:.0f} s"),
+        (
+            "played",
+            f"{int(result['games']):,} {unit}; {result['timing']['seconds']:.0f} s "
+            f"({result['timing'].get('evaluations_resumed', 0)} evaluations read back from an earlier run)",
+        ),
         ("method", str(result.get("method", ""))),
         ("seed", str(settings["seed"])),
         ("rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"),

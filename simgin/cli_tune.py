@@ -118,11 +118,13 @@ def tune(
     the tuned spec and the start play new deals that the search never saw, and their
     scores with 95% intervals and the p-value of the paired difference are printed,
     with the tuned spec last (match, tournament, compare and sweep take it as is).
+    The defaults (128 evaluations, 400 games at first) take a few minutes on 2 cores;
+    the examples below are tiny.
 
     \b
     Example:
       simgin tune heuristic --against simple --params knock,knock_late --budget 4 --games 8 --final 20 --quiet
-      simgin tune heuristic --against simple --rules hollywood --out tune-run
+      simgin tune heuristic --against simple --rules hollywood --budget 8 --games 12 --final 40 --out tune-run --quiet
       simgin report tune-run
     """
     from simgin import runner
@@ -200,7 +202,7 @@ def _echo_result(result: Any) -> None:
         f"tuned {len(tuned_names)} parameters of {result.strategy} against {pool}: {result.evaluations} evaluations "
         f"in {settings.generations} generations, seed {settings.seed}"
     )
-    width = max(len(name) for name in result.parameters)
+    width = max(len(name) for name in [*tuned_names, "parameter"])
     click.echo(f"  {'parameter':<{width}}  {'start':>8}  {'tuned':>8}  bounds")
     for dimension in settings.dimensions:
         start = result.start_parameters[dimension.name]
