@@ -357,6 +357,16 @@ def test_cli_text_ends_with_the_tuned_spec(tiny):
     assert any("paired difference" in line and "p = " in line for line in lines)
 
 
+def test_cli_rules_and_hands_reach_the_tune():
+    """--rules and --set choose the rules; --hands scores net points per hand (printed with a sign)."""
+    args = ["tune", "heuristic", "--against", "simple", "--rules", "eaai", "--set", "gin_bonus=30", "--params", "knock"]
+    args += ["--budget", "2", "--popsize", "2", "--hands", "8", "--final", "8", "--workers", "1", "--quiet"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert data["rules"] == Rules.preset("eaai").with_settings({"gin_bonus": "30"}).to_dict()
+    text = CliRunner().invoke(main, args).output
+    assert "net points per hand" in text and f"  tuned {data['score']:+.2f}" in text
+
+
 def test_the_tuned_spec_is_accepted_as_is_by_match_tournament_compare_and_sweep(tiny):
     spec = tiny[0].spec
     for args in (
