@@ -1,7 +1,8 @@
 """The ``simgin tune`` command: fit a strategy's parameters to rules and an opponent pool.
 
 It is registered on the root group in :mod:`simgin.cli`; the work is done by
-:func:`simgin.tuning.tune`.
+:func:`simgin.tuning.tune`. The shared helpers of :mod:`simgin.cli` are imported inside the
+command, not at the top, so this module imports without an import cycle.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 
 import click
 
-from simgin.cli import echo_json, json_option, rules_options, user_error
 from simgin.rules import Rules
 
 
@@ -42,7 +42,21 @@ def _interval(low: float, high: float, mode: str) -> str:
     metavar="SPEC",
     help="An opponent of the pool (repeatable); the score is the mean over the pool.",
 )
-@rules_options
+@click.option(
+    "--rules",
+    "preset",
+    default="standard",
+    show_default=True,
+    metavar="PRESET",
+    help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
+)
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Change one rule switch, e.g. --set gin_bonus=25 (repeatable; see 'simgin rules').",
+)
 @click.option(
     "--params",
     default=None,
@@ -87,11 +101,12 @@ def _interval(low: float, high: float, mode: str) -> str:
     help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@json_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def tune(
     strategy: str,
     against: tuple[str, ...],
-    rules: Rules,
+    preset: str,
+    settings: tuple[str, ...],
     params: str | None,
     bound_items: tuple[str, ...],
     start: str | None,
@@ -128,8 +143,11 @@ def tune(
       simgin report tune-run
     """
     from simgin import runner
+    from simgin.cli import build_rules, echo_json, user_error
     from simgin.tuning import DEFAULT_BUDGET, TuneError, parse_bound
     from simgin.tuning import tune as run_tune
+
+    rules = build_rules(preset, settings)
 
     names = None if params is None else [name.strip() for name in params.split(",") if name.strip()]
     try:

@@ -32,7 +32,7 @@ recorded evaluations into a fresh optimiser with the same seed, checks that it a
 same candidates, and continues, so an interrupted tune ends exactly as an uninterrupted one.
 
 >>> Dimension("evidence", 0.01, 1.0, False).snap(0.123456)
-0.1235
+0.123
 >>> format_value(7.0), format_value(0.35)
 ('7', '0.35')
 """
