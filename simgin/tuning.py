@@ -582,15 +582,24 @@ class TuneDirectory:
                 f"{self.path} holds the output of another simgin command; give the tune its own --out directory"
             )
         else:
-            self.path.mkdir(parents=True, exist_ok=True)
-            _write_atomic(settings_path, json.dumps(wanted, indent=1, sort_keys=True))
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+                _write_atomic(settings_path, json.dumps(wanted, indent=1, sort_keys=True))
+            except OSError as error:
+                raise TuneError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
         (self.path / EVALUATIONS_DIR).mkdir(exist_ok=True)
 
     def recorded(self) -> dict[str, Evaluation]:
         """The evaluations already written, by key."""
         found = {}
         for file in sorted((self.path / EVALUATIONS_DIR).glob("*.json")):
-            evaluation = Evaluation.from_dict(json.loads(file.read_text()))
+            try:
+                evaluation = Evaluation.from_dict(json.loads(file.read_text()))
+            except (OSError, ValueError, TypeError) as error:
+                raise TuneError(
+                    f"{file} is not an evaluation record of this simgin version ({type(error).__name__}); "
+                    "use another --out directory"
+                ) from None
             found[evaluation.key] = evaluation
         return found
 

@@ -323,6 +323,16 @@ def test_a_record_that_the_search_no_longer_asks_for_is_refused(tiny, tmp_path):
         tune("heuristic", ["simple"], workers=1, out=copy, **TINY)
 
 
+def test_a_damaged_record_is_refused(tiny, tmp_path):
+    _, out = tiny
+    copy = tmp_path / "damaged"
+    (copy / "evaluations").mkdir(parents=True)
+    (copy / "tune.json").write_text((out / "tune.json").read_text())
+    (copy / "evaluations" / "search-g000-000.json").write_text('{"phase": "search"}')
+    with pytest.raises(TuneError, match=r"search-g000-000.json is not an evaluation record"):
+        tune("heuristic", ["simple"], workers=1, out=copy, **TINY)
+
+
 def test_the_output_directory_of_another_command_is_refused(tmp_path):
     outcome = CliRunner().invoke(main, ["match", "simple", "random", "--hands", "20", "--out", str(tmp_path)])
     assert outcome.exit_code == 0
