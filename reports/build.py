@@ -1,7 +1,7 @@
 """Build a report from a run directory: result.json -> tidy tables -> figures -> one HTML file.
 
 :func:`build_report` reads the ``result.json`` that ``simgin match``, ``tournament``,
-``compare`` and ``sweep`` leave in their ``--out`` directory (see :mod:`simgin.results`),
+``compare``, ``sweep`` and ``tune`` leave in their ``--out`` directory (see :mod:`simgin.results`),
 turns it into tidy tables (:func:`result_tables`), draws the figures the result has data
 for (:func:`report_figures`) and writes:
 
@@ -30,6 +30,7 @@ from simgin.rules import Rules
 from simgin.tally import TURN_BINS
 
 from . import figures as F
+from . import tune as tune_report
 from .html import render_report
 
 OUTCOMES = F.OUTCOMES
@@ -452,6 +453,11 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
     def add(name: str, title: str, frame: pd.DataFrame, shown: dict[str, str] | None = None, note: str = "") -> None:
         tables[name] = ReportTable(name, title, frame.reset_index(drop=True), shown or {}, note)
 
+    if kind == "tune":
+        for name, title, frame, shown, note in tune_report.tune_tables(result):
+            add(name, title, frame, shown, note)
+        return tables
+
     if kind == "sweep":
         cells = sweep_cells_table(result)
         shown = {switch: "text" for switch in result["grid"]} | _summary_shown(mode)
@@ -649,6 +655,8 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         return tables[name].frame if name in tables else None
 
     made: list[ReportFigure] = []
+    if result["kind"] == "tune":
+        return [_figure(*entry, result) for entry in tune_report.TUNE_FIGURES]
     entries = frame("table_entries")
     if entries is not None:
         made.append(
@@ -708,6 +716,8 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
 def _title(result: dict[str, Any]) -> str:
     kind = result["kind"]
     players = list(result.get("players") or [])
+    if kind == "tune":
+        return tune_report.title(result)
     if kind == "tournament":
         return f"Tournament: {', '.join(players)}"
     if kind == "sweep":
@@ -723,6 +733,8 @@ def _title(result: dict[str, Any]) -> str:
 
 
 def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
+    if result["kind"] == "tune":
+        return tune_report.facts(result)
     config = result.get("config") or {}
     mode = _mode(config)
     facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]

@@ -9,11 +9,15 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``simgin.run_match`` and ``simgin.run_tournament`` load the runner on first use."""
+    """``simgin.run_match``, ``simgin.run_tournament`` and ``simgin.tune`` load their modules on first use."""
     if name in ("run_match", "run_tournament"):
         from simgin import runner
 
         return getattr(runner, name)
+    if name == "tune":
+        from simgin.tuning import tune
+
+        return tune
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
 
@@ -32,4 +36,5 @@ __all__ = [
     "run_match",
     "run_tournament",
     "score_showdown",
+    "tune",
 ]

@@ -2,7 +2,7 @@
 
 It is what ``simgin report`` reads. Its keys:
 
-- ``kind``: ``"match"``, ``"tournament"``, ``"compare"`` or ``"sweep"``;
+- ``kind``: ``"match"``, ``"tournament"``, ``"compare"``, ``"sweep"`` or ``"tune"``;
 - ``simgin_version``, ``config`` (the run's settings, ``RunConfig.to_dict``; for a sweep the
   base settings) and ``players``;
 - ``pairings``: one entry per pairing, ``{"a": name, "b": name, "tally": {field: sum}}``
@@ -12,6 +12,10 @@ It is what ``simgin report`` reads. Its keys:
 - per kind: ``ratings`` and ``pairwise`` (tournament), ``sprt`` (compare), ``cells`` (sweep:
   one entry per grid cell with its ``settings``, its own ``pairings`` and ``summary``, its
   ``overridden`` and ``same_game_as``: the index of the earlier cell whose game it repeats).
+
+A tune (``kind`` ``"tune"``) writes its own keys instead: those of its ``--json`` object
+plus ``settings``, ``history``, ``generations``, ``final`` and ``difference``
+(:meth:`simgin.tuning.TuneResult.result_data`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 RESULT_FILE = "result.json"
-KINDS = ("match", "tournament", "compare", "sweep")
+KINDS = ("match", "tournament", "compare", "sweep", "tune")
 
 
 def jsonable(value: Any) -> Any:
@@ -63,7 +67,7 @@ def load_result(directory: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
-            "'simgin match', 'tournament', 'compare' or 'sweep'"
+            "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
     try:
