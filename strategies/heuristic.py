@@ -43,8 +43,10 @@ from simgin.strategy import Parameter
 DESCRIPTION = "tunable rules: knock threshold by stock, gin hold-out, discards scored by deadwood, potential, safety"
 KNOCK_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("knock", 10, "highest deadwood it knocks with while the stock is full (R12)", 0, 10),
-    Parameter("knock_late", 0, "highest deadwood it knocks with when two stock cards are left", 0, 10),
-    Parameter("gin_hold", 10, "deadwood at or below which it plays on for gin instead of knocking (-1: never)", -1, 10),
+    Parameter("knock_late", 10, "highest deadwood it knocks with when two stock cards are left", 0, 10),
+    Parameter("gin_hold", -1, "deadwood at or below which it plays on for gin instead of knocking (-1: never)", -1, 10),
+    Parameter("knock_samples", 8, "opponent hands drawn to value a knock", 1, 10_000, integer=True),
+    Parameter("knock_bias", 0.0, "points added to the value of knocking now against playing on"),
     Parameter("gin_stock", 0, "it plays on for gin only while the stock has more cards than this", 0, 31),
 )
 DISCARD_PARAMETERS: tuple[Parameter, ...] = (
@@ -52,11 +54,15 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("value", 0.0, "points off a discard per point of its card value (sheds high cards first)", 0),
     Parameter("safety", 2.0, "points per unit of chance that a discard completes an opponent meld", 0),
     Parameter("draw_margin", 0.0, "score margin by which the pile card must beat the expected stock card"),
+    Parameter("potential_late", 0.5, "potential, with two stock cards left (linear in between)", 0),
+    Parameter("loose", 0.0, "points per card left outside melds by a discard (racing for gin)", 0),
+    Parameter("safety_late", 2.0, "safety, with two stock cards left (linear in between)", 0),
 )
 PARAMETERS: tuple[Parameter, ...] = (
     *KNOCK_PARAMETERS,
     *DISCARD_PARAMETERS,
     Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
+    Parameter("hand_quality", 0.3, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
 
 

@@ -50,11 +50,9 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("hand_quality", 0.3, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
 PARAMETERS: tuple[Parameter, ...] = (
-    *KNOCK_PARAMETERS,
-    *with_defaults(DISCARD_PARAMETERS, safety=1.0),
+    *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
+    *with_defaults(DISCARD_PARAMETERS, safety=1.0, safety_late=1.0),
     *MODEL_PARAMETERS,
-    Parameter("undercut_risk", 0.05, "highest estimated chance of an undercut at which it knocks early", 0, 1),
-    Parameter("knock_gain", 30, "least estimated mean points for which it knocks early", 0),
 )
 
 

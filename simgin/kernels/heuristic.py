@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simgin.kernels import knock as _knock
 from simgin.kernels import opponent as _opponent
 from simgin.kernels import parameters as pm
 from simgin.kernels import rule_index as ri
@@ -23,6 +24,19 @@ from simgin.kernels import view as v
 from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, run_cards, same_rank_count, suit_mask
 
 FULL_STOCK = 31  # cards in the stock after a standard deal (R8)
+
+
+def _build_suit_loose() -> np.ndarray:
+    """Cards outside runs in every 13-bit suit mask: the run-only deadwood counted in cards, not points."""
+    table = np.zeros(1 << 13, dtype=np.int64)
+    for mask in range(1 << 13):
+        starts = mask & (mask >> 1) & (mask >> 2)
+        table[mask] = bin(mask & ~(starts | (starts << 1) | (starts << 2))).count("1")
+    table.flags.writeable = False
+    return table
+
+
+SUIT_LOOSE = _build_suit_loose()
 
 
 @njit(cache=True)
@@ -89,7 +103,7 @@ def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
 
 
 @njit(cache=True)
-def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood):
+def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0):
     """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
 
     ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
@@ -98,15 +112,21 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood):
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
+    weight_potential = params[pm.POTENTIAL_LATE] + (params[pm.POTENTIAL] - params[pm.POTENTIAL_LATE]) * stage
+    weight_safety = params[pm.SAFETY_LATE] + (params[pm.SAFETY] - params[pm.SAFETY_LATE]) * stage
+    loose = np.zeros(52, np.int64)
+    if params[pm.LOOSE] > 0.0:
+        discard_deadwoods(hand, SUIT_LOOSE, loose)
     for c in range(52):
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
         rank = c % 13
         score = (
             work[c]
-            + params[pm.POTENTIAL] * potential(hand, c, live)
-            + params[pm.SAFETY] * risk[c]
+            + weight_potential * potential(hand, c, live)
+            + weight_safety * risk[c]
             - params[pm.VALUE] * min(rank + 1, 10)
+            + params[pm.LOOSE] * loose[c]
         )
         if best < 0 or score < best_score or (score == best_score and rank >= best % 13):
             best = c
@@ -127,7 +147,7 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
     if table[v.T_FROM_PILE] != 0 and not fiftieth and rules[ri.REDISCARD] == 0:
         banned = table[v.T_DRAWN]
     limit = table[v.T_KNOCK_LIMIT] if fiftieth else -1
-    card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood)
+    card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table))
     return card
 
 
@@ -141,17 +161,24 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     work = np.empty(52, np.int64)
     _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
     top = v.pile_top(table)
-    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood)
+    share = stage(table)
+    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood, share)
     expected = 0.0
     weight = 0.0
     for c in range(52):
         if (unseen >> c) & 1 and live[c] > 0.0:
-            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood)
+            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood, share)
             expected += live[c] * score
             weight += live[c]
     if weight <= 0.0:
         return False
     return taken + params[pm.DRAW_MARGIN] < expected / weight
+
+
+@njit(cache=True)
+def stage(table):
+    """How much of the hand is still to come: 1 with a full stock, 0 with two cards left (R15)."""
+    return min(1.0, max(0.0, (table[v.T_STOCK_COUNT] - 2) / (FULL_STOCK - 3)))
 
 
 @njit(cache=True)
@@ -163,29 +190,47 @@ def knock_threshold(params, stock_count):
 
 @njit(cache=True)
 def knocks(model, params, seat, hand, table, rules, ints, floats, suit_deadwood, suit_value, rng):
-    """Gin always. ``opponent`` first judges the knock by ``risk_samples`` opponent hands drawn from
-    its estimate: it knocks when the chance of an undercut is at most ``undercut_risk`` and the
-    mean points are at least ``knock_gain``. Otherwise (and for ``heuristic``): not while holding
-    out for gin, and only with deadwood at most the threshold of :func:`knock_threshold`."""
+    """Gin always (R13). Otherwise, within the fixed limits (``knock``/``knock_late`` by stock,
+    the ``gin_hold`` hold-out), knock when knocking now is worth at least playing on, both
+    valued in the rules in force and the game as it stands (``kernels.knock``)."""
     dw = deadwood_of_mask(hand, suit_deadwood)
     if dw == 0:
         return True
-    if model:
-        p = np.empty(52)
-        live = np.empty(52)
-        risk = np.empty(52)
-        known, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
-        samples = max(1, int(params[pm.RISK_SAMPLES]))
-        quality = params[pm.HAND_QUALITY]
-        chance, mean = _opponent.knock_outlook(
-            hand, known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value
-        )
-        if chance <= params[pm.UNDERCUT_RISK] and mean >= params[pm.KNOCK_GAIN]:
-            return True
     stock = table[v.T_STOCK_COUNT]
+    if dw > knock_threshold(params, stock):
+        return False
     if dw <= params[pm.GIN_HOLD] and stock > params[pm.GIN_STOCK]:
         return False
-    return dw <= knock_threshold(params, stock)
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    known, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = _knock.hand_multiplier(rules, table)
+    samples = max(1, int(params[pm.KNOCK_SAMPLES]))
+    now, opponent_deadwood = _knock.knocking_value(
+        rules,
+        hand,
+        known,
+        unseen,
+        floats,
+        samples,
+        params[pm.HAND_QUALITY],
+        mine,
+        theirs,
+        multiplier,
+        rng,
+        suit_deadwood,
+        suit_value,
+    )
+    if stock <= 2:
+        return now > 0.0  # playing on ends the hand dead (R15)
+    work = np.empty(52, np.int64)
+    outs = _knock.gin_outs(hand, unseen, live, suit_deadwood, work)
+    x = np.empty(_knock.FEATURE_COUNT)
+    _knock.features(dw, stock, table[v.T_KNOCK_LIMIT], outs, opponent_deadwood, _opponent.popcount(known), x)
+    return now + params[pm.KNOCK_BIAS] >= _knock.playing_on_value(rules, mine, theirs, multiplier, x)
 
 
 @njit(cache=True)

@@ -17,11 +17,13 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels import heuristic as _heuristic
+from simgin.kernels import knock as _knock
 from simgin.kernels import opponent as _opponent
 from simgin.kernels import parameters as pm
 from simgin.kernels import rule_index as ri
 from simgin.kernels import view as v
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
+from simgin.kernels.payoff import result_value
 from simgin.kernels.rng import randint
 from simgin.kernels.showdown import score_hand
 
@@ -138,6 +140,12 @@ def _prepare(params, seat, hand, table, ints, floats):
 
 
 @njit(cache=True)
+def _game(seat, table, rules):
+    """(the seat's score, the opponent's score, the hand's multiplier): what a playout's points are worth."""
+    return table[v.T_SCORE + seat], table[v.T_SCORE + 1 - seat], _knock.hand_multiplier(rules, table)
+
+
+@njit(cache=True)
 def _world_count(params, actions):
     return max(1, int(params[pm.BUDGET]) // actions)
 
@@ -174,6 +182,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     other = 1 - seat
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
+    mine, theirs, multiplier = _game(seat, table, rules)
     totals = np.zeros(2)
     for _ in range(_world_count(params, 2)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
@@ -195,7 +204,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
             hands[player] |= 1 << drawn
             pile_top = -1 if from_pile else top
             stock_next = 0 if from_pile else 1
-            totals[take] += play_out(
+            points = play_out(
                 seat,
                 player,
                 PHASE_DISCARD,
@@ -212,6 +221,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
                 work,
                 result,
             )
+            totals[take] += result_value(rules, mine, theirs, multiplier * points)
     return totals[1] > totals[0]
 
 
@@ -258,6 +268,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     other = 1 - seat
     hands, stock, cards, weights, _, result = _playout_buffers(stock_count)
+    mine, theirs, multiplier = _game(seat, table, rules)
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
@@ -265,7 +276,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
         for i in range(count):
             hands[seat] = hand & ~(1 << candidates[i])
             hands[other] = opponent_hand
-            totals[i] += play_out(
+            points = play_out(
                 seat,
                 seat,
                 PHASE_AFTER_DISCARD,
@@ -282,6 +293,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 work,
                 result,
             )
+            totals[i] += result_value(rules, mine, theirs, multiplier * points)
     best = 0
     for i in range(1, count):
         if totals[i] > totals[best] or (totals[i] == totals[best] and scores[i] < scores[best]):
@@ -299,16 +311,19 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     other = 1 - seat
     hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
+    mine, theirs, multiplier = _game(seat, table, rules)
     now = 0.0
     wait = 0.0
     for _ in range(_world_count(params, 2)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
         opponent_hand = hands[other]
-        now += showdown_value(seat, seat, hands, False, rules, sd, sv, result)
+        points = showdown_value(seat, seat, hands, False, rules, sd, sv, result)
+        now += result_value(rules, mine, theirs, multiplier * points)
         hands[seat] = hand
         hands[other] = opponent_hand
         if stock_count > 2:
-            wait += play_out(
+            points = play_out(
                 seat, other, PHASE_DRAW, hands, top, -1, False, stock, 0, levels, rules, sd, sv, work, result
             )
+            wait += result_value(rules, mine, theirs, multiplier * points)
     return now >= wait

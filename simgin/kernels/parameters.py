@@ -25,6 +25,11 @@ KNOCK_GAIN = 16
 PLAYOUT_KNOCK = 17
 OPPONENT_KNOCK = 18
 HAND_QUALITY = 19
+POTENTIAL_LATE = 20
+KNOCK_SAMPLES = 21
+KNOCK_BIAS = 22
+SAFETY_LATE = 23
+LOOSE = 24
 NAMES = (
     "knock",
     "knock_late",
@@ -46,5 +51,10 @@ NAMES = (
     "playout_knock",
     "opponent_knock",
     "hand_quality",
+    "potential_late",
+    "knock_samples",
+    "knock_bias",
+    "safety_late",
+    "loose",
 )
-PARAMETER_CAPACITY = 24
+PARAMETER_CAPACITY = 32
