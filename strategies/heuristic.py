@@ -1,4 +1,6 @@
-"""The ``heuristic`` bot: a tunable rule-based player (compiled; policy in ``simgin.kernels.heuristic``).
+"""The ``heuristic`` bot: a tunable rule-based player that reads the rules in force.
+
+Its kernel is ``simgin/kernels/heuristic.py`` (with ``simgin/kernels/knock.py`` for the knock).
 
 What it believes about the opponent: every card it cannot see is equally likely to be in
 the opponent's hand at first; each card the opponent took from the pile makes the cards
@@ -6,29 +8,37 @@ that meld with it (its rank-mates, and its suit neighbours one rank away; two ra
 by the square root) ``1 / evidence`` times as likely, and each card it passed or discarded
 makes them ``evidence`` times as likely. The cards it took and still holds are certain.
 
-Policy, per decision (no random draws):
+Policy, per decision:
 
 - ``discard`` (R9, R10, V6, V7): score each legal card as the deadwood left after discarding
   it, plus ``potential`` points for each unseen card that would still put it into a meld
   (weighted by the chance that card is not in the opponent's hand), plus ``safety`` times
   the chance that it completes or extends a meld of the opponent, minus ``value`` times
   its card value; discard the lowest score (ties: the higher rank, then the higher card).
-  After the V7 take only cards leaving at most the knock limit are scored.
-- ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the
-  best score after taking it is lower, by more than ``draw_margin``, than the expected best
-  score after drawing a stock card (each unseen card weighted by the chance it is not in
-  the opponent's hand).
-- ``knock`` (R12, R13): always with gin; otherwise not while holding out for gin (deadwood
-  at most ``gin_hold`` and more than ``gin_stock`` cards in the stock), and only with
-  deadwood at most the threshold, which falls linearly from ``knock`` with a full stock to
-  ``knock_late`` with two cards left.
+  The potential and safety weights move linearly to ``potential_late`` and ``safety_late``
+  as the stock runs down to two cards, and are scaled by ``gin_only`` in a hand that only
+  gin can end (knock limit 0: straight gin, V1, or an Oklahoma ace with gin only, V9),
+  where deadwood counts only if the opponent goes gin. After the V7 take only cards
+  leaving at most the knock limit are scored.
+- ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when some
+  discard afterwards leaves less deadwood than the hand has now, by more than ``draw_margin``.
+- ``knock`` (R12, R13): always with gin. Otherwise it compares knocking now with playing
+  on, both in points now (``simgin/kernels/knock.py``, ``simgin/kernels/payoff.py``):
+  knocking now is scored exactly against ``knock_samples`` opponent hands drawn from its
+  belief (lay-offs, the undercut and gin bonuses, ``undercut_on_tie`` and Oklahoma's
+  doubling included); playing on is valued by a model of how the hand then ends (its gin,
+  an undercut of the opponent's knock, a loss to that knock or to the opponent's gin, a dead
+  hand), with the bonuses in force. Each result is worth what it does to the game: near the
+  target a win that reaches it is worth the whole game, so one win from the target it takes
+  the sure hand win; under Hollywood (V14) the box bonus of a won hand counts too. It knocks
+  when knocking now plus ``knock_bias`` is worth at least playing on. ``knock`` and
+  ``knock_late`` cap the deadwood it ever knocks with (by stock size), and ``gin_hold``
+  with ``gin_stock`` can force holding out for gin; by default neither limits it.
 - ``big_gin`` (V13): always. ``take_fiftieth`` (V7): always.
 
-The defaults were tuned against ``simple`` under the ``eaai`` preset (gin and undercut
-bonuses 25), where knocking early does not pay: ``simple`` knocks as soon as it may, so a
-low hand wins more by waiting for gin or for ``simple``'s knock to undercut it. So by default
-it holds out for gin throughout (``gin_hold=10``, ``gin_stock=0``); ``heuristic:gin_hold=-1``
-knocks by the threshold alone.
+So it plays each rule set its own way from the same defaults: under the standard game it
+mostly knocks at once, under bonuses of 25 (``eaai``, ``modern``) it holds a low hand for
+gin and undercuts against a player that knocks at its first chance.
 """
 
 from __future__ import annotations
@@ -40,29 +50,31 @@ from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 from simgin.kernels.bots import BOT_HEURISTIC
 from simgin.strategy import Parameter
 
-DESCRIPTION = "tunable rules: knock threshold by stock, gin hold-out, discards scored by deadwood, potential, safety"
+DESCRIPTION = (
+    "rules-aware rules of thumb: knocks when knocking now beats playing on, discards by deadwood, potential, safety"
+)
 KNOCK_PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("knock", 10, "highest deadwood it knocks with while the stock is full (R12)", 0, 10),
-    Parameter("knock_late", 10, "highest deadwood it knocks with when two stock cards are left", 0, 10),
-    Parameter("gin_hold", -1, "deadwood at or below which it plays on for gin instead of knocking (-1: never)", -1, 10),
-    Parameter("knock_samples", 8, "opponent hands drawn to value a knock", 1, 10_000, integer=True),
-    Parameter("knock_bias", 0.0, "points added to the value of knocking now against playing on"),
-    Parameter("gin_stock", 0, "it plays on for gin only while the stock has more cards than this", 0, 31),
+    Parameter("knock", 10, "highest deadwood it ever knocks with while the stock is full (R12)", 0, 10),
+    Parameter("knock_late", 10, "highest deadwood it ever knocks with when two stock cards are left", 0, 10),
+    Parameter("gin_hold", -1, "deadwood at or below which it must play on for gin (-1: never forced)", -1, 10),
+    Parameter("gin_stock", 0, "gin_hold applies only while the stock has more cards than this", 0, 31),
+    Parameter("knock_samples", 4, "opponent hands drawn to value knocking now", 1, 10_000, integer=True),
+    Parameter("knock_bias", 0.0, "points added to the value of knocking now against playing on", -20, 20),
 )
 DISCARD_PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("potential", 0.5, "points per live card that would still put a discard into a meld", 0),
-    Parameter("value", 0.0, "points off a discard per point of its card value (sheds high cards first)", 0),
-    Parameter("safety", 2.0, "points per unit of chance that a discard completes an opponent meld", 0),
-    Parameter("draw_margin", 0.0, "score margin by which the pile card must beat the expected stock card"),
-    Parameter("potential_late", 0.5, "potential, with two stock cards left (linear in between)", 0),
-    Parameter("loose", 0.0, "points per card left outside melds by a discard (racing for gin)", 0),
-    Parameter("safety_late", 2.0, "safety, with two stock cards left (linear in between)", 0),
+    Parameter("potential", 0.5, "points per live card that would still put a discard into a meld", 0, 4),
+    Parameter("potential_late", 0.5, "potential with two stock cards left (linear in between)", 0, 4),
+    Parameter("value", 0.0, "points off a discard per point of its card value (sheds high cards first)", 0, 1),
+    Parameter("safety", 2.0, "points per unit of chance that a discard completes an opponent meld", 0, 8),
+    Parameter("safety_late", 2.0, "safety with two stock cards left (linear in between)", 0, 8),
+    Parameter("gin_only", 0.3, "scale of potential and safety in a hand only gin can end (knock limit 0)", 0, 1),
+    Parameter("draw_margin", 0.0, "margin by which taking the pile card must beat the alternative", -5, 5),
 )
 PARAMETERS: tuple[Parameter, ...] = (
     *KNOCK_PARAMETERS,
     *DISCARD_PARAMETERS,
     Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
-    Parameter("hand_quality", 0.3, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
+    Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
 
 

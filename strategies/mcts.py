@@ -8,8 +8,11 @@ out to the end of the hand in the same worlds (common random numbers), both play
 following a fast policy: take the pile's top card only when it completes a meld, discard
 to the least deadwood, and knock as soon as the deadwood is at most ``playout_knock`` (for
 itself; 0: only gin) or ``opponent_knock`` (for the opponent; 10: at the first chance, as
-``simple`` does). The action with the best mean result (its points in the hand, negative
-when the opponent scores) is chosen. ``budget`` playouts per decision are shared by the
+``simple`` does). Each playout's result is valued by what it is worth in the game being
+played (``simgin/kernels/payoff.py``): the hand's points (with Oklahoma's doubling, V9) bent
+by the scores and the target, a win that reaches the target being worth the whole game
+(R20), and under Hollywood (V14) the points plus the box bonus. The action with the best
+mean value is chosen. ``budget`` playouts per decision are shared by the
 candidates. All random draws come from the seat's generator, so a hand replays exactly.
 
 Policy, per decision:
@@ -45,8 +48,8 @@ PARAMETERS: tuple[Parameter, ...] = (
         "playout_knock", 0, "in playouts it knocks with deadwood at most this (0: only gin)", 0, 10, integer=True
     ),
     Parameter("opponent_knock", 10, "in playouts the opponent knocks with deadwood at most this", 0, 10, integer=True),
-    *with_defaults(DISCARD_PARAMETERS[:3], safety=1.0),
-    *MODEL_PARAMETERS,
+    *with_defaults(tuple(p for p in DISCARD_PARAMETERS if p.name in ("potential", "value", "safety")), safety=1.0),
+    *with_defaults(MODEL_PARAMETERS, hand_quality=0.3),
 )
 
 

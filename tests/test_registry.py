@@ -120,7 +120,7 @@ def test_parameters_ride_in_the_name_and_land_in_their_kernel_slots():
     assert vector[slots.KNOCK] == 7.0 and vector[slots.SAFETY] == 0.5
     default = resolve("heuristic").vector()
     assert vector[slots.POTENTIAL] == default[slots.POTENTIAL]
-    assert resolve("opponent:undercut_risk=1").vector()[slots.UNDERCUT_RISK] == 1.0
+    assert resolve("opponent:knock_bias=1").vector()[slots.KNOCK_BIAS] == 1.0
 
 
 def test_every_builtin_parameter_has_a_slot_a_doc_and_an_allowed_default():

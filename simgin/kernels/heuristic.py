@@ -1,14 +1,19 @@
-"""The policy of the ``heuristic`` and ``opponent`` bots (see ``strategies/heuristic.py``).
+"""The policy of the ``heuristic`` and ``opponent`` bots (``strategies/heuristic.py``, ``strategies/opponent.py``).
 
 Both score a discard by the deadwood it leaves, plus the meld potential it throws away
-(live cards that would still complete a meld with it), plus its danger (the chance that
-it completes a meld of the opponent), minus a little for its value. They draw the pile's
-top card when the best score after taking it beats the expected best score after a stock
-card, and knock by a deadwood threshold that falls as the stock runs down, unless holding
-out for gin. ``heuristic`` judges the opponent from its takes, passes and discards as
-listed in the table; ``opponent`` keeps the running estimate of ``kernels.opponent`` and
-also knocks early when sampled opponent hands promise a clear gain at a small risk of an
-undercut.
+(live cards that would still complete a meld with it), plus its danger (the chance that it
+completes a meld of the opponent), minus a little for its value; the potential and danger
+weights move linearly from their early to their late values as the stock runs down, and
+shrink in a hand that only gin can end (straight gin, an Oklahoma ace with gin only). Both
+knock when knocking now is worth at least playing on, valued in the rules in force and the
+game as it stands (``kernels.knock``).
+
+They differ in what they know and how much they think. ``heuristic`` judges the opponent
+from its takes, passes and discards as listed (``kernels.opponent.stateless_weights``),
+values a knock over few drawn opponent hands, and takes the pile's top card when it lowers
+its deadwood. ``opponent`` keeps the running Bayesian estimate of ``kernels.opponent``,
+values a knock over more hands tilted towards well-kept ones, and takes the pile's top card
+when the best score after it beats the expected best score after a stock card.
 """
 
 from __future__ import annotations
@@ -24,19 +29,6 @@ from simgin.kernels import view as v
 from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, run_cards, same_rank_count, suit_mask
 
 FULL_STOCK = 31  # cards in the stock after a standard deal (R8)
-
-
-def _build_suit_loose() -> np.ndarray:
-    """Cards outside runs in every 13-bit suit mask: the run-only deadwood counted in cards, not points."""
-    table = np.zeros(1 << 13, dtype=np.int64)
-    for mask in range(1 << 13):
-        starts = mask & (mask >> 1) & (mask >> 2)
-        table[mask] = bin(mask & ~(starts | (starts << 1) | (starts << 2))).count("1")
-    table.flags.writeable = False
-    return table
-
-
-SUIT_LOOSE = _build_suit_loose()
 
 
 @njit(cache=True)
@@ -103,20 +95,22 @@ def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
 
 
 @njit(cache=True)
-def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0):
+def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0, gin_only=False):
     """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
 
     ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
-    most ``limit`` deadwood are allowed (V7).
+    most ``limit`` deadwood are allowed (V7). ``stage`` (1 early, 0 late, :func:`stage`) moves
+    the potential and safety weights from their early to their late values; in a hand only
+    gin can end (``gin_only``: knock limit 0, V1, V9) both are scaled by ``gin_only``.
     """
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
     weight_potential = params[pm.POTENTIAL_LATE] + (params[pm.POTENTIAL] - params[pm.POTENTIAL_LATE]) * stage
     weight_safety = params[pm.SAFETY_LATE] + (params[pm.SAFETY] - params[pm.SAFETY_LATE]) * stage
-    loose = np.zeros(52, np.int64)
-    if params[pm.LOOSE] > 0.0:
-        discard_deadwoods(hand, SUIT_LOOSE, loose)
+    if gin_only:
+        weight_potential *= params[pm.GIN_ONLY]
+        weight_safety *= params[pm.GIN_ONLY]
     for c in range(52):
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
@@ -126,7 +120,6 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
             + weight_potential * potential(hand, c, live)
             + weight_safety * risk[c]
             - params[pm.VALUE] * min(rank + 1, 10)
-            + params[pm.LOOSE] * loose[c]
         )
         if best < 0 or score < best_score or (score == best_score and rank >= best % 13):
             best = c
@@ -147,27 +140,38 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
     if table[v.T_FROM_PILE] != 0 and not fiftieth and rules[ri.REDISCARD] == 0:
         banned = table[v.T_DRAWN]
     limit = table[v.T_KNOCK_LIMIT] if fiftieth else -1
-    card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table))
+    card, _ = best_discard(
+        params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table), table[v.T_KNOCK_LIMIT] == 0
+    )
     return card
 
 
 @njit(cache=True)
 def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_deadwood):
-    """Take the pile's top card when the best score after it beats the expected one after a stock card
-    by more than ``draw_margin``; a stock card is weighted by the chance it is not in the opponent's hand."""
+    """Whether to take the pile's top card (R9, R11) instead of a stock card.
+
+    ``heuristic`` (``model`` false) takes it when some discard afterwards leaves less
+    deadwood than the hand has now, by more than ``draw_margin``. ``opponent`` takes it when
+    the best score after it beats, by more than ``draw_margin``, the expected best score after
+    a stock card, each unseen card weighted by the chance it is not in the opponent's hand.
+    """
+    work = np.empty(52, np.int64)
+    top = v.pile_top(table)
+    if not model:
+        after = discard_deadwoods(hand | (1 << top), suit_deadwood, work)
+        return after + params[pm.DRAW_MARGIN] < deadwood_of_mask(hand, suit_deadwood)
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
-    work = np.empty(52, np.int64)
     _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
-    top = v.pile_top(table)
     share = stage(table)
-    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood, share)
+    gin_only = table[v.T_KNOCK_LIMIT] == 0
+    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood, share, gin_only)
     expected = 0.0
     weight = 0.0
     for c in range(52):
         if (unseen >> c) & 1 and live[c] > 0.0:
-            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood, share)
+            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood, share, gin_only)
             expected += live[c] * score
             weight += live[c]
     if weight <= 0.0:
@@ -235,6 +239,32 @@ def knocks(model, params, seat, hand, table, rules, ints, floats, suit_deadwood,
 
 @njit(cache=True)
 def takes_fiftieth(params, seat, hand, table, rules, ints, floats, rng, suit_deadwood, suit_value):
-    """V7: take the last discard (and knock) when the estimated mean points of that knock are positive."""
-    _opponent.update_beliefs(params, seat, table, ints, floats)
-    return _opponent.fiftieth_outlook(params, seat, hand, table, rules, floats, rng, suit_deadwood, suit_value) > 0.0
+    """V7: take the last discard when the forced knock after the best discard is worth more than
+    the dead hand (nothing), valued over ``risk_samples`` drawn opponent hands as :func:`knocks` does."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    known, unseen = estimate(True, params, seat, hand, table, ints, floats, p, live, risk)
+    held = hand | (1 << v.pile_top(table))
+    discard_deadwoods(held, suit_deadwood, work)
+    best = -1
+    for c in range(52):
+        if (held >> c) & 1 and (best < 0 or work[c] < work[best]):
+            best = c
+    value, _ = _knock.knocking_value(
+        rules,
+        held & ~(1 << best),
+        known,
+        unseen,
+        floats,
+        max(1, int(params[pm.RISK_SAMPLES])),
+        params[pm.HAND_QUALITY],
+        table[v.T_SCORE + seat],
+        table[v.T_SCORE + 1 - seat],
+        _knock.hand_multiplier(rules, table),
+        rng,
+        suit_deadwood,
+        suit_value,
+    )
+    return value > 0.0

@@ -133,7 +133,11 @@ def hand_multiplier(rules, table):
 
 @njit(cache=True)
 def knocking_value(rules, hand, known, unseen, floats, samples, quality, mine, theirs, multiplier, rng, sd, sv):
-    """(value in points now, mean opponent deadwood) of knocking ``hand`` now, over ``samples`` drawn opponent hands."""
+    """(value in points now, mean opponent deadwood) of knocking ``hand`` now, over ``samples`` drawn opponent hands.
+
+    The hands are drawn from the bot's estimate, tilted towards low deadwood by ``quality``
+    (``kernels.opponent.sample_likely_hand``); each knock is scored exactly (R14-R19).
+    """
     cards = np.empty(52, np.int64)
     weights = np.empty(52, np.float64)
     result = np.empty(3, np.int64)

@@ -6,9 +6,11 @@ towards low deadwood) and a stock order (the other unseen cards, shuffled). Ever
 candidate action is played out in the same worlds (common random numbers), both seats then
 following a fast policy: draw the pile's top card when it completes a meld, discard the
 card leaving the least deadwood, knock at a seat's playout level (``playout_knock`` for the
-searching player, ``opponent_knock`` for the other). The action with the best mean result
-(the player's points in the hand, negative when the opponent scores) is chosen. ``budget``
-is the number of playouts per decision, shared by the candidates.
+searching player, ``opponent_knock`` for the other). The action with the best mean value is
+chosen, each playout valued by what its result is worth in the game being played
+(``kernels.payoff.result_value``: the hand's points for or against the player, with the
+Oklahoma multiplier, bent by the scores and the target). ``budget`` is the number of
+playouts per decision, shared by the candidates.
 """
 
 from __future__ import annotations

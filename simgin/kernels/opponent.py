@@ -1,5 +1,7 @@
 """The opponent estimate: how likely the opponent holds each card, from what it did (R9, R11).
 
+Kept by the ``opponent`` and ``mcts`` bots (``strategies/opponent.py``, ``strategies/mcts.py``).
+
 Every card the player cannot see (not in its hand, not in the pile, not known to be held by
 the opponent) has a weight, 1 at the deal. Each public move of the opponent multiplies the
 weights of the cards *related* to the card it moved (the other three cards of its rank and
@@ -25,7 +27,7 @@ from numba import njit
 from simgin.kernels import parameters as pm
 from simgin.kernels import rule_index as ri
 from simgin.kernels import view as v
-from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods
+from simgin.kernels.melds import deadwood_of_mask
 from simgin.kernels.rng import uniform
 from simgin.kernels.showdown import knock_showdown
 
@@ -238,41 +240,3 @@ def knock_points(knocker, defender, rules, suit_deadwood, suit_value, result):
     if kd == dd and not rules[ri.UNDERCUT_ON_TIE]:
         return 0
     return -(kd - dd + rules[ri.UNDERCUT_BONUS])
-
-
-@njit(cache=True)
-def knock_outlook(hand, known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value):
-    """(chance of being undercut, mean points) if ``hand`` knocks now, over sampled opponent hands."""
-    cards = np.empty(52, np.int64)
-    weights = np.empty(52, np.float64)
-    result = np.empty(3, np.int64)
-    undercuts = 0
-    total = 0.0
-    for _ in range(samples):
-        other = sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood)
-        points = knock_points(hand, other, rules, suit_deadwood, suit_value, result)
-        total += points
-        if points < 0:
-            undercuts += 1
-    return undercuts / samples, total / samples
-
-
-@njit(cache=True)
-def fiftieth_outlook(params, seat, hand, table, rules, floats, rng, suit_deadwood, suit_value):
-    """Mean points of taking the last discard (V7) and knocking with the best discard after it."""
-    p = np.empty(52, np.float64)
-    card = v.pile_top(table)
-    known, unseen = probabilities(seat, hand, table, floats, p)
-    held = hand | (1 << card)
-    work = np.empty(52, np.int64)
-    discard_deadwoods(held, suit_deadwood, work)
-    best = -1
-    for c in range(52):
-        if (held >> c) & 1 and (best < 0 or work[c] < work[best]):
-            best = c
-    samples = max(1, int(params[pm.RISK_SAMPLES]))
-    quality = params[pm.HAND_QUALITY]
-    _, mean = knock_outlook(
-        held & ~(1 << best), known, unseen, rules, floats, samples, quality, rng, suit_deadwood, suit_value
-    )
-    return mean

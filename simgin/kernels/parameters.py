@@ -17,19 +17,17 @@ EVIDENCE = 8
 TAKE_SIGNAL = 9
 PASS_SIGNAL = 10
 DISCARD_SIGNAL = 11
-UNDERCUT_RISK = 12
+KNOCK_SAMPLES = 12
 RISK_SAMPLES = 13
 BUDGET = 14
 WIDTH = 15
-KNOCK_GAIN = 16
+KNOCK_BIAS = 16
 PLAYOUT_KNOCK = 17
 OPPONENT_KNOCK = 18
 HAND_QUALITY = 19
 POTENTIAL_LATE = 20
-KNOCK_SAMPLES = 21
-KNOCK_BIAS = 22
-SAFETY_LATE = 23
-LOOSE = 24
+SAFETY_LATE = 21
+GIN_ONLY = 22
 NAMES = (
     "knock",
     "knock_late",
@@ -43,18 +41,16 @@ NAMES = (
     "take_signal",
     "pass_signal",
     "discard_signal",
-    "undercut_risk",
+    "knock_samples",
     "risk_samples",
     "budget",
     "width",
-    "knock_gain",
+    "knock_bias",
     "playout_knock",
     "opponent_knock",
     "hand_quality",
     "potential_late",
-    "knock_samples",
-    "knock_bias",
     "safety_late",
-    "loose",
+    "gin_only",
 )
-PARAMETER_CAPACITY = 32
+PARAMETER_CAPACITY = 24
