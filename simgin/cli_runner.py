@@ -52,11 +52,29 @@ def run_options(func: F) -> F:
             help="Directory for results; finished chunks are kept and a rerun resumes.",
         ),
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
+        decision_timeout_option,
         click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+decision_timeout_option = click.option(
+    "--decision-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time an exec: or eaai: strategy may take per decision; a slower answer stops the run.",
+)
+
+
+def _programs(decision_timeout: float):
+    """How exec: and eaai: strategies run, from the CLI options."""
+    from simgin.process_strategy import ProgramSettings
+
+    return ProgramSettings(decision_timeout=decision_timeout)
 
 
 def _check_counts(hands: int | None, games: int | None) -> None:
@@ -188,7 +206,8 @@ def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **optio
 
 def _execution(options: dict[str, Any]) -> dict[str, Any]:
     """Where and how chunks run: the runner's keyword arguments from the shared options."""
-    return {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")}
+    execution = {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")}
+    return execution | {"programs": _programs(options["decision_timeout"])}
 
 
 def _save(out: Path | None, data: dict[str, Any]) -> None:
@@ -372,6 +391,7 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results directory.")
+@decision_timeout_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rules_options
 @json_option
@@ -389,6 +409,7 @@ def compare(
     backend: str,
     scheduler: str | None,
     out: Path | None,
+    decision_timeout: float,
     quiet: bool,
     rules: Rules,
     as_json: bool,
@@ -426,6 +447,7 @@ def compare(
             scheduler=scheduler,
             out=out,
             progress=progress,
+            programs=_programs(decision_timeout),
         )
     _save(out, _result_data("compare", result, sprt=summary))
     if as_json:

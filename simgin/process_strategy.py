@@ -120,7 +120,7 @@ except ImportError:  # pragma: no cover
     pass
 
 
-def program_for(spec: str, seat: int, command: Sequence[str], dialect: str = "") -> Program:
+def program_for(spec: str, seat: int, command: Sequence[str]) -> Program:
     """The running program of ``spec`` at ``seat`` in this thread, started on first use."""
     key = (threading.get_ident(), spec, seat)
     with _lock:
@@ -130,7 +130,7 @@ def program_for(spec: str, seat: int, command: Sequence[str], dialect: str = "")
         if program.process.poll() is None:
             return program
         raise ProgramError(program._exit_reason())  # it died between hands
-    program = Program(spec, seat, command, current_settings(), dialect)
+    program = Program(spec, seat, command, current_settings())
     with _lock:
         _programs[key] = program
     program.start()
@@ -154,12 +154,11 @@ def _slug(text: str) -> str:
 class Program:
     """One running program and its pipes: lines out in one write per decision, answers in under a deadline."""
 
-    def __init__(self, spec: str, seat: int, command: Sequence[str], settings: ProgramSettings, dialect: str) -> None:
+    def __init__(self, spec: str, seat: int, command: Sequence[str], settings: ProgramSettings) -> None:
         self.spec = spec
         self.seat = seat
         self.command = list(command)
         self.settings = settings
-        self.dialect = dialect
         self.name = ""
         """The program's own name, from the handshake."""
         self.rules: Rules | None = None
@@ -219,8 +218,10 @@ class Program:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         timeout = max(STARTUP_TIMEOUT, self.settings.decision_timeout)
-        answer = self.ask(f"simgin {PROTOCOL_VERSION}{' ' + self.dialect if self.dialect else ''}\n", timeout)
+        answer = self.ask(f"simgin {PROTOCOL_VERSION}\n", timeout)
         words = answer.split(maxsplit=2)
+        if answer.startswith("error"):
+            raise self.error_answer(answer, "the handshake")
         if len(words) < 2 or words[0] != "simgin":
             self._fail()
             raise ProgramError(
@@ -361,13 +362,13 @@ class Program:
         tail = lines[-1][-STDERR_TAIL_CHARS:]
         return f"{message}; its stderr ends {tail!r} (all of it in {self.stderr_path})"
 
-    def error_answer(self, answer: str, decision: str) -> ProgramError:
-        """The error for an answer that is no answer: an ``error`` line or garbage (the program is stopped)."""
+    def error_answer(self, answer: str, expected: str) -> ProgramError:
+        """The error for an answer that is no answer: an ``error`` line, or garbage where ``expected``
+        was due (the program is stopped)."""
         self._fail()
         if answer.startswith("error"):
             text = answer[5:].strip() or "(no message)"
             return ProgramError(self._with_stderr(f"the program reported an error: {text[:300]}"))
-        expected = "a card 0-51" if decision == "discard" else "yes or no"
         return ProgramError(self._with_stderr(f"answered {answer[:80]!r}; expected {expected} (docs/PROTOCOL.md)"))
 
 
@@ -464,8 +465,6 @@ class ProgramStrategy:
     stock draws and discards, its own draw and last answer) and tells the program in order.
     """
 
-    dialect = ""
-
     def __init__(self, spec: str, command: Sequence[str]) -> None:
         self.name = spec
         self.command = list(command)
@@ -479,7 +478,7 @@ class ProgramStrategy:
     # -- what the program is told --
 
     def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
-        self.program = program = program_for(self.name, view.seat, self.command, self.dialect)
+        self.program = program = program_for(self.name, view.seat, self.command)
         self.seat = view.seat
         self._previous = ("", None)
         self._stock = view.stock_count
@@ -531,7 +530,7 @@ class ProgramStrategy:
         )
         answer = program.ask(self._events(view) + question)
         if answer.startswith("error"):
-            raise program.error_answer(answer, decision)
+            raise program.error_answer(answer, "")
         return answer
 
     def _ask_bool(self, decision: str, view: PlayerView) -> bool:
@@ -542,7 +541,7 @@ class ProgramStrategy:
             value = False
         else:
             assert self.program is not None
-            raise self.program.error_answer(answer, decision)
+            raise self.program.error_answer(answer, "yes or no")
         self._previous = (decision, value)
         return value
 
@@ -563,7 +562,7 @@ class ProgramStrategy:
             card = int(answer)
         except ValueError:
             assert self.program is not None
-            raise self.program.error_answer(answer, "discard") from None
+            raise self.program.error_answer(answer, "a card 0-51") from None
         self._previous = ("discard", card)
         return card
 

@@ -14,6 +14,9 @@ atomically as it completes; rerunning the same command resumes.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -29,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin import engine
+from simgin import engine, process_strategy
 from simgin.kernels import engine as _k
 from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.process_strategy import ProgramSettings
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
@@ -192,8 +196,14 @@ class ChunkResult:
     seconds: float = 0.0
 
 
-def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkResult:
-    """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result)."""
+def run_chunk(
+    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+) -> ChunkResult:
+    """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result).
+
+    ``programs`` sets how ``exec:`` and ``eaai:`` strategies run here (time limit, stderr folder).
+    """
+    process_strategy.configure(programs)
     start = time.perf_counter()
     if config.table != "pairs":
         return ChunkResult(chunk, _table_chunk(config, chunk), None, time.perf_counter() - start)
@@ -354,6 +364,9 @@ class _DaskBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
+            with contextlib.suppress(Exception):
+                self.client.run(process_strategy.close_programs)
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -399,6 +412,7 @@ def execute(
     scheduler: str | None = None,
     hand_log: bool = False,
     compile_first: bool = False,
+    programs: ProgramSettings | None = None,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
@@ -406,8 +420,9 @@ def execute(
     test that has decided) wastes little work; closing the generator cancels the rest.
     With ``compile_first`` the first job runs alone: its worker compiles the kernels and
     writes numba's cache, which the other workers then load instead of each compiling the
-    same code (a minute of CPU and a few hundred MB each).
+    same code (a minute of CPU and a few hundred MB each). ``programs`` goes to :func:`run_chunk`.
     """
+    play = run_chunk if programs is None else functools.partial(run_chunk, programs=programs)
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
         queue = iter(jobs)
@@ -419,7 +434,7 @@ def execute(
                     job = next(queue, None)
                     if job is None:
                         break
-                    pending.append(runner_backend.submit(run_chunk, job[0], job[1], hand_log))
+                    pending.append(runner_backend.submit(play, job[0], job[1], hand_log))
                 if not pending:
                     return
                 yield pending.popleft().result()
@@ -541,12 +556,15 @@ def run_cells(
     progress: ProgressCallback | None = None,
     stop: StopCallback | None = None,
     kind: str = "run",
+    programs: ProgramSettings | None = None,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
     Chunks are consumed in play order, finished ones read back from ``out``; after each,
     ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
-    chunks after it are not played.
+    chunks after it are not played. ``programs`` sets how ``exec:`` and ``eaai:`` strategies
+    run (:class:`~simgin.process_strategy.ProgramSettings`); with ``out`` their stderr is kept
+    in ``out/stderr``, and they are ended when the run ends.
     """
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
@@ -571,7 +589,9 @@ def run_cells(
     compile_first = (
         bool(todo) and workers > 1 and scheduler is None and not kernels_cached(todo[0][0].mode, todo[0][0].table)
     )
-    results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first)
+    if out is not None:
+        programs = dataclasses.replace(programs or ProgramSettings(), stderr_dir=str(Path(out).resolve() / "stderr"))
+    results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first, programs=programs)
     try:
         for config, chunk in jobs:
             if chunk.key in finished:
@@ -591,6 +611,7 @@ def run_cells(
                 break
     finally:
         results.close()
+        process_strategy.close_programs()  # those this process started (one local worker)
     seconds = time.perf_counter() - start
     return [RunResult(config, tallies[cell], seconds, ran, resumed) for cell, config in enumerate(configs)]
 
