@@ -13,10 +13,10 @@ Robustness: every decision has a time limit (:attr:`ProgramSettings.decision_tim
 fails the decision with a :class:`ProgramError`, which the engine turns into the usual
 one-line error naming the strategy, the decision and the hand seed. A program's stderr goes
 to a file: in the run's ``--out`` directory (``stderr/``) or a temporary file, which is
-kept and named in the error when the program fails. Programs run in their own session
-(Ctrl-C reaches simgin only), die with the process that started them (Linux: a parent-death
-signal set before the command starts) and are ended by :func:`close_programs` at the end of
-a run and at exit.
+kept and named in the error when the program fails. Programs run in their own session and
+process group (Ctrl-C reaches simgin only), die with the process that started them, their
+own children included (Linux: a small supervisor that the kernel signals when its parent
+dies), and are ended by :func:`close_programs` at the end of a run and at exit.
 """
 
 from __future__ import annotations
@@ -54,14 +54,37 @@ QUIT_GRACE = 2.0
 #: The last lines of a failed program's stderr quoted in the error.
 STDERR_TAIL_CHARS = 200
 
-# Run on Linux before the command: the kernel kills the program when the thread that
-# started it dies (a worker killed with SIGKILL included), then the command replaces it.
-_DIE_WITH_PARENT = (
-    "import ctypes, os, signal, sys\n"
-    "ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"  # PR_SET_PDEATHSIG
-    "os.getppid() == int(sys.argv[1]) or os._exit(1)\n"
-    "os.execvp(sys.argv[2], sys.argv[2:])\n"
-)
+# On Linux a program runs under this small supervisor, the leader of the program's process
+# group: when the thread that started it dies (a worker killed with SIGKILL included) the
+# kernel sends it SIGTERM, and it kills the whole group, the program's own children included.
+# Otherwise it waits for the program and exits as the program did.
+_SUPERVISOR = """\
+import ctypes, os, signal, sys
+def end(*_):
+    os.killpg(0, signal.SIGKILL)
+signal.signal(signal.SIGTERM, end)
+ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+if os.getppid() != int(sys.argv[1]):
+    end()
+pid = os.fork()
+if pid == 0:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    except OSError as error:
+        sys.stderr.write(f"cannot run {sys.argv[2]!r}: {error.strerror}\\n")
+        os._exit(127)
+os.close(0)
+os.close(1)
+code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+if code < 0:
+    try:
+        signal.signal(-code, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass
+    os.kill(os.getpid(), -code)
+os._exit(code)
+"""
 
 
 class ProgramError(RuntimeError):
@@ -196,7 +219,7 @@ class Program:
         """Start the program and shake hands: ``simgin 1`` out, ``simgin 1 NAME`` back."""
         argv = list(self.command)
         if sys.platform.startswith("linux"):
-            argv = [sys.executable, "-I", "-S", "-c", _DIE_WITH_PARENT, str(os.getpid()), *argv]
+            argv = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
         stderr = self._open_stderr()
         try:
             self.process = subprocess.Popen(
@@ -306,7 +329,14 @@ class Program:
                 written += os.write(self.stdin_fd, data[written:])
         except OSError:
             raise ProgramError(self._exit_reason()) from None
-        return self._read_line(current_settings().decision_timeout if timeout is None else timeout)
+        try:
+            return self._read_line(current_settings().decision_timeout if timeout is None else timeout)
+        except BaseException:
+            # Interrupted between question and answer (Ctrl-C, say): the answer would come later and
+            # be read as the answer to another question, so this program cannot be asked again.
+            if not self.failed:
+                self._fail()
+            raise
 
     def _read_line(self, timeout: float) -> str:
         end = self.buffer.find(b"\n")
