@@ -244,8 +244,11 @@ public final class EaaiHost {
                 handsShown = true;
                 break;
             case "end": { // end KIND WINNER POINTS
-                if (!handsShown) // a dead hand: nothing is shown, the player sees its own hand only
-                    player.reportFinalHand(seat, new ArrayList<Card>(hand));
+                if (!handsShown) { // a dead hand: nothing is shown, the player sees its own hand only
+                    ArrayList<Card> own = new ArrayList<Card>(hand);
+                    own.sort((a, b) -> toId(a) - toId(b)); // ascending, as the shown hands come
+                    player.reportFinalHand(seat, own);
+                }
                 int winner = Integer.parseInt(words[2]);
                 if (winner >= 0)
                     scores[winner] += Integer.parseInt(words[3]);
