@@ -341,7 +341,7 @@ class Program:
     def _read_line(self, timeout: float) -> str:
         end = self.buffer.find(b"\n")
         if end < 0:
-            deadline = time.monotonic() + timeout
+            deadline = 0.0
             left = timeout
             while end < 0:
                 if left <= 0 or not self.poller.poll(left * 1000):
@@ -355,8 +355,11 @@ class Program:
                 end = chunk.find(b"\n")
                 if end >= 0:
                     end += len(self.buffer)
+                elif not deadline:  # a part of a line: the rest must come within the same limit
+                    deadline = time.monotonic() + left
                 self.buffer += chunk
-                left = deadline - time.monotonic()
+                if end < 0:
+                    left = deadline - time.monotonic()
         line = self.buffer[:end]
         self.buffer = self.buffer[end + 1 :]
         return line.decode("utf-8", "replace").rstrip("\r")
@@ -526,30 +529,32 @@ class ProgramStrategy:
         """The lines for what happened since the last call, oldest first: this player's last move,
         the opponent's passes, take or stock draw and discard, then this player's draw."""
         me, other = self.seat, 1 - self.seat
-        lines = []
+        text = ""
         decision, answer = self._previous
-        if decision == "discard":
-            lines.append(f"discard {me} {answer}\n")
-        elif decision == "take_up_card" and answer is False:
-            lines.append(f"pass {me} {view.up_card}\n")
-        self._previous = ("", None)
-        for card in view.opponent_passed[self._passed :]:
-            lines.append(f"pass {other} {card}\n")
-        self._passed = len(view.opponent_passed)
+        if decision:
+            if decision == "discard":
+                text = f"discard {me} {answer}\n"
+            elif decision == "take_up_card" and answer is False:
+                text = f"pass {me} {view.up_card}\n"
+            self._previous = ("", None)
+        if len(view.opponent_passed) > self._passed:
+            text += "".join(f"pass {other} {card}\n" for card in view.opponent_passed[self._passed :])
+            self._passed = len(view.opponent_passed)
         mine = view.drawn_card >= 0 and self._drawn_turn != view.turn
+        if len(view.opponent_took) > self._took:
+            text += "".join(f"take {other} {card}\n" for card in view.opponent_took[self._took :])
+            self._took = len(view.opponent_took)
         stock_draws = self._stock - view.stock_count - (mine and not view.drawn_from_pile)
-        for card in view.opponent_took[self._took :]:
-            lines.append(f"take {other} {card}\n")
-        self._took = len(view.opponent_took)
-        lines.extend(f"draw {other} -1\n" for _ in range(stock_draws))
-        for card in view.opponent_discards[self._discarded :]:
-            lines.append(f"discard {other} {card}\n")
-        self._discarded = len(view.opponent_discards)
+        if stock_draws:
+            text += f"draw {other} -1\n" * stock_draws
+        if len(view.opponent_discards) > self._discarded:
+            text += "".join(f"discard {other} {card}\n" for card in view.opponent_discards[self._discarded :])
+            self._discarded = len(view.opponent_discards)
         if mine:
-            lines.append(f"{'take' if view.drawn_from_pile else 'draw'} {me} {view.drawn_card}\n")
+            text += f"{'take' if view.drawn_from_pile else 'draw'} {me} {view.drawn_card}\n"
             self._drawn_turn = view.turn
         self._stock = view.stock_count
-        return "".join(lines)
+        return text
 
     def _ask(self, decision: str, view: PlayerView) -> str:
         program = self.program
