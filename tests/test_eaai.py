@@ -101,13 +101,27 @@ def test_the_java_twin_plays_the_games_of_its_python_twin(classpath):
     assert all((a == b).all() for a, b in zip(java, python, strict=True))
 
 
-def test_runs_on_workers_give_the_twins_results_and_leave_no_jvm(classpath):
+def test_runs_on_workers_and_dask_give_the_twins_results_and_leave_no_jvm(classpath):
     config = runner.RunConfig((spec(classpath, "TwinPlayer"), "simple"), hands=120, seed=6, chunk_units=20)
     java = runner.run(config, workers=2)
+    dask = runner.run(config, workers=2, backend="dask")
     python = runner.run(dataclasses.replace(config, players=(TWIN, "simple")), workers=1)
-    assert java.tallies[0].to_dict() == python.tallies[0].to_dict()
+    assert java.tallies[0].to_dict() == dask.tallies[0].to_dict() == python.tallies[0].to_dict()
     left = subprocess.run(["pgrep", "-f", "simgin.EaaiHost TwinPlayer"], capture_output=True, text=True)
     assert not [line for line in left.stdout.split() if line], "a JVM outlived the run"
+
+
+def test_the_java_players_decisions_do_not_depend_on_cards_it_has_not_seen(classpath):
+    from test_strategy_information import check_hidden_cards_do_not_matter
+
+    questions = 0
+    for i, seed in enumerate(hand_seeds(71, 6)):
+        count, differences = check_hidden_cards_do_not_matter(
+            resolve(spec(classpath, "TwinPlayer")).make, resolve("random").make, Rules(), int(seed), i % 2, i % 2
+        )
+        questions += count
+        assert not differences
+    assert questions > 60
 
 
 # -- the call sequence and the card mapping -----------------------------------------------------

@@ -144,6 +144,16 @@ def test_no_program_is_left_after_a_run_on_workers(pid_dir):
     assert wait_until(lambda: not running(pid_dir), 5.0), running(pid_dir)
 
 
+def test_no_program_is_left_on_a_dask_cluster_that_outlives_the_run(pid_dir):
+    from dask.distributed import LocalCluster
+
+    config = runner.RunConfig((bad_bot("fine", 0, pid_dir), "simple"), hands=80, seed=3, chunk_units=20)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        runner.run(config, backend="dask", scheduler=cluster.scheduler_address)
+        assert len(list(pid_dir.iterdir())) >= 2, "the run started programs"
+        assert wait_until(lambda: not running(pid_dir), 5.0), "the workers live on, their programs must not"
+
+
 def test_no_program_is_left_after_a_failure(pid_dir):
     config = runner.RunConfig((bad_bot("crash", 40, pid_dir), "simple"), hands=120, seed=3, chunk_units=20)
     with pytest.raises(runner.RunError, match="exited with code 3"):
