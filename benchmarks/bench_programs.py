@@ -2,9 +2,10 @@
 
 - The example bot, ``exec:python3 examples/simple_bot.py``, against the built-in ``simple``
   (goal: >= 1,000 hands per second per core).
-- An EAAI Java player against ``simple`` (goal: >= 500 hands per second per core): by default
-  the test player ``TwinPlayer`` compiled against the stand-in framework in tests/java; with
-  ``--eaai-classpath`` any player, e.g. the framework's own ``ginrummy.SimpleGinRummyPlayer``.
+- An EAAI Java player against ``simple`` (goal: >= 500 hands per second per core): the test
+  player ``TwinPlayer`` compiled against the stand-in framework in tests/java, and with
+  ``--eaai-classpath`` a player of the real framework (``--eaai-class``, by default its own
+  ``ginrummy.SimpleGinRummyPlayer``).
 - With ``--eaai-framework DIR`` (the compiled public framework, tneller/gin-rummy-eaai), the
   framework's own Java harness playing SimpleGinRummyPlayer against itself, for comparison
   (``benchmarks/EaaiHarnessSpeed.java`` counts its hands).
@@ -16,8 +17,7 @@ and the CPU time of the whole process tree (simgin, the programs and their super
 does not. Medians of ``--runs`` runs.
 
     python benchmarks/bench_programs.py
-    python benchmarks/bench_programs.py --eaai-classpath gin-rummy-eaai/classes \\
-        --eaai-class ginrummy.SimpleGinRummyPlayer --eaai-framework gin-rummy-eaai/classes --write
+    python benchmarks/bench_programs.py --eaai-classpath CLASSPATH --eaai-framework CLASSPATH --write
 
 ``--write`` puts the table between the ``programs`` markers of benchmarks/RESULTS.md.
 """
@@ -125,37 +125,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=2000, help="hands per run")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is reported)")
     parser.add_argument("--seed", type=int, default=20240611)
-    parser.add_argument("--eaai-classpath", default=None, help="classpath of the EAAI player (default: tests/java)")
-    parser.add_argument("--eaai-class", default=None, help="the EAAI player's class (default: TwinPlayer)")
+    parser.add_argument("--eaai-classpath", default=None, help="the compiled EAAI framework (and player), to time it")
+    parser.add_argument("--eaai-class", default=None, help="its player (default: ginrummy.SimpleGinRummyPlayer)")
     parser.add_argument("--eaai-framework", default=None, help="the compiled EAAI framework, to time its harness")
     parser.add_argument("--harness-games", type=int, default=2000, help="games of the framework's harness")
     parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
 
     os.chdir(ROOT)
-    classpath = args.eaai_classpath or compile_test_players()
-    player = args.eaai_class or "TwinPlayer"
-    specs = {
-        "exec": "exec:python3 examples/simple_bot.py",
-        "eaai": f"eaai:{classpath}:{player}",
-    }
-    shown = {
-        "exec": specs["exec"],
-        "eaai": f"eaai:{'CLASSPATH' if args.eaai_classpath else 'tests/java (compiled)'}:{player}",
-    }
+    test_players = compile_test_players()
+    specs = [
+        ("exec", "exec:python3 examples/simple_bot.py", "exec:python3 examples/simple_bot.py"),
+        ("eaai", f"eaai:{test_players}:TwinPlayer", "eaai:TESTS:TwinPlayer"),
+    ]
+    if args.eaai_classpath:
+        player = args.eaai_class or "ginrummy.SimpleGinRummyPlayer"
+        specs.append(("eaai", f"eaai:{args.eaai_classpath}:{player}", f"eaai:CLASSPATH:{player}"))
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     rows = []
     goals = []
-    for kind, spec in specs.items():
+    for kind, spec, shown in specs:
         result = measure(spec, args.hands, args.runs, args.seed)
         met = "met" if result["cpu"] >= GOALS[kind] else "not met"
         rows.append(
-            f"| `{shown[kind]}` vs `simple` | {args.hands:,} x {args.runs} | "
+            f"| `{shown}` vs `simple` | {args.hands:,} x {args.runs} | "
             f"{result['wall']:,.0f} ({result['wall_low']:,.0f}-{result['wall_high']:,.0f}) | "
             f"{result['cpu']:,.0f} ({result['cpu_low']:,.0f}-{result['cpu_high']:,.0f}) | "
             f"{result['cpu_per_hand_ms']:.2f} | >= {GOALS[kind]:,} per core: **{met}** |"
         )
-        goals.append(f"{kind}: {result['cpu']:,.0f} hands per CPU-second ({met})")
+        goals.append(f"{shown}: {result['cpu']:,.0f} hands per CPU-second ({met})")
         print(rows[-1], file=sys.stderr)
     harness = ""
     if args.eaai_framework:
@@ -167,12 +165,17 @@ def main(argv: list[str] | None = None) -> None:
         )
         print(harness.strip(), file=sys.stderr)
     command = " ".join(["python", "benchmarks/bench_programs.py", *(argv if argv is not None else sys.argv[1:])])
+    for path in {args.eaai_classpath, args.eaai_framework} - {None}:
+        command = command.replace(path, "CLASSPATH")
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = "\n".join(
         [
             f"Measured {now} on {os.cpu_count()} cores; load average at the start {load}.",
             "",
-            f"Reproduce: `{command.replace(classpath, 'CLASSPATH') if args.eaai_classpath else command}`",
+            f"Reproduce: `{command}`",
+            "",
+            "TESTS is tests/java compiled (the stand-in framework and the test players); CLASSPATH, "
+            "when given, the compiled public framework (`javac -d CLASSPATH gin-rummy-eaai/ginrummy/*.java`).",
             "",
             "| pairing (standard rules, one worker) | hands | hands/s wall (median, min-max) | "
             "hands per CPU-second, all processes (median, min-max) | CPU ms per hand | goal |",
