@@ -60,12 +60,19 @@ def run_options(func: F) -> F:
     return func
 
 
+def _check_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not allowed: give a number of seconds", param_hint="--decision-timeout")
+    return value
+
+
 decision_timeout_option = click.option(
     "--decision-timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=10.0,
     show_default=True,
     metavar="SECONDS",
+    callback=_check_timeout,
     help="Time an exec: or eaai: strategy may take per decision; a slower answer stops the run.",
 )
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import math
 import os
 import re
 import select
@@ -51,7 +52,7 @@ DEFAULT_DECISION_TIMEOUT = 10.0
 STARTUP_TIMEOUT = 30.0
 #: How long a program may take to exit after ``quit`` before it is killed.
 QUIT_GRACE = 2.0
-#: The last lines of a failed program's stderr quoted in the error.
+#: How much of the last line of a failed program's stderr the error quotes.
 STDERR_TAIL_CHARS = 200
 
 # On Linux a program runs under this small supervisor, the leader of the program's process
@@ -102,7 +103,7 @@ class ProgramSettings:
     that is deleted after a normal end and named in the error after a failure."""
 
     def __post_init__(self) -> None:
-        if not self.decision_timeout > 0:
+        if not (self.decision_timeout > 0 and math.isfinite(self.decision_timeout)):
             raise ValueError(f"decision_timeout={self.decision_timeout!r}: must be a number of seconds > 0")
 
 
