@@ -11,7 +11,9 @@ one-line error.
 
 CLASS is the text after the last colon of the spec and CLASSPATH the rest: it must hold the
 EAAI framework (``ginrummy.Card``, ``ginrummy.GinRummyPlayer``) and the player, e.g.
-``eaai:/opt/gin-rummy-eaai/classes:/opt/players:MyGinRummyPlayer``.
+``eaai:/opt/gin-rummy-eaai/classes:/opt/players:MyGinRummyPlayer``. The JVM runs with the
+serial collector; other JVM options (a larger heap, say) go in ``JAVA_TOOL_OPTIONS``, which
+every JVM reads.
 
 The calls, in the order the EAAI game makes them:
 

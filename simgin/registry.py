@@ -290,6 +290,16 @@ def _constructor_parameters(factory: Callable[..., Any]) -> list[str]:
     return [name for name, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
+def is_program(spec: str) -> bool:
+    """Whether ``spec`` names a program (``exec:``, ``eaai:``): the rest of it is the program's own
+    text, with colons, paths and ``=`` signs that are not simgin's to parse or rewrite.
+
+    >>> is_program("exec:python3 bot.py --depth=3"), is_program("bots/my.py:MyBot")
+    (True, False)
+    """
+    return spec.strip().startswith(tuple(PROGRAM_PREFIXES))
+
+
 def _program(spec: str) -> StrategyInfo | None:
     """The info of an ``exec:`` or ``eaai:`` spec, None for other specs."""
     for prefix, module in PROGRAM_PREFIXES.items():
@@ -358,6 +368,7 @@ __all__ = [
     "available",
     "builtin_strategies",
     "entry_points",
+    "is_program",
     "lookup",
     "plugin_strategies",
     "resolve",
