@@ -139,10 +139,10 @@ def compiled_host(classpath: str) -> Path:
     """The folder of the compiled adapter, compiling it on first use (against ``classpath``, which
     must hold the EAAI framework). The folder name hashes the source and the JDK, so a new
     adapter or JDK compiles afresh; concurrent workers each compile and the first rename wins."""
-    javac, _ = java_tools()
+    javac, java = java_tools()
     source = host_source()
-    version = subprocess.run([javac, "-version"], capture_output=True, text=True, check=False)
-    stamp = hashlib.sha256((source + version.stdout + version.stderr).encode()).hexdigest()[:16]
+    jdk = [f"{os.path.realpath(tool)}:{os.stat(tool).st_mtime_ns}" for tool in (javac, java)]
+    stamp = hashlib.sha256("\n".join([source, *jdk]).encode()).hexdigest()[:16]
     target = cache_root() / "java" / stamp
     if (target / "simgin" / "EaaiHost.class").is_file():
         return target
