@@ -149,6 +149,9 @@ def program_for(spec: str, seat: int, command: Sequence[str]) -> Program:
     key = (threading.get_ident(), spec, seat)
     with _lock:
         program = _programs.get(key)
+    if program is not None and program.thread is not threading.current_thread():
+        program.close()  # a thread that ended (its programs with it) left its id to this one
+        program = None
     if program is not None and not program.failed:
         assert program.process is not None
         if program.process.poll() is None:
@@ -183,6 +186,8 @@ class Program:
         self.seat = seat
         self.command = list(command)
         self.settings = settings
+        self.thread = threading.current_thread()
+        """The thread that started it: on Linux the program dies when this thread ends."""
         self.name = ""
         """The program's own name, from the handshake."""
         self.rules: Rules | None = None

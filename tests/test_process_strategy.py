@@ -377,3 +377,20 @@ def test_specs_are_checked_when_resolved():
     assert player.info.kind == "program" and player.spec.endswith("--mode=a:b") and player.given == {}
     with pytest.raises(ValueError, match="decision_timeout=0"):
         ps.ProgramSettings(decision_timeout=0)
+
+
+def test_each_thread_has_its_own_programs_and_a_reused_thread_id_starts_afresh():
+    """Programs are per thread (Dask runs chunks in threads); on Linux they die with their thread,
+    and a later thread that gets the same id must not find the dead ones."""
+    import threading
+
+    seeds = hand_seeds(1, 4)
+    rows = []
+    for _ in range(3):
+        thread = threading.Thread(
+            target=lambda: rows.append(play_hand_rows((EXEC_SIMPLE, "simple"), Rules(), seeds, np.arange(4) % 2))
+        )
+        thread.start()
+        thread.join()
+    assert len(rows) == 3 and all((row == rows[0]).all() for row in rows)
+    assert ps.close_programs() >= 1
