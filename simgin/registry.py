@@ -390,7 +390,11 @@ def absolute_spec(spec: str) -> str:
     True
     >>> absolute_spec("heuristic:knock=7")
     'heuristic:knock=7'
+    >>> absolute_spec("eaai:/x/fw.jar:Player")
+    'eaai:/x/fw.jar:Player'
     """
+    if is_program(spec):
+        return spec  # the program's own text: simgin neither parses nor rewrites it
     target, texts = split_spec(spec)
     head, sep, class_name = target.rpartition(":")
     if not (sep and head and class_name and _is_file(head)):
