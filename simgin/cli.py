@@ -427,7 +427,9 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
     engine), a one-line description and its parameters with their defaults. Parameters
     ride in the name after a colon, comma-separated: heuristic:knock=7,safety=0.5. A
     class also works as module:Class or path/to/file.py:Class (parameters after a last
-    colon go to its constructor). With SPEC: the values the spec gives every parameter.
+    colon go to its constructor). Programs play too: exec:COMMAND speaks simgin's line
+    protocol (docs/PROTOCOL.md), eaai:CLASSPATH:CLASS hosts an EAAI Java player. With
+    SPEC: the values the spec gives every parameter.
 
     \b
     Examples:

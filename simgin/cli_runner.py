@@ -68,11 +68,36 @@ def run_options(func: F) -> F:
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
         out_option("Directory for results (new or empty, or an earlier run's to resume); finished chunks are kept."),
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
+        decision_timeout_option,
         click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _check_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not allowed: give a number of seconds", param_hint="--decision-timeout")
+    return value
+
+
+decision_timeout_option = click.option(
+    "--decision-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    callback=_check_timeout,
+    help="Time an exec: or eaai: strategy may take per decision; a slower answer stops the run.",
+)
+
+
+def _programs(decision_timeout: float):
+    """How exec: and eaai: strategies run, from the CLI options."""
+    from simgin.process_strategy import ProgramSettings
+
+    return ProgramSettings(decision_timeout=decision_timeout)
 
 
 def _check_counts(hands: int | None, games: int | None) -> None:
@@ -301,7 +326,8 @@ def _execute(
 
 def _execution(options: dict[str, Any]) -> dict[str, Any]:
     """Where and how chunks run: the runner's keyword arguments from the shared options."""
-    return {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")} | {"notice": notice}
+    execution = {key: options[key] for key in ("workers", "backend", "scheduler", "out", "hand_log")}
+    return execution | {"notice": notice, "programs": _programs(options["decision_timeout"])}
 
 
 def _save(out: Path | None, data: Callable[[], dict[str, Any]]) -> None:
@@ -533,6 +559,7 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
 @out_option("Results directory (new or empty, or one of an earlier run to resume).")
+@decision_timeout_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rules_options
 @json_option
@@ -550,6 +577,7 @@ def compare(
     backend: str,
     scheduler: str | None,
     out: Path | None,
+    decision_timeout: float,
     quiet: bool,
     rules: Rules,
     as_json: bool,
@@ -590,6 +618,7 @@ def compare(
             scheduler=scheduler,
             out=out,
             progress=progress,
+            programs=_programs(decision_timeout),
             notice=notice,
         )
     if as_json:

@@ -66,9 +66,9 @@ def _compiled_arrays(resolved: Sequence[Player]) -> tuple[np.ndarray, np.ndarray
     """Kernel ids and parameter vectors of resolved strategies (see :func:`compiled_bots`)."""
     for player in resolved:
         if not player.compiled:
+            what = "a program" if player.info.kind == "program" else "plain Python"
             raise ValueError(
-                f"strategy {player.spec!r} is plain Python; only compiled strategies play here: "
-                f"{', '.join(COMPILED_BOTS)}"
+                f"strategy {player.spec!r} is {what}; only compiled strategies play here: {', '.join(COMPILED_BOTS)}"
             )
     ids = np.array([player.info.bot_id for player in resolved], dtype=np.int64)
     return ids, np.stack([player.vector() for player in resolved])

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
@@ -33,8 +34,8 @@ from simgin.cards import CARD_COUNT, format_card, format_cards
 from simgin.melds import deadwood, discard_deadwoods
 from simgin.rng import SplitMix64, derive, shuffled_deck
 from simgin.rules import Rules
-from simgin.showdown import KIND_CODES, Side, score_showdown
-from simgin.strategy import PlayerView, Strategy
+from simgin.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
+from simgin.strategy import HandEnd, PlayerView, Strategy
 
 #: A hand ends as dead, with the ``capped`` flag, after this many turns. Only stock draws
 #: bring a hand towards its end (R15), so two bots that always take the pile card would
@@ -324,7 +325,33 @@ class _Hand:
         while self.result is None:
             self._normal_turn(player)
             player = 1 - player
-        return self._record()
+        record = self._record()
+        self._tell_the_end()
+        return record
+
+    def _tell_the_end(self) -> None:
+        """Give a strategy that defines ``end_hand`` the final view with how the hand ended
+        (what the table sees: both hands after a knock, R14; nothing after a dead hand, R15)."""
+        seats = [seat for seat in (0, 1) if callable(getattr(self.strategies[seat], "end_hand", None))]
+        if not seats:
+            return
+        score = self.moves[-1]
+        assert isinstance(score, Score) and self.result is not None
+        ending = HandEnd(str(KINDS_BY_CODE[int(score.kind)]), score.winner, score.points, self.result["knocker"])
+        if score.kind != Outcome.DEAD:
+            knock, layoff = self.moves[-3], self.moves[-2]
+            assert isinstance(knock, Knock) and isinstance(layoff, LayOff)
+            ending = dataclasses.replace(
+                ending,
+                knocker_deadwood=knock.deadwood,
+                defender_deadwood=layoff.deadwood,
+                knocker_melds=knock.melds,
+                defender_melds=layoff.melds,
+                layoffs=layoff.cards,
+                hands=(tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1]))),
+            )
+        for seat in seats:
+            self._call(seat, "end_hand", dataclasses.replace(self._view(seat), ending=ending))
 
     def _first_turn(self) -> int:
         """R11 (and V5): play the first turn; return the seat that plays the next one."""

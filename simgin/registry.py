@@ -6,7 +6,10 @@ A *spec* names a strategy and, after a last ``:``, its parameters as ``key=value
 - a plug-in registered by an installed package in the entry-point group
   ``simgin.strategies`` (``[project.entry-points."simgin.strategies"] mybot = "mypkg.bots:MyBot"``);
 - a class in an importable module, ``mypkg.bots:MyBot``, or in a file,
-  ``path/to/file.py:MyBot`` (parameters go to its constructor: ``mypkg.bots:MyBot:depth=3``).
+  ``path/to/file.py:MyBot`` (parameters go to its constructor: ``mypkg.bots:MyBot:depth=3``);
+- a program, ``exec:COMMAND``, speaking simgin's line protocol (docs/PROTOCOL.md,
+  :mod:`simgin.process_strategy`), or an EAAI Java player, ``eaai:CLASSPATH:CLASS``
+  (:mod:`simgin.eaai`); the rest of such a spec is the program's, with no parameters.
 
 Built-ins come in two kinds behind the same names: *compiled* bots run inside the numba
 hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
@@ -48,7 +51,9 @@ ENTRY_POINT_GROUP = "simgin.strategies"
 BUILTIN_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
 #: Built-ins with a plain-Python twin that plays exactly as the compiled bot.
 PYTHON_TWINS = {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
-KINDS = ("compiled", "python")
+KINDS = ("compiled", "python", "program")
+#: Spec prefixes of strategies that are programs, and the module that resolves them.
+PROGRAM_PREFIXES = {"exec:": "simgin.process_strategy", "eaai:": "simgin.eaai"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,8 @@ class StrategyInfo:
     description: str
     """One line."""
     kind: str
-    """``"compiled"`` (runs in the numba hand loop) or ``"python"`` (runs in the reference engine)."""
+    """``"compiled"`` (runs in the numba hand loop), ``"python"`` (runs in the reference engine) or
+    ``"program"`` (another process, driven from the reference engine)."""
     parameters: tuple[Parameter, ...]
     source: str
     """``"built-in"``, ``"entry point ..."``, ``"module"`` or ``"file"``."""
@@ -297,8 +303,29 @@ def _constructor_parameters(factory: Callable[..., Any]) -> list[str]:
     return [name for name, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
+def is_program(spec: str) -> bool:
+    """Whether ``spec`` names a program (``exec:``, ``eaai:``): the rest of it is the program's own
+    text, with colons, paths and ``=`` signs that are not simgin's to parse or rewrite.
+
+    >>> is_program("exec:python3 bot.py --depth=3"), is_program("bots/my.py:MyBot")
+    (True, False)
+    """
+    return spec.strip().startswith(tuple(PROGRAM_PREFIXES))
+
+
+def _program(spec: str) -> StrategyInfo | None:
+    """The info of an ``exec:`` or ``eaai:`` spec, None for other specs."""
+    for prefix, module in PROGRAM_PREFIXES.items():
+        if spec.startswith(prefix):
+            return importlib.import_module(module).program_info(spec)
+    return None
+
+
 def lookup(target: str) -> StrategyInfo:
     """The strategy a spec's target (the part before the parameters) names."""
+    program = _program(target.strip())
+    if program is not None:
+        return program
     if target in BUILTIN_NAMES:
         return _builtin(target)
     head, sep, class_name = target.rpartition(":")
@@ -317,6 +344,9 @@ def resolve(spec: str) -> Player:
     """The strategy and parameter values of a spec (see the module docstring), or a one-line ValueError."""
     if not isinstance(spec, str):
         raise ValueError(f"a strategy spec must be a string such as 'simple', got {spec!r}")
+    program = _program(spec.strip())
+    if program is not None:
+        return Player(spec=spec.strip(), info=program, values={}, given={})
     target, texts = split_spec(spec)
     info = lookup(target)
     known = {parameter.name: parameter for parameter in info.parameters}
@@ -360,7 +390,11 @@ def absolute_spec(spec: str) -> str:
     True
     >>> absolute_spec("heuristic:knock=7")
     'heuristic:knock=7'
+    >>> absolute_spec("eaai:/x/fw.jar:Player")
+    'eaai:/x/fw.jar:Player'
     """
+    if is_program(spec):
+        return spec  # the program's own text: simgin neither parses nor rewrites it
     target, texts = split_spec(spec)
     head, sep, class_name = target.rpartition(":")
     if not (sep and head and class_name and _is_file(head)):
@@ -379,6 +413,7 @@ __all__ = [
     "available",
     "builtin_strategies",
     "entry_points",
+    "is_program",
     "lookup",
     "plugin_strategies",
     "resolve",

@@ -28,6 +28,8 @@ from typing import Any
 
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "tune")
+#: The settings files that mark a simgin output directory: a run's (``simgin.runner``) or a tune's (``simgin.tuning``).
+SETTINGS_FILES = ("run.json", "tune.json")
 
 
 def jsonable(value: Any) -> Any:
@@ -46,14 +48,16 @@ def jsonable(value: Any) -> Any:
 def save_result(out: str | Path, data: dict[str, Any]) -> Path:
     """Write ``result.json`` atomically into ``out``.
 
-    An existing ``result.json`` is replaced only in a simgin run directory (one with a
-    ``run.json``), never in a directory that is not simgin's.
+    An existing ``result.json`` is replaced only in a simgin output directory (one with the
+    settings file of a run or a tune, :data:`SETTINGS_FILES`), never in a directory that is
+    not simgin's.
     """
     if data.get("kind") not in KINDS:
         raise ValueError(f"result kind {data.get('kind')!r}: choose from {', '.join(KINDS)}")
     path = Path(out) / RESULT_FILE
-    if path.exists() and not (Path(out) / "run.json").is_file():
-        raise ValueError(f"{out} is not a simgin run directory (no run.json): its {RESULT_FILE} is left as it is")
+    if path.exists() and not any((Path(out) / name).is_file() for name in SETTINGS_FILES):
+        marker = " or ".join(SETTINGS_FILES)
+        raise ValueError(f"{out} is not a simgin run directory (no {marker}): its {RESULT_FILE} is left as it is")
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(jsonable(data), indent=1, allow_nan=False))

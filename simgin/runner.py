@@ -23,7 +23,9 @@ and a Dask cluster without workers is reported (``notice``) instead of waited on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import functools
 import hashlib
 import itertools
 import json
@@ -46,9 +48,10 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from simgin import engine, guard
+from simgin import engine, guard, process_strategy
 from simgin.kernels import engine as _k
 from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.process_strategy import ProgramSettings
 from simgin.registry import absolute_spec
 from simgin.rng import derive
 from simgin.rules import Rules
@@ -268,8 +271,14 @@ class ChunkResult:
     seconds: float = 0.0
 
 
-def run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkResult:
-    """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result)."""
+def run_chunk(
+    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+) -> ChunkResult:
+    """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result).
+
+    ``programs`` sets how ``exec:`` and ``eaai:`` strategies run here (time limit, stderr folder).
+    """
+    process_strategy.configure(programs)
     start = time.perf_counter()
     if config.table != "pairs":
         return ChunkResult(chunk, _table_chunk(config, chunk), None, time.perf_counter() - start)
@@ -459,6 +468,9 @@ class _DaskBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
+            with contextlib.suppress(Exception):
+                self.client.run(process_strategy.close_programs)
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -608,6 +620,7 @@ def execute(
     scheduler: str | None = None,
     hand_log: bool = False,
     compile_first: bool = False,
+    programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
@@ -619,8 +632,10 @@ def execute(
     instead of each compiling the same code (a minute of CPU and a few hundred MB each).
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while.
+    ``programs`` goes to :func:`run_chunk`.
     """
     notice = notice or _log_notice
+    play = run_chunk if programs is None else functools.partial(run_chunk, programs=programs)
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
         queue = iter(jobs)
@@ -633,7 +648,7 @@ def execute(
                     job = next(queue, None)
                     if job is None:
                         break
-                    pending.append(runner_backend.submit(run_chunk, job[0], job[1], hand_log))
+                    pending.append(runner_backend.submit(play, job[0], job[1], hand_log))
                 if not pending:
                     return
                 future = pending.popleft()
@@ -944,14 +959,18 @@ def run_cells(
     progress: ProgressCallback | None = None,
     stop: StopCallback | None = None,
     kind: str = "run",
+    programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
     Chunks are consumed in play order, finished ones read back from ``out``; after each,
     ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
-    chunks after it are not played. ``notice`` hears what the run cannot stop for (a hand
-    log played again, a Dask cluster without workers); by default the ``simgin`` logger.
+    chunks after it are not played. ``programs`` sets how ``exec:`` and ``eaai:`` strategies
+    run (:class:`~simgin.process_strategy.ProgramSettings`); with ``out`` their stderr is kept
+    in ``out/stderr``, and they are ended when the run ends. ``notice`` hears what the run
+    cannot stop for (a hand log played again, a Dask cluster without workers); by default
+    the ``simgin`` logger.
     Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
     if hand_log and out is None:
@@ -992,7 +1011,12 @@ def run_cells(
             and scheduler is None
             and not kernels_cached(configs[0].mode, configs[0].table)
         )
-        results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first, notice=notice)
+        if out is not None:
+            stderr_dir = str(Path(out).resolve() / "stderr")
+            programs = dataclasses.replace(programs or ProgramSettings(), stderr_dir=stderr_dir)
+        results = execute(
+            todo, workers, backend, scheduler, hand_log, compile_first=compile_first, notice=notice, programs=programs
+        )
         try:
             for config, chunk in _plan(configs):
                 if chunk.key in finished:
@@ -1015,6 +1039,7 @@ def run_cells(
             raise Interrupted(results_so_far()) from None
         finally:
             results.close()
+            process_strategy.close_programs()  # those this process started (one local worker)
     return results_so_far()
 
 

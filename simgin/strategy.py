@@ -8,6 +8,11 @@ never sees the opponent's hand or the stock order.
 Each decision method receives the view and the player's own random generator
 (:class:`simgin.rng.SplitMix64`); a strategy must draw random numbers only from it, so a
 hand replays exactly from its seed.
+
+A strategy may also define ``end_hand(view, rng)``: it is then told how each hand ended,
+with ``view.ending`` (a :class:`HandEnd`) holding what the table sees at the end: after a
+knock both hands are laid face up (R14), after a dead hand (R15) nothing is shown. It is
+optional (the engine calls it only where it exists) and its answer is ignored.
 """
 
 from __future__ import annotations
@@ -56,6 +61,37 @@ class PlayerView:
     fiftieth_card: bool = False
     """True while deciding the discard after taking the last discard under V7: the player must
     knock, and may discard the taken card itself (turned face down)."""
+    ending: HandEnd | None = None
+    """How the hand ended; set only in the view given to ``end_hand``."""
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """How a hand ended, as both players see it at the table (R14-R19); ``end_hand`` gets it.
+
+    After a knock both hands are laid face up: the knocker's melds, the defender's melds and
+    its lay-offs on the knocker's melds (R14). After a dead hand (R15) nothing is shown, so
+    the melds, lay-offs and hands are empty.
+    """
+
+    kind: str
+    """``'dead'``, ``'knock'``, ``'gin'``, ``'big_gin'`` or ``'undercut'`` (:class:`simgin.showdown.Kind`)."""
+    winner: int
+    """Seat, -1 after a dead hand."""
+    points: int
+    """To the winner (R17-R19, V9 doubling included); 0 after a dead hand."""
+    knocker: int
+    """Seat, -1 after a dead hand."""
+    knocker_deadwood: int = 0
+    defender_deadwood: int = 0
+    """After lay-offs (R16)."""
+    knocker_melds: tuple[tuple[int, ...], ...] = ()
+    defender_melds: tuple[tuple[int, ...], ...] = ()
+    """The defender's own melds, lay-offs excluded."""
+    layoffs: tuple[int, ...] = ()
+    """Defender cards laid off on the knocker's melds, ascending (none after gin, R14)."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Both final hands by seat, ascending, laid face up after a knock; empty after a dead hand."""
 
 
 @runtime_checkable

@@ -310,7 +310,7 @@ def test_runs_compile_first_only_on_a_cold_cache_shared_by_local_workers(
 ):
     seen = {}
 
-    def fake_execute(todo, workers, backend, scheduler, hand_log, compile_first, notice=None):
+    def fake_execute(todo, workers, backend, scheduler, hand_log, compile_first, **options):
         seen["compile_first"] = compile_first
         yield from ()
 

@@ -1,0 +1,210 @@
+"""Strategies in other languages (issue 13): hands per second of ``exec:`` and ``eaai:`` players.
+
+- The example bot, ``exec:python3 examples/simple_bot.py``, against the built-in ``simple``
+  (goal: >= 1,000 hands per second per core).
+- An EAAI Java player against ``simple`` (goal: >= 500 hands per second per core): the test
+  player ``TwinPlayer`` compiled against the stand-in framework in tests/java, and with
+  ``--eaai-classpath`` a player of the real framework (``--eaai-class``, by default its own
+  ``ginrummy.SimpleGinRummyPlayer``).
+- With ``--eaai-framework DIR`` (the compiled public framework, tneller/gin-rummy-eaai), the
+  framework's own Java harness playing SimpleGinRummyPlayer against itself, for comparison
+  (``benchmarks/EaaiHarnessSpeed.java`` counts its hands).
+
+Hands are played under standard rules, one worker, in this process, after a warm-up that
+starts the programs (so start-up and JIT warm-up are excluded). Each run reports wall time
+and the CPU time of the whole process tree (simgin, the programs and their supervisors) from
+/proc: *per core* is hands per CPU-second, which holds on a shared machine, where wall time
+does not. Medians of ``--runs`` runs.
+
+    python benchmarks/bench_programs.py
+    python benchmarks/bench_programs.py --eaai-classpath CLASSPATH --eaai-framework CLASSPATH --write
+
+``--write`` puts the table between the ``programs`` markers of benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+RESULTS = HERE / "RESULTS.md"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+GOALS = {"exec": 1000, "eaai": 500}
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of ``root`` and all its live descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    total = 0.0
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        total += times.get(pid, 0.0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
+    """Median wall and tree-CPU hands per second of ``spec`` against simple (hands mode, one worker)."""
+    from simgin import process_strategy
+    from simgin.engine import hand_seeds, play_hand_rows
+    from simgin.rules import Rules
+
+    process_strategy.close_programs()
+    warm = hand_seeds(seed + 1, 20)
+    play_hand_rows((spec, "simple"), Rules(), warm, np.arange(20) % 2)  # starts the programs
+    walls, cpus, own = [], [], []
+    for run in range(runs):
+        seeds = hand_seeds(seed + 100 + run, hands)
+        dealers = np.arange(hands) % 2
+        cpu, mine = tree_cpu_seconds(os.getpid()), time.process_time()
+        start = time.perf_counter()
+        play_hand_rows((spec, "simple"), Rules(), seeds, dealers)
+        walls.append(time.perf_counter() - start)
+        cpus.append(tree_cpu_seconds(os.getpid()) - cpu)
+        own.append(time.process_time() - mine)
+    process_strategy.close_programs()
+    return {
+        "wall": hands / statistics.median(walls),
+        "wall_low": hands / max(walls),
+        "wall_high": hands / min(walls),
+        "cpu": hands / statistics.median(cpus),
+        "cpu_low": hands / max(cpus),
+        "cpu_high": hands / min(cpus),
+        "cpu_per_hand_ms": 1000 * statistics.median(cpus) / hands,
+        "simgin_share": statistics.median(own) / statistics.median(cpus),
+    }
+
+
+def compile_test_players() -> str:
+    """The stand-in framework and test players of tests/java, compiled into a temporary folder."""
+    classes = tempfile.mkdtemp(prefix="simgin-bench-eaai-")
+    sources = [str(path) for path in sorted((ROOT / "tests" / "java").rglob("*.java"))]
+    subprocess.run(["javac", "-nowarn", "-d", classes, *sources], check=True)
+    return classes
+
+
+def framework_harness(framework: str, games: int) -> tuple[float, int]:
+    """(hands per second, hands) of the EAAI framework's own GinRummyGame, SimpleGinRummyPlayer vs itself."""
+    classes = tempfile.mkdtemp(prefix="simgin-bench-harness-")
+    source = HERE / "EaaiHarnessSpeed.java"
+    subprocess.run(["javac", "-nowarn", "-cp", framework, "-d", classes, str(source)], check=True)
+    output = subprocess.run(
+        ["java", "-XX:+UseSerialGC", "-cp", f"{classes}{os.pathsep}{framework}", "EaaiHarnessSpeed", str(games)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    hands, seconds = (float(value) for value in output.split())
+    return hands / seconds, int(hands)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands per run")
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is reported)")
+    parser.add_argument("--seed", type=int, default=20240611)
+    parser.add_argument("--eaai-classpath", default=None, help="the compiled EAAI framework (and player), to time it")
+    parser.add_argument("--eaai-class", default=None, help="its player (default: ginrummy.SimpleGinRummyPlayer)")
+    parser.add_argument("--eaai-framework", default=None, help="the compiled EAAI framework, to time its harness")
+    parser.add_argument("--harness-games", type=int, default=2000, help="games of the framework's harness")
+    parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
+    args = parser.parse_args(argv)
+
+    os.chdir(ROOT)
+    test_players = compile_test_players()
+    specs = [
+        ("exec", "exec:python3 examples/simple_bot.py", "exec:python3 examples/simple_bot.py"),
+        ("eaai", f"eaai:{test_players}:TwinPlayer", "eaai:TESTS:TwinPlayer"),
+    ]
+    if args.eaai_classpath:
+        player = args.eaai_class or "ginrummy.SimpleGinRummyPlayer"
+        specs.append(("eaai", f"eaai:{args.eaai_classpath}:{player}", f"eaai:CLASSPATH:{player}"))
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    rows = []
+    goals = []
+    for kind, spec, shown in specs:
+        result = measure(spec, args.hands, args.runs, args.seed)
+        met = "met" if result["cpu"] >= GOALS[kind] else "not met"
+        rows.append(
+            f"| `{shown}` vs `simple` | {args.hands:,} x {args.runs} | "
+            f"{result['wall']:,.0f} ({result['wall_low']:,.0f}-{result['wall_high']:,.0f}) | "
+            f"{result['cpu']:,.0f} ({result['cpu_low']:,.0f}-{result['cpu_high']:,.0f}) | "
+            f"{result['cpu_per_hand_ms']:.2f} ({100 * result['simgin_share']:.0f}%) | "
+            f">= {GOALS[kind]:,} per core: **{met}** |"
+        )
+        goals.append(f"{shown}: {result['cpu']:,.0f} hands per CPU-second ({met})")
+        print(rows[-1], file=sys.stderr)
+    harness = ""
+    if args.eaai_framework:
+        rate, hands = framework_harness(args.eaai_framework, args.harness_games)
+        harness = (
+            f"\nThe EAAI framework's own harness (`GinRummyGame`, SimpleGinRummyPlayer against itself, "
+            f"{args.harness_games:,} games, {hands:,} hands, one JVM, JIT warm-up included): "
+            f"{rate:,.0f} hands/s wall.\n"
+        )
+        print(harness.strip(), file=sys.stderr)
+    command = " ".join(["python", "benchmarks/bench_programs.py", *(argv if argv is not None else sys.argv[1:])])
+    for path in {args.eaai_classpath, args.eaai_framework} - {None}:
+        command = command.replace(path, "CLASSPATH")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = "\n".join(
+        [
+            f"Measured {now} on {os.cpu_count()} cores; load average at the start {load}.",
+            "",
+            f"Reproduce: `{command}`",
+            "",
+            "TESTS is tests/java compiled (the stand-in framework and the test players); CLASSPATH, "
+            "when given, the compiled public framework (`javac -d CLASSPATH gin-rummy-eaai/ginrummy/*.java`).",
+            "",
+            "| pairing (standard rules, one worker) | hands | hands/s wall (median, min-max) | "
+            "hands per CPU-second, all processes (median, min-max) | CPU ms per hand (simgin's share) | goal |",
+            "|---|---:|---:|---:|---:|---|",
+            *rows,
+            harness,
+            "*Per core* is hands per CPU-second of the whole process tree: simgin's process, which runs "
+            "the rules (the Python reference engine, as for any plain-Python strategy), `simple` (through "
+            "its adapter) and the protocol, plus the program and its supervisor, which take turns with it, "
+            "so one pairing keeps about one core busy. *simgin's share* is the part of that CPU time spent "
+            "in simgin's process. Wall time on a quiet machine is close to the CPU figure; on a shared "
+            "machine (see the load average) the processes wait for a core and it is lower.",
+        ]
+    )
+    if not args.write:
+        print(text)
+        return
+    old = RESULTS.read_text()
+    block = f"<!-- programs:start -->\n{text}\n<!-- programs:end -->"
+    if "<!-- programs:start -->" in old:
+        new = re.sub(r"(?s)<!-- programs:start -->.*?<!-- programs:end -->", lambda _: block, old)
+    else:
+        new = old.rstrip("\n") + f"\n\n## Strategies in other languages (issue 13)\n\n{block}\n"
+    RESULTS.write_text(new)
+    print(f"wrote {RESULTS}; {'; '.join(goals)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
