@@ -417,8 +417,16 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
 
 @main.command("strategies")
 @click.argument("spec", required=False, metavar="[SPEC]")
+@click.option(
+    "--rules",
+    "preset",
+    default=None,
+    metavar="PRESET",
+    help=f"With SPEC: also what the bot reads from these rules ({', '.join(Rules.PRESETS)}).",
+)
+@set_option
 @json_option
-def strategies_command(spec: str | None, as_json: bool) -> None:
+def strategies_command(spec: str | None, preset: str | None, settings: Sequence[str], as_json: bool) -> None:
     """List the strategies and their parameters, or resolve one spec.
 
     Without SPEC: every strategy a name selects, the built-in ladder (weakest first) and
@@ -429,16 +437,25 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
     class also works as module:Class or path/to/file.py:Class (parameters after a last
     colon go to its constructor). Programs play too: exec:COMMAND speaks simgin's line
     protocol (docs/PROTOCOL.md), eaai:CLASSPATH:CLASS hosts an EAAI Java player. With
-    SPEC: the values the spec gives every parameter.
+    SPEC: the values the spec gives every parameter; with --rules or --set as well, what
+    the rules-aware built-ins (heuristic, opponent, mcts) read from those rules: the knock
+    limit, the bonuses they weigh, how a result is valued in the game, and the deadwoods
+    they knock with in a typical situation early, midway and late in a hand.
 
     \b
     Examples:
       simgin strategies
       simgin strategies heuristic:knock=7,safety=0.5
+      simgin strategies opponent --rules oklahoma
       simgin strategies mcts --json
     """
     from simgin.registry import available, resolve
     from simgin.results import jsonable
+    from simgin.rules_reading import rules_reading
+
+    if spec is None and (preset is not None or settings):
+        raise click.UsageError("--rules and --set go with a SPEC: simgin strategies opponent --rules oklahoma")
+    rules = build_rules(preset or "standard", settings) if preset is not None or settings else None
 
     if spec is not None:
         try:
@@ -446,8 +463,11 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
         except ValueError as error:
             raise user_error("", error) from None
         info = player.info
+        reading = rules_reading(player, rules) if rules is not None else []
         if as_json:
             data = {**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given}
+            if rules is not None:
+                data |= {"rules": rules.to_dict(), "rules_reading": dict(reading)}
             echo_json(jsonable(data))
             return
         click.echo(f"{player.spec}: {info.name} ({info.kind}, {info.source}): {info.description}")
@@ -461,6 +481,13 @@ def strategies_command(spec: str | None, as_json: bool) -> None:
             _echo_table(("  name", "value", "meaning"), rows)
         else:
             click.echo("parameters: none")
+        if rules is not None:
+            where = preset or "standard"
+            if not reading:
+                click.echo(f"under {where}: it reads no rules beyond the moves they allow")
+            else:
+                click.echo(f"under {where}{' with --set' if settings else ''}, what it reads:")
+                _echo_table(("  what", "in force"), [("  " + what, value) for what, value in reading])
         return
     infos = available()
     if as_json:

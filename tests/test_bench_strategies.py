@@ -46,3 +46,17 @@ def test_a_duel_counts_both_seats(bench):
     result = bench.duel("greedy", "random", bench.Rules.preset("eaai"), 4, seed=3)
     assert result.games == 8 and result.wins == 8, "greedy beats random from both seats"
     assert result.hands > 0 and result.net_points > 0 and 0 <= result.gins + result.undercuts <= result.hands
+
+
+def test_ratings_are_anchored_on_simple_and_follow_the_results(bench):
+    names = ("random", "simple", "opponent")
+    duel = bench.Duel
+    results = {
+        ("random", "simple"): duel("random", "simple", 100, 0, 0, 500, -900, 0, 0, 1.0),
+        ("opponent", "simple"): duel("opponent", "simple", 100, 65, 2, 500, 700, 10, 30, 1.0),
+        ("opponent", "random"): duel("opponent", "random", 100, 100, 0, 400, 2000, 5, 0, 1.0),
+    }
+    elo = bench.ratings(results, names)
+    assert elo[1] == 0.0 and elo[0] < 0.0 < elo[2]
+    # 66 of 100 against simple (a capped game counts half) is about +115 Elo apart; the prior pulls it in a little.
+    assert 90 < elo[2] < 130

@@ -81,3 +81,35 @@ def test_installed_plugins_are_listed_after_the_builtins(monkeypatch, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().splitlines()[-1].startswith("lazy")
     assert "python: Never takes anything." in result.output
+
+
+def test_with_rules_it_shows_what_the_rules_aware_bots_read():
+    # V9: under Oklahoma the up card sets the knock limit and a spade doubles; the target is 150 (R20).
+    result = run("opponent", "--rules", "oklahoma")
+    assert result.exit_code == 0, result.output
+    reading = result.output.split("under oklahoma, what it reads:")[1]
+    assert "the up card's value" in reading and "a spade up card doubles the hand (V9)" in reading
+    assert "race to 150" in reading and "typical knocks" in reading
+    data = json.loads(run("opponent", "--rules", "eaai", "--set", "undercut_bonus=40", "--json").output)
+    assert data["rules"]["undercut_bonus"] == 40 and "undercut 40" in data["rules_reading"]["bonuses weighed"]
+    # Straight gin (V1: knock limit 0): no knocks to show, and the gin-only discard weights.
+    straight = json.loads(run("heuristic", "--rules", "straight", "--json").output)["rules_reading"]
+    assert straight["knock limit"].startswith("0") and "typical knocks" not in straight
+    assert "x0.3" in straight["gin-only hands"]
+
+    # The knocks follow the undercut bonus: more deadwoods knock under the standard game than with 40.
+    def typical(output):
+        return output.split("typical knocks")[1]
+
+    assert typical(run("opponent", "--rules", "standard").output) != typical(
+        run("opponent", "--set", "undercut_bonus=40").output
+    )
+
+
+def test_bots_that_read_no_rules_say_so_and_rules_need_a_spec():
+    assert (
+        run("simple", "--rules", "eaai").output.splitlines()[-1]
+        == "under eaai: it reads no rules beyond the moves they allow"
+    )
+    result = run("--rules", "eaai")
+    assert result.exit_code == 1 and result.output.startswith("Error: --rules and --set go with a SPEC")
