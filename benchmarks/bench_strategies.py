@@ -24,7 +24,9 @@ it, each cell wanted with its interval above 50%.
 The targets of issue 11 are checked and stated met or missed. The report is printed and,
 unless ``--print-only``, written between ``<!-- strength:start -->`` and
 ``<!-- strength:end -->`` in ``benchmarks/RESULTS.md`` (heading and markers appended when
-missing; nothing else in the file is touched).
+missing; nothing else in the file is touched), and the summary (each bot's win rate against
+simple, by preset) between ``<!-- strength-table:start -->`` and ``<!-- strength-table:end -->``
+in the README.
 
 Run from the repository root::
 
@@ -57,6 +59,9 @@ from simgin.stats import bradley_terry
 from simgin.sweep import run_sweep
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+README = Path(__file__).resolve().parent.parent / "README.md"
+README_START = "<!-- strength-table:start -->"
+README_END = "<!-- strength-table:end -->"
 HEADING = "## Strategy strength under every preset (issue 11)"
 START = "<!-- strength:start -->"
 END = "<!-- strength:end -->"
@@ -223,8 +228,11 @@ def _deals(args: argparse.Namespace, a: str, b: str) -> int:
     return args.search_games if "mcts" in (a, b) else args.games
 
 
-def preset_report(preset: str, args: argparse.Namespace, checks: list[tuple[str, bool]]) -> list[str]:
-    """The section of one preset: against simple, the ladder, the ratings; targets go into ``checks``."""
+def preset_report(
+    preset: str, args: argparse.Namespace, checks: list[tuple[str, bool]], against_simple: dict[tuple[str, str], float]
+) -> list[str]:
+    """The section of one preset: against simple, the ladder, the ratings; targets go into ``checks``,
+    each bot's win rate against simple into ``against_simple[(bot, preset)]``."""
     rules = Rules.preset(preset)
     names = tuple(BUILTIN_NAMES)
     pairs = [(name, "simple") for name in names if name != "simple"]
@@ -256,6 +264,7 @@ def preset_report(preset: str, args: argparse.Namespace, checks: list[tuple[str,
             lines.append(f"| `simple` | | | | | | {speed['simple']:,.0f} hands/s | 0 |")
             continue
         result = duels[(name, "simple")]
+        against_simple[(name, preset)] = result.win_rate
         pace = f"{mcts_ms:.1f} ms/decision" if name == "mcts" else f"{speed[name]:,.0f} hands/s"
         lines.append(
             f"| `{name}` | {result.games:,} | {show(result)} | {result.net_points / result.hands:+.2f} | "
@@ -311,8 +320,26 @@ def robustness_report(args: argparse.Namespace, checks: list[tuple[str, bool]]) 
     return lines
 
 
-def build_report(args: argparse.Namespace) -> str:
+def readme_table(against_simple: dict[tuple[str, str], float], args: argparse.Namespace) -> str:
+    """The README's summary: each bot's share of games won against simple, by preset."""
+    bots = [name for name in BUILTIN_NAMES if name != "simple"]
+    lines = [
+        "Share of games won against `simple` (games to the target, duplicate deals; "
+        f"{2 * args.games:,} games per cell, {2 * args.search_games:,} for `mcts`; "
+        "`python benchmarks/bench_strategies.py`, details and intervals in benchmarks/RESULTS.md):",
+        "",
+        "| bot | " + " | ".join(PRESETS) + " |",
+        "|---|" + "---:|" * len(PRESETS),
+    ]
+    for name in bots:
+        lines.append(f"| `{name}` | " + " | ".join(percent(against_simple[(name, p)]) for p in PRESETS) + " |")
+    return "\n".join(lines)
+
+
+def build_report(args: argparse.Namespace) -> tuple[str, str]:
+    """(the RESULTS.md report, the README's summary table)."""
     checks: list[tuple[str, bool]] = []
+    against_simple: dict[tuple[str, str], float] = {}
     lines = [
         f"Reproduce: `python benchmarks/bench_strategies.py` ({args.games:,} deals per pairing, {args.search_games:,} "
         f"for pairings with mcts, {args.sweep_games:,} per sweep cell; seed {args.seed}). Machine: {machine()}.",
@@ -325,12 +352,12 @@ def build_report(args: argparse.Namespace) -> str:
         "",
     ]
     for preset in PRESETS:
-        lines += preset_report(preset, args, checks)
+        lines += preset_report(preset, args, checks, against_simple)
     lines += robustness_report(args, checks)
     met = sum(ok for _, ok in checks)
     lines += ["", f"Targets of issue 11 ({met} of {len(checks)} met):", ""]
     lines += [f"- {label}: {verdict(ok)}" for label, ok in checks]
-    return "\n".join(lines)
+    return "\n".join(lines), readme_table(against_simple, args)
 
 
 def write_results(report: str) -> None:
@@ -341,6 +368,16 @@ def write_results(report: str) -> None:
     before, rest = text.split(START, 1)
     _, after = rest.split(END, 1)
     RESULTS.write_text(f"{before}{START}\n{report}\n{END}{after}", encoding="utf-8")
+
+
+def write_readme(table: str) -> None:
+    """Replace the README's summary table between its markers (which must be there)."""
+    text = README.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise SystemExit(f"{README}: no {README_START} ... {README_END} markers for the strength table")
+    before, rest = text.split(README_START, 1)
+    _, after = rest.split(README_END, 1)
+    README.write_text(f"{before}{README_START}\n{table}\n{README_END}{after}", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -357,11 +394,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.search_games, args.sweep_games, args.speed_hands, args.timing_hands = 20, 2, 4, 200, 1
-    report = build_report(args)
+    report, table = build_report(args)
     print(report)
+    print(table)
     if not args.print_only:
         write_results(report)
-        print(f"written to {RESULTS}", file=sys.stderr)
+        write_readme(table)
+        print(f"written to {RESULTS} and {README}", file=sys.stderr)
 
 
 if __name__ == "__main__":

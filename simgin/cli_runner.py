@@ -822,7 +822,8 @@ def replay(
         players = (a, b)
     try:
         strategies = (resolve(players[0]).make(), resolve(players[1]).make())
-        record = reference_engine.play_hand(strategies, rules, hand_seed, dealer)
+        # As engine.play_hand_rows plays an independent hand: game switches at their standard values.
+        record = reference_engine.play_hand(strategies, rules.effective("pairs", games=False), hand_seed, dealer)
     except ValueError as error:
         raise user_error("", error) from None
     click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")

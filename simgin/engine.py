@@ -108,10 +108,15 @@ def _hand_row(record: _ref.HandRecord) -> list[int]:
 def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, dealers: np.ndarray) -> np.ndarray:
     """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit hand seeds and dealers.
 
-    Each hand starts from game scores 0. Raises :class:`IllegalDecision` when a strategy
-    breaks a rule, ``ValueError`` for a bad spec.
+    Each hand starts from game scores 0. Independent hands belong to no game, so the switches
+    of game scoring (``Rules.overridden(games=False)``: target, bonuses of the game, Hollywood)
+    are played at their standard values: a bot that values a result in its game (``heuristic``,
+    ``opponent``, ``mcts``) values it as at the start of a standard game, and such a switch
+    truly has no effect. Raises :class:`IllegalDecision` when a strategy breaks a rule,
+    ``ValueError`` for a bad spec.
     """
     pair = resolve_players(players)
+    rules = rules.effective("pairs", games=False)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     dealers = np.ascontiguousarray(dealers, dtype=np.int64)
     if seeds.ndim != 1 or seeds.shape != dealers.shape:

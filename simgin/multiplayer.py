@@ -40,6 +40,7 @@ import numpy as np
 from simgin import engine
 from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
+from simgin.kernels import rule_index as ri
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
 from simgin.rules import TABLES as RULES_TABLES
@@ -117,7 +118,11 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         if table == "three":
             _k.play_three_games_batch(seeds, rules.to_array(), ids, params, *arrays)
         else:
-            _k.play_team_games_batch(seeds, rules.to_array(), ids, params, rules.team_target, *arrays)
+            # V12: the race at a partnership table is to team_target, and the bots that weigh
+            # the game (heuristic, opponent, mcts) are shown their team's score, so they read it there.
+            team_rules = rules.to_array()
+            team_rules[ri.TARGET] = rules.team_target
+            _k.play_team_games_batch(seeds, team_rules, ids, params, rules.team_target, *arrays)
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])

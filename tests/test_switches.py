@@ -24,15 +24,16 @@ from simgin.engine import hand_seeds, play_game_rows, play_hand_rows
 from simgin.multiplayer import play_table_rows
 
 #: format -> (table, whole games?, the bots of each batch in turn). Quick bots first; the
-#: ``heuristic`` bots hold out for gin, so big gin (V13) and the 50th card (V7) turn up.
+#: ``heuristic`` bots are held to gin (``gin_hold=10``), so big gin (V13) and the 50th card (V7) turn up.
+HOLD = "heuristic:gin_hold=10"
 FORMATS = {
-    "pairs": ("pairs", True, (("simple", "greedy"), ("heuristic", "heuristic"), ("random", "greedy"))),
-    "hands": ("pairs", False, (("simple", "greedy"), ("heuristic", "heuristic"), ("random", "greedy"))),
-    "three": ("three", True, (("simple", "greedy", "simple"), ("heuristic",) * 3, ("simple", "greedy", "random"))),
+    "pairs": ("pairs", True, (("simple", "greedy"), (HOLD, HOLD), ("random", "greedy"))),
+    "hands": ("pairs", False, (("simple", "greedy"), (HOLD, HOLD), ("random", "greedy"))),
+    "three": ("three", True, (("simple", "greedy", "simple"), (HOLD,) * 3, ("simple", "greedy", "random"))),
     "teams": (
         "teams",
         True,
-        (("simple", "greedy", "simple", "greedy"), ("heuristic",) * 4, ("random",) + ("simple",) * 3),
+        (("simple", "greedy", "simple", "greedy"), (HOLD,) * 4, ("random",) + ("simple",) * 3),
     ),
 }
 #: Seeds are tried in batches until the rows differ: most switches show in the first batch,
