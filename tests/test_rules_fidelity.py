@@ -98,10 +98,10 @@ FIFTIETH = Rules(fiftieth_card_action=True)
 def test_V7_offers_only_the_50th_card_in_both_engines():
     """heuristic bots held to gin (gin_hold=10: no knock but gin) often reach the end of the stock
     with little deadwood: over these hands the 50th card is taken, kept, or thrown and declined.
-    The numba rows equal the reference engine's (which plays the compiled bots through their adapter); every offer in the move
-    logs is of the 50th card just drawn from the stock and thrown; and some hands end dead
-    with the 50th card kept, although the other player could have knocked with the card
-    thrown instead (the old rule offered it)."""
+    The numba rows equal the reference engine's (which plays the compiled bots through their
+    adapter); every offer in the move logs is of the 50th card just drawn from the stock and
+    thrown; and some hands end dead with the 50th card kept, although the other player could
+    have knocked with the card thrown instead (the old rule offered it)."""
     seeds = hand_seeds(1414, 150)
     dealers = np.arange(150, dtype=np.int64) % 2
     bots = ("heuristic:gin_hold=10", "heuristic:gin_hold=10")
