@@ -61,7 +61,7 @@ def _interval(low: float, high: float, mode: str) -> str:
     "--params",
     default=None,
     metavar="NAME,NAME,...",
-    help="Parameters to tune [default: every one with a lower and an upper bound].",
+    help="Parameters to tune [default: every one with a lower and an upper bound, but for samples and playouts].",
 )
 @click.option(
     "--bound",

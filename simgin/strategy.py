@@ -136,6 +136,8 @@ class Parameter:
     """Largest allowed value (None: no bound)."""
     integer: bool = False
     """Whether only whole numbers are allowed."""
+    cost: bool = False
+    """Whether it buys strength with time (samples, playouts): ``simgin tune`` leaves it alone unless named."""
 
     def check(self, value: float) -> float:
         """``value`` if allowed, else a ValueError saying what is (NaN and infinities never are)."""

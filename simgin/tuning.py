@@ -262,8 +262,9 @@ def plan(
     """Check a tune's input and fix its settings, or raise a one-line :class:`TuneError`.
 
     Tunable by default: every numeric parameter with a lower and an upper bound (declared,
-    or given in ``bounds``, which may also narrow declared ones). A parameter without both
-    bounds cannot be searched and is refused when ``params`` names it.
+    or given in ``bounds``, which may also narrow declared ones), but for the ones that buy
+    strength with time (``Parameter.cost``: samples, playouts), which only ``params`` selects.
+    A parameter without both bounds cannot be searched and is refused when ``params`` names it.
     """
     target, given = split_spec(strategy)
     if given:
@@ -302,7 +303,11 @@ def plan(
         return bounds.get(name, (parameter.low, parameter.high))
 
     if params is None:
-        names = [name for name in declared if None not in box(name) and box(name)[0] < box(name)[1]]  # type: ignore[operator]
+        names = [
+            name
+            for name in declared
+            if not declared[name].cost and None not in box(name) and box(name)[0] < box(name)[1]  # type: ignore[operator]
+        ]
         if not names:
             raise TuneError(
                 f"strategy {info.name!r} has no parameter with both bounds to tune: "

@@ -58,7 +58,7 @@ KNOCK_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("knock_late", 10, "highest deadwood it ever knocks with when two stock cards are left", 0, 10),
     Parameter("gin_hold", -1, "deadwood at or below which it must play on for gin (-1: never forced)", -1, 10),
     Parameter("gin_stock", 0, "gin_hold applies only while the stock has more cards than this", 0, 31),
-    Parameter("knock_samples", 4, "opponent hands drawn to value knocking now", 1, 10_000, integer=True),
+    Parameter("knock_samples", 4, "opponent hands drawn to value knocking now", 1, 10_000, integer=True, cost=True),
     Parameter("knock_bias", 0.0, "points added to the value of knocking now against playing on", -20, 20),
 )
 DISCARD_PARAMETERS: tuple[Parameter, ...] = (

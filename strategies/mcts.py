@@ -42,8 +42,10 @@ from simgin.strategy import Parameter
 
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("budget", 3000, "playouts per decision, shared by the candidate actions", 1, 1_000_000, integer=True),
-    Parameter("width", 4, "discards searched: the best by the opponent bot's score", 1, 11, integer=True),
+    Parameter(
+        "budget", 3000, "playouts per decision, shared by the candidate actions", 1, 1_000_000, integer=True, cost=True
+    ),
+    Parameter("width", 4, "discards searched: the best by the opponent bot's score", 1, 11, integer=True, cost=True),
     Parameter(
         "playout_knock", 0, "in playouts it knocks with deadwood at most this (0: only gin)", 0, 10, integer=True
     ),

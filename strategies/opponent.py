@@ -52,6 +52,7 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
         1,
         10_000,
         integer=True,
+        cost=True,
     ),
     Parameter("hand_quality", 0.15, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )

@@ -571,6 +571,15 @@ def test_batch_mean_and_paired_difference():
 
 def test_hollywood_start_spec_of_the_issue_is_a_valid_start():
     settings = plan("heuristic", ["simple"], rules=HOLLYWOOD, start=START)
-    assert [d.name for d in settings.dimensions] == ["knock", "knock_late", "gin_hold", "gin_stock", "evidence"]
-    assert settings.spec({}) == START
-    assert settings.budget == 128 and settings.count == 400 and settings.popsize == 8
+    declared = resolve("heuristic").info.parameters
+    tunable = [p.name for p in declared if p.low is not None and p.high is not None and not p.cost]
+    assert [d.name for d in settings.dimensions] == tunable
+    assert "knock_samples" not in tunable  # it buys strength with time: only --params selects it
+    assert resolve(settings.spec({})).values == resolve(START).values
+    assert settings.budget == 128 and settings.count == 400 and settings.popsize == 11
+
+
+def test_parameters_that_cost_time_are_tuned_only_when_named():
+    assert "budget" not in [d.name for d in plan("mcts", ["simple"]).dimensions]
+    named = plan("opponent", ["simple"], params=["knock_samples", "potential"])
+    assert [d.name for d in named.dimensions] == ["knock_samples", "potential"]
