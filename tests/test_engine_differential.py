@@ -133,10 +133,13 @@ def _kind_code(kind: str) -> int:
 
 
 def _adapter_rows(specs, rules, seeds, dealers):
+    """The hands through the reference engine, as independent hands: play_hand_rows plays them
+    with the game's switches at their standard values, which the rules-aware bots read."""
     players = (resolve(specs[0]), resolve(specs[1]))
+    hand_rules = rules.effective("pairs", games=False)
     rows = []
     for seed, dealer in zip(seeds, dealers, strict=True):
-        record = ref.play_hand((players[0].make(), players[1].make()), rules, int(seed), int(dealer))
+        record = ref.play_hand((players[0].make(), players[1].make()), hand_rules, int(seed), int(dealer))
         rows.append([int(getattr(record, name)) for name in HAND_FIELDS])
     return np.array(rows, dtype=np.int64)
 
