@@ -626,6 +626,8 @@ class _Optimiser:
 
     Its normal samples come from a generator seeded by the tune's seed, never from numpy's
     global state, and anything it would print is swallowed (``--json`` prints one object).
+    ``cma`` does not support a single dimension (its bound handling fails in 1-D), so a
+    one-parameter search carries an inert second coordinate that nothing reads.
     """
 
     def __init__(self, settings: TuneSettings) -> None:
@@ -636,10 +638,15 @@ class _Optimiser:
         self.dimensions = settings.dimensions
         sequence = np.random.SeedSequence(settings.seed, spawn_key=(_OPTIMISER_BRANCH,))
         generator = np.random.Generator(np.random.PCG64(sequence))
-        start = settings.start_values
+        start = [settings.start_values[d.name] for d in self.dimensions]
+        lows = [d.low for d in self.dimensions]
+        highs = [d.high for d in self.dimensions]
+        stds = [d.high - d.low for d in self.dimensions]
+        if len(self.dimensions) == 1:
+            start, lows, highs, stds = [*start, 0.0], [*lows, -1.0], [*highs, 1.0], [*stds, 2.0]
         options = {
-            "bounds": [[d.low for d in self.dimensions], [d.high for d in self.dimensions]],
-            "CMA_stds": [d.high - d.low for d in self.dimensions],
+            "bounds": [lows, highs],
+            "CMA_stds": stds,
             "integer_variables": [i for i, d in enumerate(self.dimensions) if d.integer],
             "popsize": settings.popsize,
             "randn": lambda rows, columns: generator.standard_normal((rows, columns)),
@@ -649,7 +656,7 @@ class _Optimiser:
             "verb_disp": 0,
         }
         with _quiet():
-            self.es = cma.CMAEvolutionStrategy([start[d.name] for d in self.dimensions], SIGMA0, options)
+            self.es = cma.CMAEvolutionStrategy(start, SIGMA0, options)
 
     def ask(self, number: int) -> list[np.ndarray]:
         with _quiet():
@@ -660,7 +667,7 @@ class _Optimiser:
             self.es.tell(solutions, [-float(score) for score in scores])
 
     def values(self, solution: Sequence[float]) -> dict[str, float]:
-        return {d.name: d.snap(x) for d, x in zip(self.dimensions, solution, strict=True)}
+        return {d.name: d.snap(x) for d, x in zip(self.dimensions, solution[: len(self.dimensions)], strict=True)}
 
     @property
     def mean(self) -> dict[str, float]:
