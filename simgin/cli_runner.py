@@ -344,8 +344,30 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
     if claims:
         click.echo("significant after Holm's correction:")
         for row in claims:
-            better, worse = (row["a"], row["b"]) if row["score"] > 0.5 else (row["b"], row["a"])
-            click.echo(f"  {better} beats {worse} (pair score {row['score']:.3f}, adjusted p {row['p_holm']:.2g})")
+            click.echo(f"  {holm_claim(row)}")
+
+
+def holm_claim(row: dict[str, Any]) -> str:
+    """One significant pairwise claim, stated for the winner: its own pair score and the Holm-adjusted p.
+
+    >>> holm_claim({"a": "simple", "b": "heuristic", "score": 0.232, "p_holm": 0.0})
+    'heuristic beats simple (pair score 0.768, adjusted p < 1e-300)'
+    """
+    if row["score"] > 0.5:
+        better, worse, score = row["a"], row["b"], row["score"]
+    else:
+        better, worse, score = row["b"], row["a"], 1 - row["score"]
+    return f"{better} beats {worse} (pair score {score:.3f}, adjusted p {format_p(row['p_holm'])})"
+
+
+def format_p(p: float) -> str:
+    """A p-value in two significant digits; one below 1e-300 (the floor of double precision, where it
+    may have underflowed to 0) as ``< 1e-300``.
+
+    >>> format_p(0.0123), format_p(3.2e-45), format_p(0.0)
+    ('0.012', '3.2e-45', '< 1e-300')
+    """
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
 
 
 @click.command()

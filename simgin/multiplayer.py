@@ -35,6 +35,8 @@ import numpy as np
 from simgin import engine
 from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
+from simgin.kernels import run_kernel
+from simgin.kernels.bots import kinds_of
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
 from simgin.rules import Rules
@@ -105,11 +107,14 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         players = np.zeros((count, hand_capacity, 3), dtype=np.int64)
         counts = np.zeros(count, dtype=np.int64)
         errors = np.zeros((count, 2), dtype=np.int64)
-        arrays = (SUIT_DEADWOOD, SUIT_VALUE, games, rows, players, counts, errors)
+        per_game = (games, rows, players, counts, errors)
+        kinds = kinds_of(ids)
         if table == "three":
-            _k.play_three_games_batch(seeds, rules.to_array(), ids, params, *arrays)
+            shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
+            run_kernel(_k.play_three_games_batch, kinds, seeds, *shared, *per_game, rows=(seeds, *per_game))
         else:
-            _k.play_team_games_batch(seeds, rules.to_array(), ids, params, rules.team_target, *arrays)
+            shared = (rules.to_array(), ids, params, rules.team_target, SUIT_DEADWOOD, SUIT_VALUE)
+            run_kernel(_k.play_team_games_batch, kinds, seeds, *shared, *per_game, rows=(seeds, *per_game))
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])

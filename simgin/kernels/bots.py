@@ -1,17 +1,31 @@
-"""Compiled bots: one function per decision, dispatched on a bot id, for the numba hand loop.
+"""Compiled bots: one function per bot and decision, picked at compile time for the numba hand loop.
 
-Every decision function has the same arguments: ``bot`` (a ``BOT_*`` id), ``seat``,
-``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and ``suit_deadwood``
-(the lookup table of ``kernels.melds``). ``state`` is one int64 array: first the public
-table of ``kernels.view`` (the rules included), then each seat's private memory for the
-hand: an int row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64 bits, then the
-bot's memory) and a float row kept as int64 bits (the bot's parameter vector, slots in
-``kernels.parameters``, then the searching bots' memory). A bot reads the table and its own
-rows only: not the opponent's hand, not the stock order, which are not there, and not the
-opponent's memory (the Python adapter leaves it zero, so a bot that read it would not play
-the same in both engines, and the differential tests would fail). One array, with the
-cheap bots' decisions inlined into the hand loop, keeps the calls cheap: numba counts a
-reference for each array argument of each call.
+Every decision function has the same arguments: ``bot`` (the deciding seat's ``BOT_*`` id),
+``seat``, ``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and
+``suit_deadwood`` (the lookup table of ``kernels.melds``). ``state`` is one int64 array:
+first the public table of ``kernels.view`` (the rules included), then each seat's private
+memory for the hand: an int row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64
+bits, then the bot's memory) and a float row kept as int64 bits (the bot's parameter vector,
+slots in ``kernels.parameters``, then the searching bots' memory). A bot reads the table and
+its own rows only: not the opponent's hand, not the stock order, which are not there, and
+not the opponent's memory (the Python adapter leaves it zero, so a bot that read it would not
+play the same in both engines, and the differential tests would fail). One array keeps the
+calls cheap: numba counts a reference for each array argument of each call.
+
+**What a pairing compiles.** The engine asks a seat's bot through the seven dispatch
+functions below (:func:`start_hand`, :func:`take_up_card`, :func:`draw_from_pile`,
+:func:`discard`, :func:`knock`, :func:`big_gin`, :func:`take_fiftieth`), passing first
+``kinds``: a bit mask of the bot ids that may sit at the table (:func:`kinds_of`). ``kinds``
+is a compile-time constant (a numba literal): the kernels' entry points are compiled for
+one mask (:func:`simgin.kernels.specialized`) and pass it down unchanged. Each dispatch
+function is a numba ``overload`` that compiles, for that mask, a branch per bot in it and
+nothing else. So ``simple`` vs ``simple`` compiles simple's decisions only, never the
+heuristic, opponent or mcts kernels; each set of bots has its own specialisation of the
+hand loop, kept in numba's on-disk cache like any other signature.
+
+To add a bot: write its seven decision functions (``@njit(cache=True)``, the arguments
+above; a decision it never makes can reuse :func:`_always` or :func:`_coin`), give it the
+next id and name, and add its :class:`Policy` to ``POLICIES``.
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
@@ -21,8 +35,13 @@ calls :func:`decide` with a state built from the ``PlayerView``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.core.errors import TypingError
+from numba.extending import overload
 
 from simgin.kernels import heuristic as _heuristic
 from simgin.kernels import mcts as _mcts
@@ -84,164 +103,42 @@ def randint_at(state, seat, n):
     return np.int64(((z >> S32) * np.uint64(n)) >> S32)
 
 
-@njit(cache=True, inline="always")
-def start_hand(bot, seat, hand, state, suit_deadwood):
-    """A new hand: clear the seat's memory (and set up the opponent estimate where used)."""
-    if bot == BOT_SIMPLE:
-        for c in range(52):
-            state[slot(seat, I_PAIRS + c)] = 0
-    elif bot >= BOT_HEURISTIC:
-        _advanced(DECISION_START, bot, seat, hand, state, suit_deadwood)
+# -- decisions shared by several bots ------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def take_up_card(bot, seat, hand, state, suit_deadwood):
-    """First-turn offer of the up card, the pile's top card (R11)."""
-    return _takes_pile_top(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood)
+@njit(cache=True)
+def _nothing(bot, seat, hand, state, suit_deadwood):
+    """A hand starts and the bot keeps no memory."""
 
 
-@njit(cache=True, inline="always")
-def draw_from_pile(bot, seat, hand, state, suit_deadwood):
-    """Normal turn: take the pile's top card instead of the stock's (R9)."""
-    return _takes_pile_top(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood)
-
-
-@njit(cache=True, inline="always")
-def _takes_pile_top(decision, bot, seat, hand, state, suit_deadwood):
-    """Whether ``bot`` takes the pile's top card; the built-in bots decide the up card (R11) and a
-    normal turn's draw (R9) alike, the searching ones see which of the two ``decision`` is."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot == BOT_SIMPLE:
-        return card_fits_meld(hand, v.pile_top(state))
-    if bot == BOT_GREEDY:
-        return _greedy_takes(hand, v.pile_top(state), state, seat, suit_deadwood)
-    return _advanced(decision, bot, seat, hand, state, suit_deadwood) == 1
-
-
-@njit(cache=True, inline="always")
-def discard(bot, seat, hand, state, suit_deadwood):
-    """The card to discard from the 11 held (R9, R10, V6, V7).
-
-    After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
-    at most the knock limit are legal, the taken card included.
-    """
-    drawn = state[v.T_DRAWN]
-    from_pile = state[v.T_FROM_PILE] != 0
-    fiftieth = state[v.T_FIFTIETH] != 0
-    if bot == BOT_RANDOM:
-        rediscard = state[REDISCARD] != 0
-        knock_limit = state[v.T_KNOCK_LIMIT]
-        return _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, state, seat, suit_deadwood)
-    if bot == BOT_SIMPLE:
-        return _simple_discard(hand, drawn, from_pile, fiftieth, state, seat, suit_deadwood)
-    if bot == BOT_GREEDY:
-        keep_drawn = from_pile and not fiftieth and state[REDISCARD] == 0
-        return _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood)
-    return _advanced(DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
-
-
-@njit(cache=True, inline="always")
-def knock(bot, seat, hand, state, suit_deadwood):
-    """Asked only when the 10 cards left may knock (R12, R13)."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot in (BOT_SIMPLE, BOT_GREEDY):
-        return True
-    return _advanced(DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
-
-
-@njit(cache=True, inline="always")
-def big_gin(bot, seat, hand, state, suit_deadwood):
-    """Asked only when all 11 cards are melded and big gin is on (V13): every bot but random goes."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
+@njit(cache=True)
+def _always(bot, seat, hand, state, suit_deadwood):
+    """Yes, without looking: knock, go big gin, take the fiftieth card."""
     return True
 
 
-@njit(cache=True, inline="always")
-def take_fiftieth(bot, seat, hand, state, suit_deadwood):
-    """Asked only when taking the last discard lets this player knock (V7)."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot in (BOT_SIMPLE, BOT_GREEDY, BOT_HEURISTIC):
-        return True
-    return _advanced(DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
-
-
 @njit(cache=True)
-def decide(decision, bot, seat, hand, state, suit_deadwood):
-    """One decision by its ``DECISION_*`` code, as an int (0/1, or the card to discard).
-
-    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; the engine calls
-    the decision functions directly.
-    """
-    if decision == DECISION_START:
-        start_hand(bot, seat, hand, state, suit_deadwood)
-        return np.int64(0)
-    if decision == DECISION_TAKE_UP_CARD:
-        return np.int64(take_up_card(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_DRAW_FROM_PILE:
-        return np.int64(draw_from_pile(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_DISCARD:
-        return np.int64(discard(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_KNOCK:
-        return np.int64(knock(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_BIG_GIN:
-        return np.int64(big_gin(bot, seat, hand, state, suit_deadwood))
-    return np.int64(take_fiftieth(bot, seat, hand, state, suit_deadwood))
-
-
-@njit(cache=True)
-def _advanced(decision, bot, seat, hand, state, suit_deadwood):
-    """The decisions of heuristic, opponent and mcts, behind one call (the cheap bots' path stays small).
-
-    Hands the searching code the table and the seat's own rows: its parameters, its
-    memory, the rules and its generator (copied out of the int row and back).
-    """
-    table = state
-    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
-    params = row[:PARAMETER_CAPACITY]
-    memory = row[F_MEMORY:]
-    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
-    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
-    rng = np.empty(1, np.uint64)
-    rng[0] = np.uint64(own[I_RNG])
-    model = bot == BOT_OPPONENT
-    answer = np.int64(0)
-    if decision == DECISION_START:
-        _opponent.reset_beliefs(own, memory)
-    elif bot == BOT_MCTS and decision == DECISION_TAKE_UP_CARD:
-        answer = _mcts.choose_draw(True, params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_DRAW_FROM_PILE:
-        answer = _mcts.choose_draw(False, params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_DISCARD:
-        answer = _mcts.choose_discard(params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_KNOCK:
-        answer = _mcts.choose_knock(params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
-        answer = _heuristic.takes_pile_card(model, params, seat, hand, table, rules, own, memory, suit_deadwood)
-    elif decision == DECISION_DISCARD:
-        answer = _heuristic.choose_discard(model, params, seat, hand, table, rules, own, memory, suit_deadwood)
-    elif decision == DECISION_KNOCK:
-        answer = _heuristic.knocks(model, params, seat, hand, table, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
-    elif decision == DECISION_TAKE_FIFTIETH:
-        answer = _heuristic.takes_fiftieth(
-            params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
-        )
-    own[I_RNG] = np.int64(rng[0])
-    return np.int64(answer)
+def _coin(bot, seat, hand, state, suit_deadwood):
+    """Yes or no with chance 1/2 each (``random``)."""
+    return randint_at(state, seat, 2) == 1
 
 
 # -- random ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, state, seat, suit_deadwood):
-    """A uniformly random legal discard, the legal cards taken in ascending order."""
+def _random_discard(bot, seat, hand, state, suit_deadwood):
+    """A uniformly random legal discard, the legal cards taken in ascending order.
+
+    After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
+    at most the knock limit are legal, the taken card included.
+    """
+    drawn = state[v.T_DRAWN]
+    from_pile = state[v.T_FROM_PILE] != 0
     cards = np.empty(11, np.int64)
     count = 0
-    if fiftieth:
+    if state[v.T_FIFTIETH] != 0:
+        knock_limit = state[v.T_KNOCK_LIMIT]
         work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
         discard_deadwoods(hand, suit_deadwood, work)
         for c in range(52):
@@ -249,6 +146,7 @@ def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, st
                 cards[count] = c
                 count += 1
     else:
+        rediscard = state[REDISCARD] != 0
         for c in range(52):
             if (hand >> c) & 1 and not (c == drawn and from_pile and not rediscard):
                 cards[count] = c
@@ -259,37 +157,52 @@ def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, st
 # -- simple ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _simple_discard(hand, drawn, from_pile, fiftieth, state, seat, suit_deadwood):
-    """The EAAI player's discard; int slots ``I_PAIRS + c`` hold its (drawn, discarded) pairs as partner masks."""
+@njit(cache=True)
+def _simple_start(bot, seat, hand, state, suit_deadwood):
+    """A new hand: forget the (drawn, discarded) pairs."""
+    for c in range(52):
+        state[slot(seat, I_PAIRS + c)] = 0
+
+
+@njit(cache=True)
+def _simple_takes(bot, seat, hand, state, suit_deadwood):
+    """Take the pile's top card when it completes a meld (R3, R4)."""
+    return card_fits_meld(hand, v.pile_top(state))
+
+
+@njit(cache=True)
+def _simple_discard(bot, seat, hand, state, suit_deadwood):
+    """The EAAI player's discard: a random one of those leaving the least deadwood, never the card just
+    taken from the pile (R10) and, while another is allowed, never a card it once discarded after
+    drawing the card drawn now. Int slots ``I_PAIRS + c`` hold those (drawn, discarded) pairs as
+    partner masks. After the V7 take every card is allowed and no pair is kept."""
+    fiftieth = state[v.T_FIFTIETH] != 0
+    drawn = state[v.T_DRAWN]
+    banned = drawn if state[v.T_FROM_PILE] != 0 and not fiftieth else np.int64(-1)
+    partners = np.int64(0)
+    if not fiftieth and drawn >= 0:
+        partners = state[slot(seat, I_PAIRS + drawn)]
     cards = np.empty(11, np.int64)
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
     discard_deadwoods(hand, suit_deadwood, work)
-    if fiftieth:
-        count = _least(hand, work, -1, False, state, seat, False, cards)
-        return cards[randint_at(state, seat, count)]
-    count = _least(hand, work, drawn, from_pile, state, seat, True, cards)
+    count = _least(hand, work, banned, partners, cards)
     if count == 0:
-        count = _least(hand, work, drawn, from_pile, state, seat, False, cards)
+        count = _least(hand, work, banned, np.int64(0), cards)
     choice = cards[randint_at(state, seat, count)]
-    if drawn >= 0:
+    if not fiftieth and drawn >= 0:
         state[slot(seat, I_PAIRS + drawn)] |= 1 << choice
         state[slot(seat, I_PAIRS + choice)] |= 1 << drawn
     return choice
 
 
-@njit(cache=True, inline="always")
-def _least(hand, left, drawn, from_pile, state, seat, use_pairs, cards):
-    """Fill ``cards`` with the allowed cards whose discard leaves the least deadwood; return their count."""
+@njit(cache=True)
+def _least(hand, left, banned, partners, cards):
+    """Fill ``cards`` with the held cards, but ``banned`` and those in the mask ``partners``, whose
+    discard leaves the least deadwood (``left[c]``); return their count."""
     best = 1 << 30
     count = 0
-    partners = state[slot(seat, I_PAIRS + drawn)] if use_pairs and drawn >= 0 else 0
     for c in range(52):
-        if not (hand >> c) & 1:
-            continue
-        if c == drawn and from_pile:
-            continue
-        if (partners >> c) & 1:
+        if not (hand >> c) & 1 or c == banned or (partners >> c) & 1:
             continue
         if left[c] < best:
             best = left[c]
@@ -304,20 +217,22 @@ def _least(hand, left, drawn, from_pile, state, seat, use_pairs, cards):
 
 
 @njit(cache=True)
-def _greedy_takes(hand, card, state, seat, suit_deadwood):
-    """Take ``card`` when some discard afterwards leaves less deadwood than the hand has now."""
+def _greedy_takes(bot, seat, hand, state, suit_deadwood):
+    """Take the pile's top card when some discard afterwards leaves less deadwood than the hand has now."""
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
-    best = discard_deadwoods(hand | (1 << card), suit_deadwood, work)
+    best = discard_deadwoods(hand | (1 << v.pile_top(state)), suit_deadwood, work)
     return best < deadwood_of_mask(hand, suit_deadwood)
 
 
 @njit(cache=True)
-def _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood):
+def _greedy_discard(bot, seat, hand, state, suit_deadwood):
     """The discard leaving the least deadwood; ties go to the higher rank, then the higher card.
 
-    ``keep_drawn``: the card just taken from the pile may not be discarded (R10). After the
-    V7 take every card is allowed and the least deadwood is within the knock limit.
+    The card just taken from the pile may not be discarded (R10). After the V7 take every
+    card is allowed and the least deadwood is within the knock limit.
     """
+    drawn = state[v.T_DRAWN]
+    keep_drawn = state[v.T_FROM_PILE] != 0 and state[v.T_FIFTIETH] == 0 and state[REDISCARD] == 0
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
@@ -327,3 +242,288 @@ def _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood):
         if best < 0 or work[c] < work[best] or (work[c] == work[best] and c % 13 >= best % 13):
             best = c
     return best
+
+
+# -- heuristic, opponent and mcts (the searching bots) --------------------------------
+#
+# Each hands the searching code the table and the seat's own rows: its parameters, its
+# memory, the rules and its generator (copied out of the int row and back).
+
+
+@njit(cache=True)
+def _rows(seat, state):
+    """(parameters, float memory, int row, rules, generator) of ``seat``; the generator is a copy:
+    put it back with :func:`_keep_rng`."""
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(own[I_RNG])
+    return row[:PARAMETER_CAPACITY], row[F_MEMORY:], own, state[v.T_RULES : v.T_RULES + RULE_COUNT], rng
+
+
+@njit(cache=True, inline="always")
+def _keep_rng(own, rng):
+    own[I_RNG] = np.int64(rng[0])
+
+
+@njit(cache=True)
+def _estimate_start(bot, seat, hand, state, suit_deadwood):
+    """A new hand: every unseen card equally likely (``kernels.opponent``)."""
+    _, memory, own, _, _ = _rows(seat, state)
+    _opponent.reset_beliefs(own, memory)
+
+
+@njit(cache=True)
+def _heuristic_takes(bot, seat, hand, state, suit_deadwood):
+    """heuristic and opponent (``bot``): the pile's top card, on the first turn and later alike."""
+    params, memory, own, rules, _ = _rows(seat, state)
+    model = bot == BOT_OPPONENT
+    return _heuristic.takes_pile_card(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+
+
+@njit(cache=True)
+def _heuristic_discard(bot, seat, hand, state, suit_deadwood):
+    params, memory, own, rules, _ = _rows(seat, state)
+    model = bot == BOT_OPPONENT
+    return _heuristic.choose_discard(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+
+
+@njit(cache=True)
+def _heuristic_knock(bot, seat, hand, state, suit_deadwood):
+    params, memory, own, rules, rng = _rows(seat, state)
+    model = bot == BOT_OPPONENT
+    answer = _heuristic.knocks(model, params, seat, hand, state, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
+    _keep_rng(own, rng)
+    return answer
+
+
+@njit(cache=True)
+def _estimated_fiftieth(bot, seat, hand, state, suit_deadwood):
+    """opponent and mcts: take the fiftieth card when the estimated knock pays (V7)."""
+    params, memory, own, rules, rng = _rows(seat, state)
+    answer = _heuristic.takes_fiftieth(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    _keep_rng(own, rng)
+    return answer
+
+
+@njit(cache=True)
+def _mcts_draw(first_turn, seat, hand, state, suit_deadwood):
+    params, memory, own, rules, rng = _rows(seat, state)
+    answer = _mcts.choose_draw(
+        first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+    )
+    _keep_rng(own, rng)
+    return answer
+
+
+@njit(cache=True)
+def _mcts_take_up_card(bot, seat, hand, state, suit_deadwood):
+    return _mcts_draw(True, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True)
+def _mcts_draw_from_pile(bot, seat, hand, state, suit_deadwood):
+    return _mcts_draw(False, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True)
+def _mcts_discard(bot, seat, hand, state, suit_deadwood):
+    params, memory, own, rules, rng = _rows(seat, state)
+    answer = _mcts.choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    _keep_rng(own, rng)
+    return answer
+
+
+@njit(cache=True)
+def _mcts_knock(bot, seat, hand, state, suit_deadwood):
+    params, memory, own, rules, rng = _rows(seat, state)
+    answer = _mcts.choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    _keep_rng(own, rng)
+    return answer
+
+
+# -- the bots, by id ------------------------------------------------------------------
+
+
+class Policy(NamedTuple):
+    """One compiled bot: its function for each decision (arguments ``bot, seat, hand, state, suit_deadwood``)."""
+
+    start_hand: object
+    """A new hand: set up the seat's memory."""
+    take_up_card: object
+    """First-turn offer of the up card, the pile's top card (R11): bool."""
+    draw_from_pile: object
+    """Normal turn: take the pile's top card instead of the stock's (R9): bool."""
+    discard: object
+    """The card to discard from the 11 held (R9, R10, V6, V7): int."""
+    knock: object
+    """Asked only when the 10 cards left may knock (R12, R13): bool."""
+    big_gin: object
+    """Asked only when all 11 cards are melded and big gin is on (V13): bool."""
+    take_fiftieth: object
+    """Asked only when taking the last discard lets this player knock (V7): bool."""
+
+
+POLICIES = (
+    Policy(_nothing, _coin, _coin, _random_discard, _coin, _coin, _coin),
+    Policy(_simple_start, _simple_takes, _simple_takes, _simple_discard, _always, _always, _always),
+    Policy(_nothing, _greedy_takes, _greedy_takes, _greedy_discard, _always, _always, _always),
+    Policy(_estimate_start, _heuristic_takes, _heuristic_takes, _heuristic_discard, _heuristic_knock, _always, _always),
+    Policy(
+        _estimate_start,
+        _heuristic_takes,
+        _heuristic_takes,
+        _heuristic_discard,
+        _heuristic_knock,
+        _always,
+        _estimated_fiftieth,
+    ),
+    Policy(
+        _estimate_start,
+        _mcts_take_up_card,
+        _mcts_draw_from_pile,
+        _mcts_discard,
+        _mcts_knock,
+        _always,
+        _estimated_fiftieth,
+    ),
+)
+ALL_KINDS = (1 << len(POLICIES)) - 1
+
+
+def kinds_of(bot_ids) -> int:  # type: ignore[no-untyped-def]
+    """The ``kinds`` mask of a table where these bot ids sit."""
+    kinds = 0
+    for bot in np.asarray(bot_ids).ravel():
+        if not 0 <= bot < len(POLICIES):
+            raise ValueError(f"bot id {bot}: choose 0-{len(POLICIES) - 1} ({', '.join(BOT_NAMES)})")
+        kinds |= 1 << int(bot)
+    return kinds
+
+
+def _members(kinds) -> tuple[int, ...]:  # type: ignore[no-untyped-def]
+    """The bot ids in a literal ``kinds`` mask (a TypingError otherwise)."""
+    if not isinstance(kinds, types.IntegerLiteral) or not 0 < kinds.literal_value <= ALL_KINDS:
+        raise TypingError(
+            f"kinds must be a compile-time constant mask of bot ids in 1-{ALL_KINDS}, got {kinds} "
+            "(call the kernel through simgin.kernels.specialized)"
+        )
+    return tuple(bot for bot in range(len(POLICIES)) if kinds.literal_value >> bot & 1)
+
+
+def _dispatch(decision: str):  # type: ignore[no-untyped-def]
+    """Register the overload of one dispatch function: a branch on ``bot`` per bot in ``kinds``."""
+
+    def implement(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+        members = _members(kinds)
+        padded = (members * 6)[:6]
+        k0, k1, k2, k3, k4, _ = padded
+        f0, f1, f2, f3, f4, f5 = (getattr(POLICIES[member], decision) for member in padded)
+        if len(members) == 1:
+
+            def one(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+                return f0(bot, seat, hand, state, suit_deadwood)
+
+            return one
+        if len(members) == 2:
+
+            def two(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+                if bot == k0:
+                    return f0(bot, seat, hand, state, suit_deadwood)
+                return f1(bot, seat, hand, state, suit_deadwood)
+
+            return two
+
+        def many(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+            if bot == k0:
+                return f0(bot, seat, hand, state, suit_deadwood)
+            if bot == k1:
+                return f1(bot, seat, hand, state, suit_deadwood)
+            if bot == k2:
+                return f2(bot, seat, hand, state, suit_deadwood)
+            if bot == k3:
+                return f3(bot, seat, hand, state, suit_deadwood)
+            if bot == k4:
+                return f4(bot, seat, hand, state, suit_deadwood)
+            return f5(bot, seat, hand, state, suit_deadwood)
+
+        return many
+
+    def register(stub):  # type: ignore[no-untyped-def]
+        overload(stub, prefer_literal=True)(implement)
+        return stub
+
+    return register
+
+
+@_dispatch("start_hand")
+def start_hand(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """A new hand: clear the seat's memory (and set up the opponent estimate where used). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("take_up_card")
+def take_up_card(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """First-turn offer of the up card, the pile's top card (R11). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("draw_from_pile")
+def draw_from_pile(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """Normal turn: take the pile's top card instead of the stock's (R9). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("discard")
+def discard(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """The card to discard from the 11 held (R9, R10, V6, V7). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("knock")
+def knock(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """Asked only when the 10 cards left may knock (R12, R13). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("big_gin")
+def big_gin(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """Asked only when all 11 cards are melded and big gin is on (V13). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@_dispatch("take_fiftieth")
+def take_fiftieth(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
+    """Asked only when taking the last discard lets this player knock (V7). numba only."""
+    raise NotImplementedError("a numba dispatch function: call it from a kernel")
+
+
+@njit(cache=True)
+def decide_kernel(kinds, decision, bot, seat, hand, state, suit_deadwood):
+    """One decision by its ``DECISION_*`` code, as an int (0/1, or the card to discard); see :func:`decide`."""
+    if decision == DECISION_START:
+        start_hand(kinds, bot, seat, hand, state, suit_deadwood)
+        return np.int64(0)
+    if decision == DECISION_TAKE_UP_CARD:
+        return np.int64(take_up_card(kinds, bot, seat, hand, state, suit_deadwood))
+    if decision == DECISION_DRAW_FROM_PILE:
+        return np.int64(draw_from_pile(kinds, bot, seat, hand, state, suit_deadwood))
+    if decision == DECISION_DISCARD:
+        return np.int64(discard(kinds, bot, seat, hand, state, suit_deadwood))
+    if decision == DECISION_KNOCK:
+        return np.int64(knock(kinds, bot, seat, hand, state, suit_deadwood))
+    if decision == DECISION_BIG_GIN:
+        return np.int64(big_gin(kinds, bot, seat, hand, state, suit_deadwood))
+    return np.int64(take_fiftieth(kinds, bot, seat, hand, state, suit_deadwood))
+
+
+def decide(decision: int, bot: int, seat: int, hand: int, state: np.ndarray, suit_deadwood: np.ndarray) -> int:
+    """One decision of bot ``bot`` by its ``DECISION_*`` code, from Python (compiling that bot only).
+
+    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; the engine calls
+    the dispatch functions directly.
+    """
+    from simgin.kernels import specialized
+
+    kernel = specialized(decide_kernel, 1 << bot, decision, bot, seat, hand, state, suit_deadwood)
+    return kernel(1 << bot, decision, bot, seat, hand, state, suit_deadwood)

@@ -10,7 +10,7 @@ differential test holds them equal.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simgin.kernels import bots, view
 from simgin.kernels import rule_index as ri
@@ -121,13 +121,14 @@ def hand_multiplier(rules, up_card):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, suit_deadwood, suit_value):
+    """Score the knock (or gin, or big gin when ``big``) into ``record``."""
     result = np.zeros(3, np.int64)
     kind, defender_won, points, kd, dd, laid = score_hand(
         knocker,
         defender,
-        big,
+        bool(big),  # not the constant the caller passes, which numba would compile score_hand for each time
         rules[ri.GIN_BONUS],
         rules[ri.UNDERCUT_BONUS],
         rules[ri.UNDERCUT_ON_TIE],
@@ -147,11 +148,12 @@ def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, s
 
 
 @njit(cache=True)
-def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record):
+def play_hand(kinds, hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record):
     """Play one hand (docs/ENGINE.md) into ``record``; return an ``ERROR_*`` code (0 = fine).
 
     ``scores`` are the game points by seat before the hand (shown to the bots);
-    ``bot_params[seat]`` is the parameter vector of ``bot_ids[seat]``. The bots see only
+    ``bot_params[seat]`` is the parameter vector of ``bot_ids[seat]``, and ``kinds`` the
+    compile-time mask of the bots that may play (``kernels.bots``). The bots see only
     their own hand, the public table (``kernels.view``) and their own memory, all in one
     ``state`` array (``kernels.bots``). On an error,
     ``record[H_WINNER]`` holds the seat at fault and ``record[H_KIND]`` the decision, and
@@ -191,7 +193,7 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
     record[H_WINNER] = -1
     record[H_KNOCKER] = -1
     for seat in range(2):
-        bots.start_hand(bot_ids[seat], seat, hands[seat], state, suit_deadwood)
+        bots.start_hand(kinds, bot_ids[seat], seat, hands[seat], state, suit_deadwood)
     draws = 0
     turns = 0
 
@@ -203,7 +205,7 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
         for offer in range(2):
             seat = non_dealer if offer == 0 else dealer
             view.set_decision(state, seat, 0, 52 - stock_next, -1, 0, 0)
-            if bots.take_up_card(bot_ids[seat], seat, hands[seat], state, suit_deadwood):
+            if bots.take_up_card(kinds, bot_ids[seat], seat, hands[seat], state, suit_deadwood):
                 player = seat
                 from_pile = True
                 break
@@ -225,13 +227,13 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
         if (
             rules[ri.BIG_GIN]
             and deadwood_of_mask(hand, suit_deadwood) == 0
-            and bots.big_gin(bot_ids[player], player, hand, state, suit_deadwood)
+            and bots.big_gin(kinds, bot_ids[player], player, hand, state, suit_deadwood)
         ):
             turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], True, multiplier, suit_deadwood, suit_value)
             break
         # Step 3: discard (R9, R10, V6; V7 after the fiftieth-card take).
-        card = bots.discard(bot_ids[player], player, hand, state, suit_deadwood)
+        card = bots.discard(kinds, bot_ids[player], player, hand, state, suit_deadwood)
         if card < 0 or card > 51 or not (hand >> card) & 1:
             record[H_WINNER] = player
             record[H_KIND] = DECISION_DISCARD
@@ -253,7 +255,7 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
             turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
             break
-        if left <= knock_limit and bots.knock(bot_ids[player], player, hand, state, suit_deadwood):
+        if left <= knock_limit and bots.knock(kinds, bot_ids[player], player, hand, state, suit_deadwood):
             turns += 1
             _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
             break
@@ -265,7 +267,7 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
                 _, best = best_discard_of_mask(hands[other] | (1 << card), suit_deadwood)
                 if best <= knock_limit:
                     view.set_decision(state, other, turns, 52 - stock_next, -1, 0, 0)
-                    if bots.take_fiftieth(bot_ids[other], other, hands[other], state, suit_deadwood):
+                    if bots.take_fiftieth(kinds, bot_ids[other], other, hands[other], state, suit_deadwood):
                         view.take_from_pile(state, other)
                         takes[other] += 1
                         draws += 1
@@ -285,7 +287,7 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
         # A normal turn (R9): draw from the pile or the stock.
         player = 1 - player
         view.set_decision(state, player, turns, 52 - stock_next, -1, 0, 0)
-        if bots.draw_from_pile(bot_ids[player], player, hands[player], state, suit_deadwood):
+        if bots.draw_from_pile(kinds, bot_ids[player], player, hands[player], state, suit_deadwood):
             drawn = view.take_from_pile(state, player)
             takes[player] += 1
             from_pile = True
@@ -346,7 +348,7 @@ def _game_totals(rules, score, boxes, winner, totals):
 
 
 @njit(cache=True)
-def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, error):
+def play_game(kinds, game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, error):
     """Play one game (docs/ENGINE.md) into ``game``; hand rows go into ``hand_rows`` while it has room.
 
     Returns the number of deals played. ``error`` receives an ``ERROR_*`` code, the hand
@@ -380,7 +382,9 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
         hand_seed = derive(game_seed, 1 + deals)
         for seat in range(2):
             hand_scores[seat] = scores[:, seat].sum()
-        code = play_hand(hand_seed, dealer, hand_scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record)
+        code = play_hand(
+            kinds, hand_seed, dealer, hand_scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record
+        )
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
@@ -443,26 +447,35 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     return deals
 
 
-@njit(cache=True, parallel=True)
-def play_hands_batch(hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors):
-    """Play independent hands in parallel (game scores 0); row i and ``errors[i]`` belong to hand i only."""
-    for i in prange(hand_seeds.shape[0]):
+@njit(cache=True, nogil=True)
+def play_hands_batch(kinds, hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors):
+    """Play independent hands (game scores 0); row i and ``errors[i]`` belong to hand i only."""
+    for i in range(hand_seeds.shape[0]):
         scores = np.zeros(2, np.int64)
         errors[i] = play_hand(
-            hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i]
+            kinds, hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i]
         )
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_games_batch(
-    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors
+    kinds, game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors
 ):
-    """Play independent games in parallel; game i writes its own rows only.
+    """Play independent games; game i writes its own rows only.
 
     ``hand_rows[i]`` holds up to ``hand_rows.shape[1]`` hands of game i and
     ``hand_counts[i]`` how many deals it had; ``errors[i]`` = (code, hand seed, seat).
     """
-    for i in prange(game_seeds.shape[0]):
+    for i in range(game_seeds.shape[0]):
         hand_counts[i] = play_game(
-            game_seeds[i], rules, bot_ids, bot_params, suit_deadwood, suit_value, games[i], hand_rows[i], errors[i]
+            kinds,
+            game_seeds[i],
+            rules,
+            bot_ids,
+            bot_params,
+            suit_deadwood,
+            suit_value,
+            games[i],
+            hand_rows[i],
+            errors[i],
         )

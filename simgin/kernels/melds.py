@@ -11,7 +11,7 @@ few set choices, of four table lookups.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 SUIT_BITS = 0x1FFF
 
@@ -179,15 +179,16 @@ def discard_deadwoods(hand, suit_deadwood, out):
     for card in range(52):
         if (hand >> card) & 1:
             out[card] = 1 << 30
+    # np.int64(...): constants would make numba compile _discards_with_sets once per constant.
+    best = np.int64(1 << 30)
     if not has_three_of_a_rank(hand):
-        return _discards_with_sets(hand, 0, suit_deadwood, out, 1 << 30)
-    best = 1 << 30
+        return _discards_with_sets(hand, np.int64(0), suit_deadwood, out, best)
     for sets in set_choices(hand):
         best = _discards_with_sets(hand, sets, suit_deadwood, out, best)
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _discards_with_sets(hand, sets, suit_deadwood, out, best):
     """Lower ``out[card]`` to the deadwood left by discarding ``card`` with the set cards ``sets``; the new best."""
     remaining = hand & ~sets
@@ -234,17 +235,17 @@ def best_discard_of_mask(hand, suit_deadwood):
     return -1, best
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def deadwood_batch(hands, suit_deadwood, out):
     """Minimum deadwood of each hand mask; each iteration writes only its own row."""
-    for i in prange(hands.shape[0]):
+    for i in range(hands.shape[0]):
         out[i] = deadwood_of_mask(hands[i], suit_deadwood)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def best_discard_batch(hands, suit_deadwood, cards_out, deadwood_out):
     """Best discard and the deadwood it leaves, for each hand mask."""
-    for i in prange(hands.shape[0]):
+    for i in range(hands.shape[0]):
         card, dw = best_discard_of_mask(hands[i], suit_deadwood)
         cards_out[i] = card
         deadwood_out[i] = dw

@@ -8,7 +8,7 @@ are documented in ``simgin.multiplayer``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simgin.kernels import rule_index as ri
 from simgin.kernels.engine import (
@@ -109,7 +109,7 @@ def _log_hand(hand_rows, hand_players, index, record, first, second, extra):
 
 @njit(cache=True)
 def play_three_game(
-    game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+    kinds, game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, hand_players, error
 ):
     """A three-player game (V11); returns the number of deals. ``bot_ids`` has one bot per player 0-2,
     ``bot_params`` its parameter vector (``kernels.bots``); each hand shows its two players their scores.
@@ -141,7 +141,7 @@ def play_three_game(
         # The dealer sits out; the player after the dealer plays first (the two-player
         # non-dealer, seat 0) and the other takes the two-player dealer's place (seat 1).
         hand_seed = derive(game_seed, 1 + deals)
-        code = play_hand(hand_seed, 1, pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record)
+        code = play_hand(kinds, hand_seed, 1, pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record)
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
@@ -192,7 +192,18 @@ def play_three_game(
 
 @njit(cache=True)
 def play_team_game(
-    game_seed, rules, bot_ids, bot_params, team_target, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+    kinds,
+    game_seed,
+    rules,
+    bot_ids,
+    bot_params,
+    team_target,
+    suit_deadwood,
+    suit_value,
+    game,
+    hand_rows,
+    hand_players,
+    error,
 ):
     """A partnership game (V12): players 0 and 1 against 2 and 3; returns the number of tables played.
 
@@ -225,7 +236,7 @@ def play_team_game(
             dealer_seat = (rounds // 2) % 2
             hand_seed = derive(game_seed, 1 + 2 * rounds + table)
             code = play_hand(
-                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record
+                kinds, hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record
             )
             if code != ERROR_NONE:
                 error[0] = code
@@ -265,13 +276,25 @@ def play_team_game(
     return tables
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_three_games_batch(
-    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+    kinds,
+    game_seeds,
+    rules,
+    bot_ids,
+    bot_params,
+    suit_deadwood,
+    suit_value,
+    games,
+    hand_rows,
+    hand_players,
+    counts,
+    errors,
 ):
-    """Independent three-player games in parallel; game i writes only its own rows."""
-    for i in prange(game_seeds.shape[0]):
+    """Independent three-player games; game i writes only its own rows."""
+    for i in range(game_seeds.shape[0]):
         counts[i] = play_three_game(
+            kinds,
             game_seeds[i],
             rules,
             bot_ids,
@@ -285,8 +308,9 @@ def play_three_games_batch(
         )
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_team_games_batch(
+    kinds,
     game_seeds,
     rules,
     bot_ids,
@@ -300,9 +324,10 @@ def play_team_games_batch(
     counts,
     errors,
 ):
-    """Independent partnership games in parallel; game i writes only its own rows."""
-    for i in prange(game_seeds.shape[0]):
+    """Independent partnership games; game i writes only its own rows."""
+    for i in range(game_seeds.shape[0]):
         counts[i] = play_team_game(
+            kinds,
             game_seeds[i],
             rules,
             bot_ids,
