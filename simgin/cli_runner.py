@@ -67,13 +67,13 @@ def _check_counts(hands: int | None, games: int | None) -> None:
             raise click.BadParameter(f"{value} is not allowed: must be at least 1", param_hint=name)
 
 
-def _announce_compilation(unit: str, table: str) -> None:
-    """Say so when numba's cache lacks the kernel this run plays in (a first run, or new kernel
-    sources), since compiling it takes about a minute; later runs load it from the cache."""
+def _announce_compilation(unit: str, table: str, players: Sequence[str] = ()) -> None:
+    """Say so when numba's cache lacks the kernel this run plays in or a searching bot it plays (a
+    first run, or new kernel sources), since compiling takes seconds; later runs load them from the cache."""
     from simgin import runner
 
-    if not runner.kernels_cached(unit, table):
-        click.echo("compiling kernels, first run only (about a minute)...", err=True)
+    if not runner.kernels_cached(unit, table, players=players):
+        click.echo("compiling kernels, first run only (10-20 seconds)...", err=True)
 
 
 def _make_config(
@@ -100,12 +100,12 @@ def _make_config(
 
 @contextlib.contextmanager
 def _running(
-    total: int, unit: str, quiet: bool, out: Path | None, table: str = "pairs"
+    total: int, unit: str, quiet: bool, out: Path | None, table: str = "pairs", players: Sequence[str] = ()
 ) -> Iterator[Callable[[Any, int], None]]:
     """A progress callback (a bar with the rate and time left on a terminal), and one-line errors."""
     from simgin import runner
 
-    _announce_compilation(unit, table)
+    _announce_compilation(unit, table, players)
     show = not quiet and sys.stderr.isatty()
     started = time.perf_counter()
     bar = click.progressbar(length=total, label=unit, file=sys.stderr, show_eta=True)
@@ -181,7 +181,8 @@ def _execute(players: Sequence[str], rules: Rules, table: str = "pairs", **optio
 
     config = _make_config(players, rules, options, table=table)
     out = options["out"]
-    with _running(config.count * len(config.pairings), config.mode, options["quiet"], out, config.table) as progress:
+    total = config.count * len(config.pairings)
+    with _running(total, config.mode, options["quiet"], out, config.table, config.players) as progress:
         kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
         return runner.run(config, progress=progress, kind=kind, **_execution(options))
 
@@ -436,7 +437,7 @@ def compare(
         )
     except ValueError as error:
         raise user_error("", error) from None
-    with _running(max_games, "games", quiet, out) as progress:
+    with _running(max_games, "games", quiet, out, players=(a, b)) as progress:
         result, summary = run_sprt(
             a,
             b,
@@ -512,7 +513,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
     config = _make_config((a, b), rules, options, default_hands=2_000)
     cells_count = len(grid_cells(grid))
     out = options["out"]
-    with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
+    with _running(config.count * cells_count, config.mode, options["quiet"], out, players=config.players) as progress:
         cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
     if out is not None:
         _save(

@@ -385,11 +385,22 @@ def kernel_for(mode: str, table: str = "pairs") -> Any:
     return table_kernels.play_three_games_batch if table == "three" else table_kernels.play_team_games_batch
 
 
-def kernels_cached(mode: str, table: str = "pairs") -> bool:
-    """Whether numba's on-disk cache holds the kernel of such a run, compiled from today's sources."""
+def kernels_cached(mode: str, table: str = "pairs", players: Sequence[str] = ()) -> bool:
+    """Whether numba's on-disk cache holds the kernel of such a run, and the ``decide`` of each
+    searching bot among ``players`` (``kernels.bots``), compiled from today's sources."""
     from simgin.kernels import is_cached
+    from simgin.kernels.bots import LAST_BUILT_IN, POLICIES
+    from simgin.registry import resolve
 
-    return is_cached(kernel_for(mode, table))
+    searching = set()
+    for spec in players:
+        try:
+            player = resolve(spec)
+        except ValueError:
+            continue  # the run itself reports a bad spec
+        if player.compiled and player.info.bot_id > LAST_BUILT_IN:
+            searching.add(POLICIES[player.info.bot_id])
+    return is_cached(kernel_for(mode, table)) and all(is_cached(decide) for decide in searching)
 
 
 def execute(
@@ -568,8 +579,12 @@ def run_cells(
     tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
     ran = resumed = 0
     # Workers on this machine share its numba cache; a remote cluster's cache is its own.
+    first = todo[0][0] if todo else None
     compile_first = (
-        bool(todo) and workers > 1 and scheduler is None and not kernels_cached(todo[0][0].mode, todo[0][0].table)
+        first is not None
+        and workers > 1
+        and scheduler is None
+        and not kernels_cached(first.mode, first.table, players=first.players)
     )
     results = execute(todo, workers, backend, scheduler, hand_log, compile_first=compile_first)
     try:

@@ -1,8 +1,8 @@
-"""Numba's on-disk cache: invalidated by an edit of any kernel file, specialised by the bots a pairing plays.
+"""Numba's on-disk cache: invalidated by an edit of any kernel file; a pairing compiles only what it plays.
 
-A pairing compiles only the bots it plays (issue 15): ``kernels.bots`` dispatches on a
-compile-time mask of bot ids, so ``simple`` vs ``simple`` on an empty cache compiles no
-heuristic, opponent or mcts code, and a second fresh process loads everything from the cache.
+The searching bots (heuristic, opponent, mcts) reach the hand loop as first-class functions
+(``kernels.bots``), so ``simple`` vs ``simple`` on an empty cache compiles none of their code,
+and a second fresh process loads everything from the cache (issue 15).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from simgin.kernels import engine as k
 
 def test_cached_kernels_are_stamped_with_all_kernel_sources():
     # play_hand compiles the bots it plays (bots.py, heuristic.py, mcts.py ...) into itself.
-    for dispatcher in (k.play_hand, k.play_hands_batch, k.play_games_batch, bots.decide_kernel):
+    for dispatcher in (k.play_hand, k.play_hands_batch, k.play_games_batch, *bots.POLICIES):
         locator = dispatcher._cache._impl.locator
         assert isinstance(locator, kernels.KernelSourcesStamp)
         assert locator.get_source_stamp() == kernels.sources_stamp()
@@ -63,22 +63,20 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 from simgin import Rules
-from simgin.engine import bot_ids, play_game_rows, play_hand_rows
+from simgin.engine import play_hand_rows
 from simgin.kernels import bots, engine, is_cached
 from simgin.reference_engine import play_hand
 from simgin.strategies.compiled import CompiledStrategy
 
 players = tuple(sys.argv[1].split(","))
-kinds = bots.kinds_of(bot_ids(players))
-cached_before = is_cached(engine.play_hands_batch, kinds)
+cached_before = is_cached(engine.play_hands_batch)
 play_hand_rows(players, Rules(), np.array([1, 2], dtype=np.uint64), np.array([0, 1]))
-play_game_rows(players, Rules(), np.array([3], dtype=np.uint64))
 play_hand(tuple(CompiledStrategy(name, bots.BOT_NAMES.index(name)) for name in players), Rules(), 5, 0)
 print(json.dumps({
     "compiled": sorted(name for name in compiled if name.startswith("simgin.")),
     "cached_before": cached_before,
-    "cached_after": is_cached(engine.play_hands_batch, kinds),
-    "other_cached": is_cached(engine.play_hands_batch, bots.kinds_of([bots.BOT_GREEDY])),
+    "cached_after": is_cached(engine.play_hands_batch),
+    "searching_cached": [is_cached(decide) for decide in set(bots.POLICIES[bots.LAST_BUILT_IN + 1 :])],
 }))
 """
 
@@ -94,26 +92,23 @@ def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_the
     cache = str(tmp_path / "numba-cache")
     first = _play_in_fresh_process("simple,simple", cache)
     compiled = first["compiled"]
-    # It compiled what it plays: the entry points and simple's decisions ...
-    for name in ("engine.play_hands_batch", "engine.play_games_batch", "bots.decide_kernel", "bots._simple_discard"):
+    # It compiled what it plays: the hand loop with the built-in bots, and their decide for the adapter ...
+    for name in ("engine.play_hands_batch", "engine.play_hand", "bots.built_in_decide", "melds.discard_deadwoods"):
         assert f"simgin.kernels.{name}" in compiled, compiled
-    # ... and no other bot: not random's or greedy's decisions, nothing of heuristic, opponent or mcts.
+    # ... and nothing of the searching bots: no heuristic, opponent or mcts code, not their decide.
     searching = {module.__name__ for module in (heuristic, opponent, mcts)}
-    assert not [name for name in compiled if name.rsplit(".", 1)[0] in searching]
-    others = ("_random_", "_coin", "_greedy_", "_heuristic_", "_estimate", "_mcts_")
-    assert not [name for name in compiled if any(part in name for part in others)], compiled
-    # The cache now holds the kernel for simple's mask, and not for another bot's.
-    assert (first["cached_before"], first["cached_after"], first["other_cached"]) == (False, True, False)
+    assert not [name for name in compiled if name.rsplit(".", 1)[0] in searching], compiled
+    assert not [name for name in compiled if "_estimating_decide" in name or "_mcts_decide" in name], compiled
+    assert (first["cached_before"], first["cached_after"], first["searching_cached"]) == (False, True, [False, False])
     # A second fresh process finds every kernel it plays in numba's cache and compiles nothing.
     second = _play_in_fresh_process("simple,simple", cache)
     assert second["compiled"] == [] and second["cached_before"]
 
 
-def test_is_cached_reads_numba_index_for_the_current_sources_and_bots():
-    """After a kernel has run it is in the cache for its bots; a fresh cache folder holds nothing (issue 4's notice)."""
+def test_is_cached_reads_numba_index_for_the_current_sources():
+    """After a kernel has run it is in the cache; a fresh cache folder holds nothing (issue 4's notice)."""
     play_hand_rows(("simple", "simple"), Rules(), np.array([1], dtype=np.uint64), np.array([0]))
-    simple = bots.kinds_of([bots.BOT_SIMPLE])
-    assert kernels.is_cached(k.play_hands_batch) and kernels.is_cached(k.play_hands_batch, simple)
+    assert kernels.is_cached(k.play_hands_batch)
     code = "import simgin.kernels as s; from simgin.kernels import engine; print(s.is_cached(engine.play_hands_batch))"
     with tempfile.TemporaryDirectory() as empty:
         env = {**os.environ, "NUMBA_CACHE_DIR": empty}

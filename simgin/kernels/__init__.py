@@ -3,11 +3,17 @@
 Hands are int64 masks with bit ``card`` set (cards 0-51, so bit 63 is never used).
 
 Numba's on-disk cache (``cache=True``) checks only the source file of the cached function
-itself, yet a kernel compiles the kernels it calls into itself (``engine.play_hand``
-holds the bots of ``bots.py``, ``heuristic.py``, ``mcts.py``, ...). So that an edit of any
-kernel file invalidates every cached kernel, the cache stamp of the functions in this
+itself, yet a kernel compiles the kernels it calls into itself (``engine.play_hand`` holds
+the built-in bots of ``bots.py``, the melds and showdown kernels, ...). So that an edit of
+any kernel file invalidates every cached kernel, the cache stamp of the functions in this
 package is a hash of all its source files (:class:`KernelSourcesStamp`, registered below
 before any kernel is defined).
+
+What compiles when (docs/ENGINE.md, "How the kernels compile"): one hand loop for every
+pairing, with the built-in bots inside; the searching bots' ``decide`` functions passed in
+as first-class functions (``kernels.bots``), each compiled only when its bot plays. Entry
+points are called through :func:`run_kernel`, which types those arguments and splits a
+batch over threads (:func:`run_rows`).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numba
 import numpy as np
 from numba import typeof
 from numba.core import caching, types
+from numba.core.registry import CPUDispatcher as Dispatcher
 
 KERNELS_DIR = Path(__file__).resolve().parent
 
@@ -75,32 +82,36 @@ for _locator in (_UserWideLocator, _InTreeLocator, _UserDirLocator):
         caching.CacheImpl._locator_classes.insert(0, _locator)
 
 
-def specialized(dispatcher, kinds: int, *args):  # type: ignore[no-untyped-def]
-    """``dispatcher`` compiled for ``kinds`` (a mask of bot ids, ``kernels.bots``) as a compile-time
-    constant and for the types of ``args``: a callable taking ``(kinds, *args)``.
+def _argument_type(argument):  # type: ignore[no-untyped-def]
+    """numba's type of a kernel argument; a tuple of bots' ``decide`` functions is a tuple of ``POLICY``."""
+    if isinstance(argument, tuple) and argument and all(isinstance(item, Dispatcher) for item in argument):
+        from simgin.kernels.bots import POLICY
 
-    Each entry point that plays bots takes ``kinds`` first and passes it down to the bots'
-    dispatch functions, which compile the bots in the mask and no other (``kernels.bots``).
-    The specialisation is loaded from numba's on-disk cache when it is there and compiled
-    (and cached) otherwise, once per process.
+        return types.UniTuple(POLICY, len(argument))
+    return typeof(argument)
+
+
+def compiled_for(dispatcher, *args):  # type: ignore[no-untyped-def]
+    """``dispatcher`` compiled for the types of ``args`` (from numba's cache when it is there).
+
+    The bots' ``decide`` functions among the arguments are typed as first-class functions
+    (``kernels.bots.POLICY``), not as the functions themselves: numba would otherwise compile
+    the kernel once for every bot passed, and could not cache it.
     """
-    argtypes = tuple(typeof(arg) for arg in args)
-    key = (dispatcher, kinds, argtypes)
-    entry = _SPECIALIZED.get(key)
+    argtypes = tuple(_argument_type(argument) for argument in args)
+    key = (dispatcher, argtypes)
+    entry = _COMPILED.get(key)
     if entry is None:
-        entry = dispatcher.compile((types.literal(kinds), *argtypes))
-        _SPECIALIZED[key] = entry
+        entry = _COMPILED[key] = dispatcher.compile(argtypes)
     return entry
 
 
-_SPECIALIZED: dict = {}
+_COMPILED: dict = {}
 
 
-def run_kernel(dispatcher, kinds: int, *args, rows: tuple = ()) -> None:  # type: ignore[no-untyped-def]
-    """Call ``dispatcher(kinds, *args)`` through its specialisation for ``kinds`` (:func:`specialized`),
-    the batch split over threads by :func:`run_rows`."""
-    kernel = specialized(dispatcher, kinds, *args)
-    run_rows(functools.partial(kernel, kinds), args, rows)
+def run_kernel(dispatcher, *args, rows: tuple = ()) -> None:  # type: ignore[no-untyped-def]
+    """Call ``dispatcher(*args)`` compiled by :func:`compiled_for`, the batch split over threads by :func:`run_rows`."""
+    run_rows(compiled_for(dispatcher, *args), args, rows)
 
 
 #: Fewest rows (hands or games) per thread: below this a batch runs in one thread.
@@ -131,9 +142,8 @@ def run_rows(kernel, args: tuple, rows: tuple = ()) -> None:  # type: ignore[no-
             done.result()
 
 
-def is_cached(dispatcher, kinds: int | None = None) -> bool:  # type: ignore[no-untyped-def]
-    """Whether numba's on-disk cache holds ``dispatcher`` compiled from today's kernel sources
-    (with ``kinds``: specialised for that mask of bots, see :func:`specialized`).
+def is_cached(dispatcher) -> bool:  # type: ignore[no-untyped-def]
+    """Whether numba's on-disk cache holds ``dispatcher`` compiled from today's kernel sources.
 
     Reads the cache index the way numba does (a stale stamp counts as no cache). This uses
     numba's private cache objects; if they ever change, the answer is True, so that nobody
@@ -144,13 +154,6 @@ def is_cached(dispatcher, kinds: int | None = None) -> bool:  # type: ignore[no-
     except AttributeError:
         return True
     try:
-        index = load_index()
+        return bool(load_index())
     except (OSError, EOFError, ValueError, pickle.UnpicklingError):
         return False  # an unreadable index: numba compiles anew
-    if kinds is None:
-        return bool(index)
-    wanted = types.literal(kinds)
-    try:
-        return any(key[0][0] == wanted for key in index)
-    except (TypeError, IndexError):
-        return True

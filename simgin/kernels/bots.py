@@ -1,31 +1,34 @@
-"""Compiled bots: one function per bot and decision, picked at compile time for the numba hand loop.
+"""Compiled bots: their decisions for the numba hand loop, each bot compiled only when it plays.
 
-Every decision function has the same arguments: ``bot`` (the deciding seat's ``BOT_*`` id),
-``seat``, ``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and
-``suit_deadwood`` (the lookup table of ``kernels.melds``). ``state`` is one int64 array:
-first the public table of ``kernels.view`` (the rules included), then each seat's private
-memory for the hand: an int row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64
-bits, then the bot's memory) and a float row kept as int64 bits (the bot's parameter vector,
-slots in ``kernels.parameters``, then the searching bots' memory). A bot reads the table and
-its own rows only: not the opponent's hand, not the stock order, which are not there, and
-not the opponent's memory (the Python adapter leaves it zero, so a bot that read it would not
-play the same in both engines, and the differential tests would fail). One array keeps the
+Every decision has the same arguments: ``bot`` (the deciding seat's ``BOT_*`` id), ``seat``,
+``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and ``suit_deadwood`` (the
+lookup table of ``kernels.melds``). ``state`` is one int64 array: first the public table of
+``kernels.view`` (the rules included), then each seat's private memory for the hand: an int
+row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64 bits, then the bot's memory)
+and a float row kept as int64 bits (the bot's parameter vector, slots in
+``kernels.parameters``, then the searching bots' memory). A bot reads the table and its own
+rows only: not the opponent's hand, not the stock order, which are not there, and not the
+opponent's memory (the Python adapter leaves it zero, so a bot that read it would not play
+the same in both engines, and the differential tests would fail). One array keeps the
 calls cheap: numba counts a reference for each array argument of each call.
 
-**What a pairing compiles.** The engine asks a seat's bot through the seven dispatch
-functions below (:func:`start_hand`, :func:`take_up_card`, :func:`draw_from_pile`,
-:func:`discard`, :func:`knock`, :func:`big_gin`, :func:`take_fiftieth`), passing first
-``kinds``: a bit mask of the bot ids that may sit at the table (:func:`kinds_of`). ``kinds``
-is a compile-time constant (a numba literal): the kernels' entry points are compiled for
-one mask (:func:`simgin.kernels.specialized`) and pass it down unchanged. Each dispatch
-function is a numba ``overload`` that compiles, for that mask, a branch per bot in it and
-nothing else. So ``simple`` vs ``simple`` compiles simple's decisions only, never the
-heuristic, opponent or mcts kernels; each set of bots has its own specialisation of the
-hand loop, kept in numba's on-disk cache like any other signature.
+**What a pairing compiles** (docs/ENGINE.md, "How the kernels compile"). Two kinds of bot:
 
-To add a bot: write its seven decision functions (``@njit(cache=True)``, the arguments
-above; a decision it never makes can reuse :func:`_always` or :func:`_coin`), give it the
-next id and name, and add its :class:`Policy` to ``POLICIES``.
+- The *built-in* bots ``random``, ``simple`` and ``greedy`` take microseconds per decision, so
+  the engine calls them directly (the dispatch functions below, :func:`discard` and the
+  others), where LLVM inlines them into the hand loop. They are part of the hand loop's one
+  compiled kernel, which every pairing shares.
+- The *searching* bots ``heuristic``, ``opponent`` and ``mcts`` each have one ``decide``
+  function (a ``POLICY`` signature: ``decision, bot, seat, hand, state, suit_deadwood`` to an
+  int), which the engine receives as an argument per seat (a numba first-class function) and
+  calls through. numba compiles such a function when a run passes it, that is when its bot
+  plays, and caches it on its own; the hand loop never contains it. So ``simple`` vs
+  ``simple`` compiles nothing of ``heuristic.py``, ``opponent.py`` or ``mcts.py``, and a
+  pairing with ``mcts`` compiles mcts once and reuses the hand loop every pairing uses.
+
+To add a bot: write its ``decide`` function (``@njit(cache=True)``, the ``POLICY`` arguments,
+returning 0/1 or the card to discard; see :func:`_estimating_decide`), give it the next id and
+name and put the function in ``POLICIES``. Pairings without it compile nothing of it.
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
@@ -35,13 +38,8 @@ calls :func:`decide` with a state built from the ``PlayerView``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
-from numba import njit
-from numba.core import types
-from numba.core.errors import TypingError
-from numba.extending import overload
+from numba import njit, types
 
 from simgin.kernels import heuristic as _heuristic
 from simgin.kernels import mcts as _mcts
@@ -61,6 +59,8 @@ BOT_HEURISTIC = 3
 BOT_OPPONENT = 4
 BOT_MCTS = 5
 BOT_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
+#: Bots with ids up to this one are built into the hand loop; the others play through their ``decide``.
+LAST_BUILT_IN = BOT_GREEDY
 
 #: Slots of a seat's int row: the generator, then each bot's memory.
 I_RNG = 0
@@ -84,6 +84,11 @@ DECISION_KNOCK = 4
 DECISION_BIG_GIN = 5
 DECISION_TAKE_FIFTIETH = 6
 
+#: The signature of a bot's ``decide``: (decision, bot, seat, hand, state, suit_deadwood) -> answer.
+_STATE = types.Array(types.int64, 1, "C")
+_TABLE = types.Array(types.int64, 1, "C", readonly=True)
+POLICY = types.FunctionType(types.int64(types.int64, types.int64, types.int64, types.int64, _STATE, _TABLE))
+
 
 @njit(cache=True, inline="always")
 def slot(seat, index):
@@ -103,31 +108,122 @@ def randint_at(state, seat, n):
     return np.int64(((z >> S32) * np.uint64(n)) >> S32)
 
 
-# -- decisions shared by several bots ------------------------------------------------
+# -- the engine's questions: built-in bots directly, the others through their decide -----
+
+
+@njit(cache=True, inline="always")
+def start_hand(bot, seat, hand, state, suit_deadwood, policy):
+    """A new hand: clear the seat's memory (and set up the opponent estimate where used)."""
+    if bot == BOT_SIMPLE:
+        _simple_start(seat, state)
+    elif bot > LAST_BUILT_IN:
+        policy(DECISION_START, bot, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def take_up_card(bot, seat, hand, state, suit_deadwood, policy):
+    """First-turn offer of the up card, the pile's top card (R11)."""
+    if bot > LAST_BUILT_IN:
+        return policy(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood) == 1
+    return _built_in_takes(bot, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def draw_from_pile(bot, seat, hand, state, suit_deadwood, policy):
+    """Normal turn: take the pile's top card instead of the stock's (R9)."""
+    if bot > LAST_BUILT_IN:
+        return policy(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood) == 1
+    return _built_in_takes(bot, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def _built_in_takes(bot, seat, hand, state, suit_deadwood):
+    """Whether a built-in bot takes the pile's top card; they decide the up card (R11) and a
+    normal turn's draw (R9) alike."""
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2) == 1
+    if bot == BOT_SIMPLE:
+        return card_fits_meld(hand, v.pile_top(state))
+    return _greedy_takes(seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def discard(bot, seat, hand, state, suit_deadwood, policy):
+    """The card to discard from the 11 held (R9, R10, V6, V7).
+
+    After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
+    at most the knock limit are legal, the taken card included.
+    """
+    if bot == BOT_RANDOM:
+        return _random_discard(seat, hand, state, suit_deadwood)
+    if bot == BOT_SIMPLE:
+        return _simple_discard(seat, hand, state, suit_deadwood)
+    if bot == BOT_GREEDY:
+        return _greedy_discard(seat, hand, state, suit_deadwood)
+    return policy(DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
+
+
+@njit(cache=True, inline="always")
+def knock(bot, seat, hand, state, suit_deadwood, policy):
+    """Asked only when the 10 cards left may knock (R12, R13)."""
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2) == 1
+    if bot <= LAST_BUILT_IN:
+        return True
+    return policy(DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
+
+
+@njit(cache=True, inline="always")
+def big_gin(bot, seat, hand, state, suit_deadwood, policy):
+    """Asked only when all 11 cards are melded and big gin is on (V13)."""
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2) == 1
+    if bot <= LAST_BUILT_IN:
+        return True
+    return policy(DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood) == 1
+
+
+@njit(cache=True, inline="always")
+def take_fiftieth(bot, seat, hand, state, suit_deadwood, policy):
+    """Asked only when taking the last discard lets this player knock (V7)."""
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2) == 1
+    if bot <= LAST_BUILT_IN:
+        return True
+    return policy(DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True)
-def _nothing(bot, seat, hand, state, suit_deadwood):
-    """A hand starts and the bot keeps no memory."""
+def built_in_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """The ``decide`` of the built-in bots, for the Python adapter (the engine calls them directly)."""
+    if decision == DECISION_START:
+        if bot == BOT_SIMPLE:
+            _simple_start(seat, state)
+        return 0
+    if decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        return np.int64(_built_in_takes(bot, seat, hand, state, suit_deadwood))
+    if decision == DECISION_DISCARD:
+        if bot == BOT_RANDOM:
+            return _random_discard(seat, hand, state, suit_deadwood)
+        if bot == BOT_SIMPLE:
+            return _simple_discard(seat, hand, state, suit_deadwood)
+        return _greedy_discard(seat, hand, state, suit_deadwood)
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2)  # knock, big gin, take the fiftieth card: a coin
+    return 1
 
 
 @njit(cache=True)
-def _always(bot, seat, hand, state, suit_deadwood):
-    """Yes, without looking: knock, go big gin, take the fiftieth card."""
-    return True
-
-
-@njit(cache=True)
-def _coin(bot, seat, hand, state, suit_deadwood):
-    """Yes or no with chance 1/2 each (``random``)."""
-    return randint_at(state, seat, 2) == 1
+def unused_policy(decision, bot, seat, hand, state, suit_deadwood):
+    """The ``decide`` passed for a seat whose bot is built in: never called."""
+    return -1
 
 
 # -- random ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def _random_discard(bot, seat, hand, state, suit_deadwood):
+def _random_discard(seat, hand, state, suit_deadwood):
     """A uniformly random legal discard, the legal cards taken in ascending order.
 
     After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
@@ -158,20 +254,14 @@ def _random_discard(bot, seat, hand, state, suit_deadwood):
 
 
 @njit(cache=True)
-def _simple_start(bot, seat, hand, state, suit_deadwood):
+def _simple_start(seat, state):
     """A new hand: forget the (drawn, discarded) pairs."""
     for c in range(52):
         state[slot(seat, I_PAIRS + c)] = 0
 
 
-@njit(cache=True)
-def _simple_takes(bot, seat, hand, state, suit_deadwood):
-    """Take the pile's top card when it completes a meld (R3, R4)."""
-    return card_fits_meld(hand, v.pile_top(state))
-
-
-@njit(cache=True)
-def _simple_discard(bot, seat, hand, state, suit_deadwood):
+@njit(cache=True, inline="always")
+def _simple_discard(seat, hand, state, suit_deadwood):
     """The EAAI player's discard: a random one of those leaving the least deadwood, never the card just
     taken from the pile (R10) and, while another is allowed, never a card it once discarded after
     drawing the card drawn now. Int slots ``I_PAIRS + c`` hold those (drawn, discarded) pairs as
@@ -195,7 +285,7 @@ def _simple_discard(bot, seat, hand, state, suit_deadwood):
     return choice
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _least(hand, left, banned, partners, cards):
     """Fill ``cards`` with the held cards, but ``banned`` and those in the mask ``partners``, whose
     discard leaves the least deadwood (``left[c]``); return their count."""
@@ -217,7 +307,7 @@ def _least(hand, left, banned, partners, cards):
 
 
 @njit(cache=True)
-def _greedy_takes(bot, seat, hand, state, suit_deadwood):
+def _greedy_takes(seat, hand, state, suit_deadwood):
     """Take the pile's top card when some discard afterwards leaves less deadwood than the hand has now."""
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
     best = discard_deadwoods(hand | (1 << v.pile_top(state)), suit_deadwood, work)
@@ -225,7 +315,7 @@ def _greedy_takes(bot, seat, hand, state, suit_deadwood):
 
 
 @njit(cache=True)
-def _greedy_discard(bot, seat, hand, state, suit_deadwood):
+def _greedy_discard(seat, hand, state, suit_deadwood):
     """The discard leaving the least deadwood; ties go to the higher rank, then the higher card.
 
     The card just taken from the pile may not be discarded (R10). After the V7 take every
@@ -244,286 +334,92 @@ def _greedy_discard(bot, seat, hand, state, suit_deadwood):
     return best
 
 
-# -- heuristic, opponent and mcts (the searching bots) --------------------------------
+# -- heuristic, opponent and mcts: their decide functions ------------------------------
 #
 # Each hands the searching code the table and the seat's own rows: its parameters, its
 # memory, the rules and its generator (copied out of the int row and back).
 
 
 @njit(cache=True)
-def _rows(seat, state):
-    """(parameters, float memory, int row, rules, generator) of ``seat``; the generator is a copy:
-    put it back with :func:`_keep_rng`."""
+def _estimating_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """heuristic and opponent (``bot``): the heuristic policy, ``opponent`` with its running estimate."""
     row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    params = row[:PARAMETER_CAPACITY]
+    memory = row[F_MEMORY:]
     own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
     rng = np.empty(1, np.uint64)
     rng[0] = np.uint64(own[I_RNG])
-    return row[:PARAMETER_CAPACITY], row[F_MEMORY:], own, state[v.T_RULES : v.T_RULES + RULE_COUNT], rng
-
-
-@njit(cache=True, inline="always")
-def _keep_rng(own, rng):
-    own[I_RNG] = np.int64(rng[0])
-
-
-@njit(cache=True)
-def _estimate_start(bot, seat, hand, state, suit_deadwood):
-    """A new hand: every unseen card equally likely (``kernels.opponent``)."""
-    _, memory, own, _, _ = _rows(seat, state)
-    _opponent.reset_beliefs(own, memory)
-
-
-@njit(cache=True)
-def _heuristic_takes(bot, seat, hand, state, suit_deadwood):
-    """heuristic and opponent (``bot``): the pile's top card, on the first turn and later alike."""
-    params, memory, own, rules, _ = _rows(seat, state)
     model = bot == BOT_OPPONENT
-    return _heuristic.takes_pile_card(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
-
-
-@njit(cache=True)
-def _heuristic_discard(bot, seat, hand, state, suit_deadwood):
-    params, memory, own, rules, _ = _rows(seat, state)
-    model = bot == BOT_OPPONENT
-    return _heuristic.choose_discard(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
-
-
-@njit(cache=True)
-def _heuristic_knock(bot, seat, hand, state, suit_deadwood):
-    params, memory, own, rules, rng = _rows(seat, state)
-    model = bot == BOT_OPPONENT
-    answer = _heuristic.knocks(model, params, seat, hand, state, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
-    _keep_rng(own, rng)
-    return answer
-
-
-@njit(cache=True)
-def _estimated_fiftieth(bot, seat, hand, state, suit_deadwood):
-    """opponent and mcts: take the fiftieth card when the estimated knock pays (V7)."""
-    params, memory, own, rules, rng = _rows(seat, state)
-    answer = _heuristic.takes_fiftieth(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    _keep_rng(own, rng)
-    return answer
-
-
-@njit(cache=True)
-def _mcts_draw(first_turn, seat, hand, state, suit_deadwood):
-    params, memory, own, rules, rng = _rows(seat, state)
-    answer = _mcts.choose_draw(
-        first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
-    )
-    _keep_rng(own, rng)
-    return answer
-
-
-@njit(cache=True)
-def _mcts_take_up_card(bot, seat, hand, state, suit_deadwood):
-    return _mcts_draw(True, seat, hand, state, suit_deadwood)
-
-
-@njit(cache=True)
-def _mcts_draw_from_pile(bot, seat, hand, state, suit_deadwood):
-    return _mcts_draw(False, seat, hand, state, suit_deadwood)
-
-
-@njit(cache=True)
-def _mcts_discard(bot, seat, hand, state, suit_deadwood):
-    params, memory, own, rules, rng = _rows(seat, state)
-    answer = _mcts.choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    _keep_rng(own, rng)
-    return answer
-
-
-@njit(cache=True)
-def _mcts_knock(bot, seat, hand, state, suit_deadwood):
-    params, memory, own, rules, rng = _rows(seat, state)
-    answer = _mcts.choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    _keep_rng(own, rng)
-    return answer
-
-
-# -- the bots, by id ------------------------------------------------------------------
-
-
-class Policy(NamedTuple):
-    """One compiled bot: its function for each decision (arguments ``bot, seat, hand, state, suit_deadwood``)."""
-
-    start_hand: object
-    """A new hand: set up the seat's memory."""
-    take_up_card: object
-    """First-turn offer of the up card, the pile's top card (R11): bool."""
-    draw_from_pile: object
-    """Normal turn: take the pile's top card instead of the stock's (R9): bool."""
-    discard: object
-    """The card to discard from the 11 held (R9, R10, V6, V7): int."""
-    knock: object
-    """Asked only when the 10 cards left may knock (R12, R13): bool."""
-    big_gin: object
-    """Asked only when all 11 cards are melded and big gin is on (V13): bool."""
-    take_fiftieth: object
-    """Asked only when taking the last discard lets this player knock (V7): bool."""
-
-
-POLICIES = (
-    Policy(_nothing, _coin, _coin, _random_discard, _coin, _coin, _coin),
-    Policy(_simple_start, _simple_takes, _simple_takes, _simple_discard, _always, _always, _always),
-    Policy(_nothing, _greedy_takes, _greedy_takes, _greedy_discard, _always, _always, _always),
-    Policy(_estimate_start, _heuristic_takes, _heuristic_takes, _heuristic_discard, _heuristic_knock, _always, _always),
-    Policy(
-        _estimate_start,
-        _heuristic_takes,
-        _heuristic_takes,
-        _heuristic_discard,
-        _heuristic_knock,
-        _always,
-        _estimated_fiftieth,
-    ),
-    Policy(
-        _estimate_start,
-        _mcts_take_up_card,
-        _mcts_draw_from_pile,
-        _mcts_discard,
-        _mcts_knock,
-        _always,
-        _estimated_fiftieth,
-    ),
-)
-ALL_KINDS = (1 << len(POLICIES)) - 1
-
-
-def kinds_of(bot_ids) -> int:  # type: ignore[no-untyped-def]
-    """The ``kinds`` mask of a table where these bot ids sit."""
-    kinds = 0
-    for bot in np.asarray(bot_ids).ravel():
-        if not 0 <= bot < len(POLICIES):
-            raise ValueError(f"bot id {bot}: choose 0-{len(POLICIES) - 1} ({', '.join(BOT_NAMES)})")
-        kinds |= 1 << int(bot)
-    return kinds
-
-
-def _members(kinds) -> tuple[int, ...]:  # type: ignore[no-untyped-def]
-    """The bot ids in a literal ``kinds`` mask (a TypingError otherwise)."""
-    if not isinstance(kinds, types.IntegerLiteral) or not 0 < kinds.literal_value <= ALL_KINDS:
-        raise TypingError(
-            f"kinds must be a compile-time constant mask of bot ids in 1-{ALL_KINDS}, got {kinds} "
-            "(call the kernel through simgin.kernels.specialized)"
-        )
-    return tuple(bot for bot in range(len(POLICIES)) if kinds.literal_value >> bot & 1)
-
-
-def _dispatch(decision: str):  # type: ignore[no-untyped-def]
-    """Register the overload of one dispatch function: a branch on ``bot`` per bot in ``kinds``."""
-
-    def implement(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-        members = _members(kinds)
-        padded = (members * 6)[:6]
-        k0, k1, k2, k3, k4, _ = padded
-        f0, f1, f2, f3, f4, f5 = (getattr(POLICIES[member], decision) for member in padded)
-        if len(members) == 1:
-
-            def one(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-                return f0(bot, seat, hand, state, suit_deadwood)
-
-            return one
-        if len(members) == 2:
-
-            def two(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-                if bot == k0:
-                    return f0(bot, seat, hand, state, suit_deadwood)
-                return f1(bot, seat, hand, state, suit_deadwood)
-
-            return two
-
-        def many(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-            if bot == k0:
-                return f0(bot, seat, hand, state, suit_deadwood)
-            if bot == k1:
-                return f1(bot, seat, hand, state, suit_deadwood)
-            if bot == k2:
-                return f2(bot, seat, hand, state, suit_deadwood)
-            if bot == k3:
-                return f3(bot, seat, hand, state, suit_deadwood)
-            if bot == k4:
-                return f4(bot, seat, hand, state, suit_deadwood)
-            return f5(bot, seat, hand, state, suit_deadwood)
-
-        return many
-
-    def register(stub):  # type: ignore[no-untyped-def]
-        overload(stub, prefer_literal=True)(implement)
-        return stub
-
-    return register
-
-
-@_dispatch("start_hand")
-def start_hand(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """A new hand: clear the seat's memory (and set up the opponent estimate where used). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("take_up_card")
-def take_up_card(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """First-turn offer of the up card, the pile's top card (R11). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("draw_from_pile")
-def draw_from_pile(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """Normal turn: take the pile's top card instead of the stock's (R9). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("discard")
-def discard(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """The card to discard from the 11 held (R9, R10, V6, V7). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("knock")
-def knock(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """Asked only when the 10 cards left may knock (R12, R13). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("big_gin")
-def big_gin(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """Asked only when all 11 cards are melded and big gin is on (V13). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@_dispatch("take_fiftieth")
-def take_fiftieth(kinds, bot, seat, hand, state, suit_deadwood):  # type: ignore[no-untyped-def]
-    """Asked only when taking the last discard lets this player knock (V7). numba only."""
-    raise NotImplementedError("a numba dispatch function: call it from a kernel")
-
-
-@njit(cache=True)
-def decide_kernel(kinds, decision, bot, seat, hand, state, suit_deadwood):
-    """One decision by its ``DECISION_*`` code, as an int (0/1, or the card to discard); see :func:`decide`."""
+    answer = np.int64(1)  # big gin, and heuristic's fiftieth card: always
     if decision == DECISION_START:
-        start_hand(kinds, bot, seat, hand, state, suit_deadwood)
-        return np.int64(0)
-    if decision == DECISION_TAKE_UP_CARD:
-        return np.int64(take_up_card(kinds, bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_DRAW_FROM_PILE:
-        return np.int64(draw_from_pile(kinds, bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_DISCARD:
-        return np.int64(discard(kinds, bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_KNOCK:
-        return np.int64(knock(kinds, bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_BIG_GIN:
-        return np.int64(big_gin(kinds, bot, seat, hand, state, suit_deadwood))
-    return np.int64(take_fiftieth(kinds, bot, seat, hand, state, suit_deadwood))
+        _opponent.reset_beliefs(own, memory)
+    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        answer = _heuristic.takes_pile_card(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+    elif decision == DECISION_DISCARD:
+        answer = _heuristic.choose_discard(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+    elif decision == DECISION_KNOCK:
+        answer = _heuristic.knocks(model, params, seat, hand, state, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
+    elif decision == DECISION_TAKE_FIFTIETH and model:
+        answer = _heuristic.takes_fiftieth(
+            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    own[I_RNG] = np.int64(rng[0])
+    return np.int64(answer)
+
+
+@njit(cache=True)
+def _mcts_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """mcts: its searches for the draw, the discard and the knock; opponent's rule for the fiftieth card."""
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    params = row[:PARAMETER_CAPACITY]
+    memory = row[F_MEMORY:]
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(own[I_RNG])
+    answer = np.int64(1)  # big gin: always
+    if decision == DECISION_START:
+        _opponent.reset_beliefs(own, memory)
+    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        first_turn = decision == DECISION_TAKE_UP_CARD
+        answer = _mcts.choose_draw(
+            first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    elif decision == DECISION_DISCARD:
+        answer = _mcts.choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_KNOCK:
+        answer = _mcts.choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_TAKE_FIFTIETH:
+        answer = _heuristic.takes_fiftieth(
+            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    own[I_RNG] = np.int64(rng[0])
+    return np.int64(answer)
+
+
+#: Each bot's ``decide``, by id: the built-in bots share :func:`built_in_decide` (the Python
+#: adapter's; the engine calls them directly), the others are passed to the engine.
+POLICIES = (
+    built_in_decide,
+    built_in_decide,
+    built_in_decide,
+    _estimating_decide,
+    _estimating_decide,
+    _mcts_decide,
+)
+
+
+def policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]
+    """The ``decide`` to pass the engine for each seat's bot: the bot's own for a searching bot,
+    :func:`unused_policy` for a built-in one (so that a pairing compiles only what plays)."""
+    return tuple(POLICIES[int(bot)] if bot > LAST_BUILT_IN else unused_policy for bot in bot_ids)
 
 
 def decide(decision: int, bot: int, seat: int, hand: int, state: np.ndarray, suit_deadwood: np.ndarray) -> int:
-    """One decision of bot ``bot`` by its ``DECISION_*`` code, from Python (compiling that bot only).
+    """One decision of bot ``bot`` by its ``DECISION_*`` code, as an int (0/1, or the card to discard).
 
-    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; the engine calls
-    the dispatch functions directly.
+    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; it compiles that
+    bot's ``decide`` only.
     """
-    from simgin.kernels import specialized
-
-    kernel = specialized(decide_kernel, 1 << bot, decision, bot, seat, hand, state, suit_deadwood)
-    return kernel(1 << bot, decision, bot, seat, hand, state, suit_deadwood)
+    return POLICIES[bot](decision, bot, seat, hand, state, suit_deadwood)

@@ -188,7 +188,7 @@ def discard_deadwoods(hand, suit_deadwood, out):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discards_with_sets(hand, sets, suit_deadwood, out, best):
     """Lower ``out[card]`` to the deadwood left by discarding ``card`` with the set cards ``sets``; the new best."""
     remaining = hand & ~sets
