@@ -122,7 +122,7 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
                 f"a strategy of {bots} made an illegal decision in game seed {int(seeds[i])}, "
                 f"hand seed {int(np.uint64(errors[i, 1]))}"
             )
-        if counts.max() <= hand_capacity:
+        if count == 0 or counts.max() <= hand_capacity:
             return games, rows, players, counts
         hand_capacity = int(counts.max())
 

@@ -373,6 +373,27 @@ def backend_for(workers: int, backend: str = "local", scheduler: str | None = No
     return _InlineBackend() if workers <= 1 else _PoolBackend(workers)
 
 
+def compile_kernels(config: RunConfig) -> None:
+    """Compile (or load from numba's cache) every kernel ``config`` plays, without playing: the
+    engine's entry point and the ``decide`` of each searching bot, passed to it with no units."""
+    nothing = np.zeros(0, dtype=np.uint64)
+    if config.table != "pairs":
+        play_table_rows(config.table, config.players, config.rules, nothing)
+        return
+    for a, b in config.pairings:
+        pair = (config.players[a], config.players[b])
+        if config.mode == "hands":
+            engine.play_hand_rows(pair, config.rules, nothing, np.zeros(0, dtype=np.int64))
+        else:
+            engine.play_game_rows(pair, config.rules, nothing)
+
+
+def compile_and_run_chunk(config: RunConfig, chunk: Chunk, hand_log: bool = False) -> ChunkResult:
+    """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
+    compile_kernels(config)
+    return run_chunk(config, chunk, hand_log)
+
+
 def kernel_for(mode: str, table: str = "pairs") -> Any:
     """The numba entry point that plays the chunks of a run: two-player hands or games, or
     three-player or partnership games (what the first run compiles)."""
@@ -415,9 +436,9 @@ def execute(
 
     At most ``2 * workers`` jobs are in flight, so a caller that stops early (a sequential
     test that has decided) wastes little work; closing the generator cancels the rest.
-    With ``compile_first`` the first job runs alone: its worker compiles the kernels and
-    writes numba's cache, which the other workers then load instead of each compiling the
-    same code (a minute of CPU and a few hundred MB each).
+    With ``compile_first`` the first job runs alone, and its worker first compiles every
+    kernel the run plays (:func:`compile_kernels`) and writes numba's cache, which the other
+    workers then load instead of each compiling the same code.
     """
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
@@ -430,7 +451,8 @@ def execute(
                     job = next(queue, None)
                     if job is None:
                         break
-                    pending.append(runner_backend.submit(run_chunk, job[0], job[1], hand_log))
+                    function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
+                    pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                 if not pending:
                     return
                 yield pending.popleft().result()

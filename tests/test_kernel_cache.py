@@ -135,3 +135,17 @@ def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
     broken = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_load_index=corrupt)))
     assert kernels.is_cached(broken) is False
     assert kernels.is_cached(SimpleNamespace()) is True
+
+
+def test_compile_kernels_readies_what_a_run_plays_without_playing():
+    """The first job of a run on a cold cache compiles the engine and each searching bot it plays (issue 15)."""
+    from simgin import runner
+
+    for config in (
+        runner.RunConfig(("simple", "heuristic"), games=2, seed=1),
+        runner.RunConfig(("simple", "greedy"), hands=2, seed=1),
+        runner.RunConfig(("simple", "greedy", "random"), games=6, seed=1, table="three"),
+    ):
+        runner.compile_kernels(config)  # plays nothing, so it needs no seeds and returns at once
+    assert k.play_games_batch.signatures and k.play_hands_batch.signatures
+    assert bots.POLICIES[bots.BOT_HEURISTIC].signatures

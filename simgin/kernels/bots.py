@@ -16,8 +16,9 @@ calls cheap: numba counts a reference for each array argument of each call.
 
 - The *built-in* bots ``random``, ``simple`` and ``greedy`` take microseconds per decision, so
   the engine calls them directly (the dispatch functions below, :func:`discard` and the
-  others), where LLVM inlines them into the hand loop. They are part of the hand loop's one
-  compiled kernel, which every pairing shares.
+  others), inlined into the hand loop (``inline="always"``: as separate calls the loop plays
+  half as many hands per second). They are part of the hand loop's one compiled kernel,
+  which every pairing shares.
 - The *searching* bots ``heuristic``, ``opponent`` and ``mcts`` each have one ``decide``
   function (a ``POLICY`` signature: ``decision, bot, seat, hand, state, suit_deadwood`` to an
   int), which the engine receives as an argument per seat (a numba first-class function) and
