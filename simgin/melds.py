@@ -17,7 +17,6 @@ import numpy as np
 
 from simgin.cards import RANK_COUNT, CardsLike, cards_to_mask, format_card, to_cards
 from simgin.kernels import melds as _k
-from simgin.kernels import run_rows
 
 MAX_HAND_CARDS = 11
 
@@ -116,10 +115,10 @@ def _masks(hands: np.ndarray) -> np.ndarray:
 
 
 def deadwood_batch(hands: np.ndarray) -> np.ndarray:
-    """Minimum deadwood of each hand in an array of int64 hand masks (split over threads)."""
+    """Minimum deadwood of each hand in an array of int64 hand masks (parallel over hands)."""
     masks = _masks(hands)
     out = np.empty(masks.shape[0], dtype=np.int64)
-    run_rows(_k.deadwood_batch, (masks, _k.SUIT_DEADWOOD, out), rows=(masks, out))
+    _k.deadwood_batch(masks, _k.SUIT_DEADWOOD, out)
     return out
 
 
@@ -128,7 +127,7 @@ def best_discard_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     masks = _masks(hands)
     cards = np.empty(masks.shape[0], dtype=np.int64)
     left = np.empty(masks.shape[0], dtype=np.int64)
-    run_rows(_k.best_discard_batch, (masks, _k.SUIT_DEADWOOD, cards, left), rows=(masks, cards, left))
+    _k.best_discard_batch(masks, _k.SUIT_DEADWOOD, cards, left)
     return cards, left
 
 

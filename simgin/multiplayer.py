@@ -36,7 +36,7 @@ from simgin import engine
 from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
 from simgin.kernels import run_kernel
-from simgin.kernels.bots import policies
+from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
 from simgin.rules import Rules
@@ -108,7 +108,7 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         counts = np.zeros(count, dtype=np.int64)
         errors = np.zeros((count, 2), dtype=np.int64)
         per_game = (games, rows, players, counts, errors)
-        decide = policies(ids)
+        decide = seat_policies(ids)
         if table == "three":
             shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
             run_kernel(_k.play_three_games_batch, seeds, *shared, *per_game, decide, rows=(seeds, *per_game))

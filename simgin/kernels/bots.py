@@ -113,27 +113,27 @@ def randint_at(state, seat, n):
 
 
 @njit(cache=True, inline="always")
-def start_hand(bot, seat, hand, state, suit_deadwood, policy):
+def start_hand(bot, seat, hand, state, suit_deadwood, policies):
     """A new hand: clear the seat's memory (and set up the opponent estimate where used)."""
     if bot == BOT_SIMPLE:
         _simple_start(seat, state)
     elif bot > LAST_BUILT_IN:
-        policy(DECISION_START, bot, seat, hand, state, suit_deadwood)
+        policies[seat](DECISION_START, bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def take_up_card(bot, seat, hand, state, suit_deadwood, policy):
+def take_up_card(bot, seat, hand, state, suit_deadwood, policies):
     """First-turn offer of the up card, the pile's top card (R11)."""
     if bot > LAST_BUILT_IN:
-        return policy(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood) == 1
+        return policies[seat](DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood) == 1
     return _built_in_takes(bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def draw_from_pile(bot, seat, hand, state, suit_deadwood, policy):
+def draw_from_pile(bot, seat, hand, state, suit_deadwood, policies):
     """Normal turn: take the pile's top card instead of the stock's (R9)."""
     if bot > LAST_BUILT_IN:
-        return policy(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood) == 1
+        return policies[seat](DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood) == 1
     return _built_in_takes(bot, seat, hand, state, suit_deadwood)
 
 
@@ -149,7 +149,7 @@ def _built_in_takes(bot, seat, hand, state, suit_deadwood):
 
 
 @njit(cache=True, inline="always")
-def discard(bot, seat, hand, state, suit_deadwood, policy):
+def discard(bot, seat, hand, state, suit_deadwood, policies):
     """The card to discard from the 11 held (R9, R10, V6, V7).
 
     After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
@@ -161,37 +161,37 @@ def discard(bot, seat, hand, state, suit_deadwood, policy):
         return _simple_discard(seat, hand, state, suit_deadwood)
     if bot == BOT_GREEDY:
         return _greedy_discard(seat, hand, state, suit_deadwood)
-    return policy(DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
+    return policies[seat](DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def knock(bot, seat, hand, state, suit_deadwood, policy):
+def knock(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when the 10 cards left may knock (R12, R13)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot <= LAST_BUILT_IN:
         return True
-    return policy(DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True, inline="always")
-def big_gin(bot, seat, hand, state, suit_deadwood, policy):
+def big_gin(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when all 11 cards are melded and big gin is on (V13)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot <= LAST_BUILT_IN:
         return True
-    return policy(DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True, inline="always")
-def take_fiftieth(bot, seat, hand, state, suit_deadwood, policy):
+def take_fiftieth(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when taking the last discard lets this player knock (V7)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot <= LAST_BUILT_IN:
         return True
-    return policy(DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True)
@@ -411,7 +411,7 @@ POLICIES = (
 )
 
 
-def policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]
+def seat_policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]
     """The ``decide`` to pass the engine for each seat's bot: the bot's own for a searching bot,
     :func:`unused_policy` for a built-in one (so that a pairing compiles only what plays)."""
     return tuple(POLICIES[int(bot)] if bot > LAST_BUILT_IN else unused_policy for bot in bot_ids)

@@ -11,7 +11,7 @@ few set choices, of four table lookups.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 SUIT_BITS = 0x1FFF
 
@@ -235,17 +235,17 @@ def best_discard_of_mask(hand, suit_deadwood):
     return -1, best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, parallel=True)
 def deadwood_batch(hands, suit_deadwood, out):
     """Minimum deadwood of each hand mask; each iteration writes only its own row."""
-    for i in range(hands.shape[0]):
+    for i in prange(hands.shape[0]):
         out[i] = deadwood_of_mask(hands[i], suit_deadwood)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, parallel=True)
 def best_discard_batch(hands, suit_deadwood, cards_out, deadwood_out):
     """Best discard and the deadwood it leaves, for each hand mask."""
-    for i in range(hands.shape[0]):
+    for i in prange(hands.shape[0]):
         card, dw = best_discard_of_mask(hands[i], suit_deadwood)
         cards_out[i] = card
         deadwood_out[i] = dw
