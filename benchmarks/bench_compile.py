@@ -67,11 +67,12 @@ if os.environ.get("SIMGIN_COMPILE_LOG"):
 """
 
 
-def run_measured(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+def run_measured(command: list[str], env: dict[str, str], quiet: bool = False) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of the command and its waited-for children, exit status)."""
     before = os.times()
     start = time.perf_counter()
-    status = subprocess.run(command, env=env, check=False).returncode
+    output = subprocess.DEVNULL if quiet else None
+    status = subprocess.run(command, env=env, check=False, stdout=output).returncode
     wall = time.perf_counter() - start
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
@@ -115,10 +116,10 @@ def cold_start(runs: int) -> None:
     for run in range(runs):
         environment = Environment()
         try:
-            cold = run_measured(command, environment.env)
+            cold = run_measured(command, environment.env, quiet=True)
             cold_compile = sum(entry["cpu"] for entry in compile_log(environment.log))
             environment.log.unlink(missing_ok=True)
-            warm = run_measured(command, environment.env)
+            warm = run_measured(command, environment.env, quiet=True)
             warm_compile = sum(entry["cpu"] for entry in compile_log(environment.log))
         finally:
             environment.close()
@@ -166,30 +167,30 @@ def breakdown(code: str) -> None:
     probe = f"""
 import collections, sys, time
 from numba.core import event
-frames, passes, functions = [], collections.Counter(), collections.Counter()
+compiles, runs = [], []  # open frames: [start, CPU spent in nested ones]
+passes, functions = collections.Counter(), collections.Counter()
+
+def _close(frames, counter, key):
+    start, nested = frames.pop()
+    spent = time.process_time() - start
+    counter[key] += spent - nested
+    if frames:
+        frames[-1][1] += spent
 
 class Compile(event.Listener):
     def on_start(self, ev):
-        frames.append([time.process_time(), 0.0])
+        compiles.append([time.process_time(), 0.0])
 
     def on_end(self, ev):
-        start, nested = frames.pop()
-        spent = time.process_time() - start
         function = ev.data["dispatcher"].py_func
-        functions[function.__module__ + "." + function.__qualname__] += spent - nested
-        if frames:
-            frames[-1][1] += spent
+        _close(compiles, functions, function.__module__ + "." + function.__qualname__)
 
 class Pass(event.Listener):
     def on_start(self, ev):
-        frames.append([time.process_time(), 0.0])
+        runs.append([time.process_time(), 0.0])
 
     def on_end(self, ev):
-        start, nested = frames.pop()
-        spent = time.process_time() - start
-        passes[ev.data["name"].split(" [")[0]] += spent - nested
-        if frames:
-            frames[-1][1] += spent
+        _close(runs, passes, ev.data["name"].split(" [")[0])
 
 event.register("numba:compile", Compile())
 event.register("numba:run_pass", Pass())
