@@ -86,6 +86,7 @@ def test_readme_states_the_test_command_and_ci_runs_both_commands_as_written():
         assert f'{variable}="$(readme_command "{heading}")"' in ci
         assert f'bash -euo pipefail -c "${variable}"' in ci
     assert "export SIMGIN_REQUIRE_BROWSER=1" in ci and "apt-get install -y -qq chromium" in ci
+    assert ".venv/bin/pytest -p no:cacheprovider -m slow" in ci  # the exhaustive runs pytest leaves out
 
 
 def test_quick_start_plays_the_fast_ladder_and_writes_the_report():
