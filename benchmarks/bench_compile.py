@@ -12,6 +12,10 @@ Python process the measurement starts, through a ``sitecustomize`` module put on
     python benchmarks/bench_compile.py suite [PYTEST_ARGS ...]
         The test suite (`pytest -p no:cacheprovider` plus the arguments) on an empty cache:
         its wall and CPU time and the compile time summed over its processes, by kernel.
+    python benchmarks/bench_compile.py kernels
+        Every kernel entry point the test suite compiles (the log of `suite` lists them), one
+        after the other in one fresh process on an empty cache, each timed: their total is
+        the compile time a fresh clone pays once.
     python benchmarks/bench_compile.py breakdown "PYTHON CODE"
         The code in a fresh process on an empty cache: compile CPU by numba function
         (exclusive of the functions it compiled in turn), and by compiler pass.
@@ -162,6 +166,58 @@ def suite(pytest_args: list[str]) -> None:
         print(f"| {sum(times):.1f} | {len(times)} | `{function}` | {bots} |")
 
 
+# Each step compiles (or loads) entry points the suite uses; zero units where playing would only cost time.
+KERNEL_STEPS = {
+    "two-player hands, the hand loop with simple, greedy and random": (
+        "play_hand_rows(('simple', 'simple'), Rules(), np.array([1], dtype=np.uint64), np.array([0]))"
+    ),
+    "two-player games": "play_game_rows(('simple', 'greedy'), Rules(), np.zeros(0, dtype=np.uint64))",
+    "three-player games (V11)": "play_table_rows('three', ('simple', 'random', 'greedy'), Rules(), ONE)",
+    "partnership games (V12)": "play_table_rows('teams', ('simple', 'random', 'greedy', 'simple'), Rules(), ONE)",
+    "heuristic and opponent (their decide)": "play_hand_rows(('heuristic', 'opponent'), Rules(), NONE, NO_DEALERS)",
+    "mcts (its decide)": "play_hand_rows(('mcts', 'simple'), Rules(), NONE, NO_DEALERS)",
+    "the built-in bots' decide (Python adapter)": (
+        "play_hand((CompiledStrategy('simple', 1), CompiledStrategy('random', 0)), Rules(), 5, 0)"
+    ),
+    "meld batches (simgin.melds)": "deadwood_batch(np.array([7], dtype=np.int64)); best_discard_batch(np.array([7]))",
+    "showdown scoring (simgin.score_showdown)": (
+        "score_showdown('AS 2S 3S 7C 7D 7H TD JD QD KH', '4S 5S 8C 8D 9H 9S KC KD 2C 3D')"
+    ),
+}
+
+
+def kernels() -> None:
+    environment = Environment()
+    steps = "\n".join(
+        f"start = time.process_time(); {code}; print(f'{{time.process_time() - start:6.1f}}  ' + {label!r}, flush=True)"
+        for label, code in KERNEL_STEPS.items()
+    )
+    program = f"""
+import time
+import numpy as np
+from simgin import Rules, score_showdown
+from simgin.engine import play_game_rows, play_hand_rows
+from simgin.melds import best_discard_batch, deadwood_batch
+from simgin.multiplayer import play_table_rows
+from simgin.reference_engine import play_hand
+from simgin.strategies.compiled import CompiledStrategy
+
+NONE, NO_DEALERS, ONE = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64), np.array([3], dtype=np.uint64)
+begin = time.process_time()
+print("CPU s  entry points")
+{steps}
+print(f"{{time.process_time() - begin:6.1f}}  in all")
+"""
+    print("command: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/bench_compile.py kernels", flush=True)
+    try:
+        env = dict(environment.env)
+        del env["SIMGIN_COMPILE_LOG"]
+        wall, cpu, status = run_measured([sys.executable, "-c", program], env)
+    finally:
+        environment.close()
+    print(f"fresh process: {wall:.1f} s wall, {cpu:.1f} s CPU (imports included), exit {status}")
+
+
 def breakdown(code: str) -> None:
     environment = Environment()
     probe = f"""
@@ -218,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     first.add_argument("--runs", type=int, default=3)
     tests = commands.add_parser("suite", help="the test suite on an empty numba cache")
     tests.add_argument("pytest_args", nargs=argparse.REMAINDER)
+    commands.add_parser("kernels", help="every kernel entry point the suite uses, on an empty cache")
     parts = commands.add_parser("breakdown", help="compile time of a snippet, by function and pass")
     parts.add_argument("code")
     args, extra = parser.parse_known_args(argv)
@@ -227,6 +284,8 @@ def main(argv: list[str] | None = None) -> None:
         cold_start(args.runs)
     elif args.command == "suite":
         suite([*args.pytest_args, *extra])
+    elif args.command == "kernels":
+        kernels()
     else:
         breakdown(args.code)
 

@@ -73,7 +73,7 @@ def _announce_compilation(unit: str, table: str, players: Sequence[str] = ()) ->
     from simgin import runner
 
     if not runner.kernels_cached(unit, table, players=players):
-        click.echo("compiling kernels, first run only (10-20 seconds)...", err=True)
+        click.echo("compiling kernels, first run only (10-30 seconds)...", err=True)
 
 
 def _make_config(
