@@ -9,8 +9,8 @@ simgin runs take turns, and a run that other processes disturbed is redone (see
 - One core: a serial ``@njit`` loop over the array calling
   ``simgin.kernels.melds.deadwood_of_mask`` (10 cards), ``best_discard_of_mask`` or
   ``discard_deadwoods`` (11 cards), and the same loop around the naive kernel below.
-- All cores: ``simgin.melds.deadwood_batch`` / ``best_discard_batch`` (``prange``, input
-  checks included) and a ``prange`` loop around the naive kernel.
+- All cores: ``simgin.melds.deadwood_batch`` / ``best_discard_batch`` (the batch split over
+  numba's threads, input checks included) and a ``prange`` loop around the naive kernel.
 
 The naive kernel is the usual first implementation: scan all 329 melds (65 sets, 4-card
 sets included, and 264 runs of 3 to 13 cards) for those contained in the hand, then a
@@ -312,7 +312,7 @@ def measure(hand_count: int, hand11_count: int, runs: int, seed: int) -> list[di
         ),
         (
             f"10-card deadwood, {threads} cores",
-            "`simgin.melds.deadwood_batch` (prange, input checks included)",
+            "`simgin.melds.deadwood_batch` (threads, input checks included)",
             hand_count,
             lambda: naive_parallel(hands10, *naive_args, n10),
             lambda: simgin.melds.deadwood_batch(hands10),
@@ -336,7 +336,7 @@ def measure(hand_count: int, hand11_count: int, runs: int, seed: int) -> list[di
         ),
         (
             f"11-card best discard, {threads} cores",
-            "`simgin.melds.best_discard_batch` (prange, input checks included)",
+            "`simgin.melds.best_discard_batch` (threads, input checks included)",
             hand11_count,
             lambda: naive_best_discard_parallel(hands11, *naive_args, c11, d11),
             lambda: simgin.melds.best_discard_batch(hands11),

@@ -427,15 +427,18 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
     total_undercut = undercut.sum(axis=1)
     rate = _ratio(total_undercut, total_knocks)
     low, high = wilson(total_undercut, total_knocks)
-    x = np.arange(len(players))
+    # Horizontal bars: the knockers' names sit one per row, so any number of them stays legible.
+    y = np.arange(len(players))
     colors = [PALETTE[i % len(PALETTE)] for i in range(len(players))]
-    left.bar(x, 100 * rate, color=colors, width=0.6)
-    left.errorbar(x, 100 * rate, yerr=[100 * (rate - low), 100 * (high - rate)], fmt="none", color="black", capsize=4)
-    left.set_xticks(x, labels=players)
-    left.set_xlabel("knocker")
-    left.set_ylabel("knocks undercut (%)")
+    left.barh(y, 100 * rate, color=colors, height=0.6)
+    left.errorbar(100 * rate, y, xerr=[100 * (rate - low), 100 * (high - rate)], fmt="none", color="black", capsize=4)
+    left.set_yticks(y, labels=players)
+    left.invert_yaxis()
+    left.set_ylabel("knocker")
+    left.set_xlabel("knocks undercut (%)")
+    left.set_xlim(left=0)
     left.set_title("Per knocker")
-    left.grid(axis="x", visible=False)
+    left.grid(axis="y", visible=False)
     bins = np.arange(1, DEADWOOD_BINS)
     for i, player in enumerate(players):
         n = knocks[i, 1:]

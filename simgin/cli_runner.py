@@ -134,13 +134,13 @@ def notice(message: str) -> None:
     click.echo(f"simgin: {message}", err=True)
 
 
-def _announce_compilation(unit: str, table: str) -> None:
-    """Say so when numba's cache lacks the kernel this run plays in (a first run, or new kernel
-    sources), since compiling it takes about a minute; later runs load it from the cache."""
+def _announce_compilation(unit: str, table: str, players: Sequence[str] = ()) -> None:
+    """Say so when numba's cache lacks the kernel this run plays in or a searching bot it plays (a
+    first run, or new kernel sources), since compiling takes seconds; later runs load them from the cache."""
     from simgin import runner
 
-    if not runner.kernels_cached(unit, table):
-        click.echo("compiling kernels, first run only (about a minute)...", err=True)
+    if not runner.kernels_cached(unit, table, players=players):
+        click.echo("compiling kernels, first run only (10-30 seconds)...", err=True)
 
 
 def _make_config(
@@ -176,6 +176,7 @@ def _running(
     out: Path | None,
     table: str = "pairs",
     show_partial: Callable[[list[Any]], None] | None = None,
+    players: Sequence[str] = (),
 ) -> Iterator[Callable[[Any, int], None]]:
     """A progress callback (a bar with the rate and time left on a terminal), and one-line errors.
 
@@ -184,7 +185,7 @@ def _running(
     """
     from simgin import runner
 
-    _announce_compilation(unit, table)
+    _announce_compilation(unit, table, players)
     show = not quiet and sys.stderr.isatty()
     started = time.perf_counter()
     bar = click.progressbar(length=total, label=unit, file=sys.stderr, show_eta=True)
@@ -319,7 +320,7 @@ def _execute(
     config = _make_config(players, rules, options, table=table)
     out = options["out"]
     total = config.count * len(config.pairings)
-    with _running(total, config.mode, options["quiet"], out, config.table, show_partial) as progress:
+    with _running(total, config.mode, options["quiet"], out, config.table, show_partial, config.players) as progress:
         kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
         return runner.run(config, progress=progress, kind=kind, **_execution(options))
 
@@ -531,8 +532,30 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     if claims:
         click.echo("significant after Holm's correction:")
         for row in claims:
-            better, worse = (row["a"], row["b"]) if row["score"] > 0.5 else (row["b"], row["a"])
-            click.echo(f"  {better} beats {worse} (pair score {row['score']:.3f}, adjusted p {row['p_holm']:.2g})")
+            click.echo(f"  {holm_claim(row)}")
+
+
+def holm_claim(row: dict[str, Any]) -> str:
+    """One significant pairwise claim, stated for the winner: its own pair score and the Holm-adjusted p.
+
+    >>> holm_claim({"a": "simple", "b": "heuristic", "score": 0.232, "p_holm": 0.0})
+    'heuristic beats simple (pair score 0.768, adjusted p < 1e-300)'
+    """
+    if row["score"] > 0.5:
+        better, worse, score = row["a"], row["b"], row["score"]
+    else:
+        better, worse, score = row["b"], row["a"], 1 - row["score"]
+    return f"{better} beats {worse} (pair score {score:.3f}, adjusted p {format_p(row['p_holm'])})"
+
+
+def format_p(p: float) -> str:
+    """A p-value in two significant digits; one below 1e-300 (the floor of double precision, where it
+    may have underflowed to 0) as ``< 1e-300``.
+
+    >>> format_p(0.0123), format_p(3.2e-45), format_p(0.0)
+    ('0.012', '3.2e-45', '< 1e-300')
+    """
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
 
 
 @click.command()
@@ -606,7 +629,7 @@ def compare(
         )
     except ValueError as error:
         raise user_error("", error) from None
-    with _running(max_games, "games", quiet, out) as progress:
+    with _running(max_games, "games", quiet, out, players=(a, b)) as progress:
         result, summary = run_sprt(
             a,
             b,
@@ -701,7 +724,7 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
         click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
     cells_count = sum(first is None for first in same_as)
     out = options["out"]
-    with _running(config.count * cells_count, config.mode, options["quiet"], out) as progress:
+    with _running(config.count * cells_count, config.mode, options["quiet"], out, players=config.players) as progress:
         cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
     overridden = overridden_rules(config)
     _show_sweep((a, b), table, cells, grid, overridden, as_json, out)

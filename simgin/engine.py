@@ -23,6 +23,7 @@ import numpy as np
 from simgin import reference_engine as _ref
 from simgin.kernels import bots as _bots
 from simgin.kernels import engine as _k
+from simgin.kernels import run_kernel
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import SUIT_VALUE
 from simgin.registry import Player, resolve
@@ -132,7 +133,8 @@ def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, deal
         return rows
     errors = np.zeros(seeds.shape[0], dtype=np.int64)
     ids, params = _compiled_arrays(pair)
-    _k.play_hands_batch(seeds, dealers, rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE, rows, errors)
+    shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
+    run_kernel(_k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         i = int(bad[0])
@@ -178,9 +180,8 @@ def play_game_rows(
         rows = np.zeros((game_count, hand_capacity, _k.HAND_FIELD_COUNT), dtype=np.int64)
         counts = np.zeros(game_count, dtype=np.int64)
         errors = np.zeros((game_count, 3), dtype=np.int64)
-        _k.play_games_batch(
-            seeds, rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE, games, rows, counts, errors
-        )
+        shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
+        run_kernel(_k.play_games_batch, seeds, *shared, games, rows, counts, errors, _bots.seat_policies(ids))
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])

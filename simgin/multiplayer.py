@@ -41,6 +41,8 @@ from simgin import engine
 from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
 from simgin.kernels import rule_index as ri
+from simgin.kernels import run_kernel
+from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
 from simgin.rules import TABLES as RULES_TABLES
@@ -114,15 +116,18 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         players = np.zeros((count, hand_capacity, 3), dtype=np.int64)
         counts = np.zeros(count, dtype=np.int64)
         errors = np.zeros((count, 2), dtype=np.int64)
-        arrays = (SUIT_DEADWOOD, SUIT_VALUE, games, rows, players, counts, errors)
+        per_game = (games, rows, players, counts, errors)
+        decide = seat_policies(ids)
         if table == "three":
-            _k.play_three_games_batch(seeds, rules.to_array(), ids, params, *arrays)
+            shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
+            run_kernel(_k.play_three_games_batch, seeds, *shared, *per_game, decide, rows=(seeds, *per_game))
         else:
             # V12: the race at a partnership table is to team_target, and the bots that weigh
             # the game (heuristic, opponent, mcts) are shown their team's score, so they read it there.
             team_rules = rules.to_array()
             team_rules[ri.TARGET] = rules.team_target
-            _k.play_team_games_batch(seeds, team_rules, ids, params, rules.team_target, *arrays)
+            shared = (team_rules, ids, params, rules.team_target, SUIT_DEADWOOD, SUIT_VALUE)
+            run_kernel(_k.play_team_games_batch, seeds, *shared, *per_game, decide, rows=(seeds, *per_game))
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])
@@ -130,7 +135,7 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
                 f"a strategy of {bots} made an illegal decision in game seed {int(seeds[i])}, "
                 f"hand seed {int(np.uint64(errors[i, 1]))}"
             )
-        if counts.max() <= hand_capacity:
+        if count == 0 or counts.max() <= hand_capacity:
             return games, rows, players, counts
         hand_capacity = int(counts.max())
 

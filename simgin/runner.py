@@ -594,6 +594,29 @@ def backend_for(workers: int, backend: str = "local", scheduler: str | None = No
     return _InlineBackend() if workers <= 1 else _PoolBackend(workers)
 
 
+def compile_kernels(config: RunConfig) -> None:
+    """Compile (or load from numba's cache) every kernel ``config`` plays, without playing: the
+    engine's entry point and the ``decide`` of each searching bot, passed to it with no units."""
+    nothing = np.zeros(0, dtype=np.uint64)
+    if config.table != "pairs":
+        play_table_rows(config.table, config.players, config.rules, nothing)
+        return
+    for a, b in config.pairings:
+        pair = (config.players[a], config.players[b])
+        if config.mode == "hands":
+            engine.play_hand_rows(pair, config.rules, nothing, np.zeros(0, dtype=np.int64))
+        else:
+            engine.play_game_rows(pair, config.rules, nothing)
+
+
+def compile_and_run_chunk(
+    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+) -> ChunkResult:
+    """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
+    compile_kernels(config)
+    return run_chunk(config, chunk, hand_log, programs)
+
+
 def kernel_for(mode: str, table: str = "pairs") -> Any:
     """The numba entry point that plays the chunks of a run: two-player hands or games, or
     three-player or partnership games (what the first run compiles)."""
@@ -606,11 +629,22 @@ def kernel_for(mode: str, table: str = "pairs") -> Any:
     return table_kernels.play_three_games_batch if table == "three" else table_kernels.play_team_games_batch
 
 
-def kernels_cached(mode: str, table: str = "pairs") -> bool:
-    """Whether numba's on-disk cache holds the kernel of such a run, compiled from today's sources."""
+def kernels_cached(mode: str, table: str = "pairs", players: Sequence[str] = ()) -> bool:
+    """Whether numba's on-disk cache holds the kernel of such a run, and the ``decide`` of each
+    searching bot among ``players`` (``kernels.bots``), compiled from today's sources."""
     from simgin.kernels import is_cached
+    from simgin.kernels.bots import LAST_BUILT_IN, POLICIES
+    from simgin.registry import resolve
 
-    return is_cached(kernel_for(mode, table))
+    searching = set()
+    for spec in players:
+        try:
+            player = resolve(spec)
+        except ValueError:
+            continue  # the run itself reports a bad spec
+        if player.compiled and player.info.bot_id > LAST_BUILT_IN:
+            searching.add(POLICIES[player.info.bot_id])
+    return is_cached(kernel_for(mode, table)) and all(is_cached(decide) for decide in searching)
 
 
 def execute(
@@ -627,15 +661,14 @@ def execute(
 
     At most ``2 * workers`` jobs are in flight, so a caller that stops early (a sequential
     test that has decided) wastes little work; closing the generator cancels the rest and
-    ends the local workers. With ``compile_first`` the first job runs alone: its worker
-    compiles the kernels and writes numba's cache, which the other workers then load
-    instead of each compiling the same code (a minute of CPU and a few hundred MB each).
+    ends the local workers. With ``compile_first`` the first job runs alone, and its worker
+    first compiles every kernel the run plays (:func:`compile_kernels`) and writes numba's
+    cache, which the other workers then load instead of each compiling the same code.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while.
     ``programs`` goes to :func:`run_chunk`.
     """
     notice = notice or _log_notice
-    play = run_chunk if programs is None else functools.partial(run_chunk, programs=programs)
     with backend_for(workers, backend, scheduler) as runner_backend:
         pending: deque[Any] = deque()
         queue = iter(jobs)
@@ -648,7 +681,10 @@ def execute(
                     job = next(queue, None)
                     if job is None:
                         break
-                    pending.append(runner_backend.submit(play, job[0], job[1], hand_log))
+                    function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
+                    if programs is not None:
+                        function = functools.partial(function, programs=programs)
+                    pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                 if not pending:
                     return
                 future = pending.popleft()
@@ -993,7 +1029,6 @@ def run_cells(
         # Workers get strategy files by absolute path: a remote worker's working directory is its own.
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
         todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
-        chunk_total = sum(config.chunk_count * len(config.pairings) for config in configs)
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
         counts = {"ran": 0, "resumed": 0}
 
@@ -1005,11 +1040,12 @@ def run_cells(
             ]
 
         # Workers on this machine share its numba cache; a remote cluster's cache is its own.
+        first = next((config for config, chunk in _plan(configs) if chunk.key not in finished), None)
         compile_first = (
-            len(finished) < chunk_total
+            first is not None
             and workers > 1
             and scheduler is None
-            and not kernels_cached(configs[0].mode, configs[0].table)
+            and not kernels_cached(first.mode, first.table, players=first.players)
         )
         if out is not None:
             stderr_dir = str(Path(out).resolve() / "stderr")

@@ -104,10 +104,15 @@ def z_value(confidence: float = 0.95) -> float:
 def two_sided_p_value(z: float) -> float:
     """The two-sided normal p-value 2(1 - Φ(|z|)) of a z statistic, for :func:`holm` and friends (§4).
 
+    Computed as ``erfc(|z| / √2)``, which keeps its precision in the far tail (``1 - Φ`` rounds to 0
+    beyond |z| ≈ 8.3); it underflows to 0 only beyond |z| ≈ 38.
+
     >>> round(two_sided_p_value(1.959964), 4)
     0.05
+    >>> f"{two_sided_p_value(10.0):.3g}"
+    '1.52e-23'
     """
-    return 2.0 * (1.0 - _NORMAL.cdf(abs(z)))
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 def _scalar_or_array(value: NDArray[np.float64]) -> float | NDArray[np.float64]:

@@ -1,7 +1,13 @@
-"""Numba's on-disk cache is invalidated by an edit of any kernel file (``simgin.kernels``)."""
+"""Numba's on-disk cache: invalidated by an edit of any kernel file; a pairing compiles only what it plays.
+
+The searching bots (heuristic, opponent, mcts) reach the hand loop as first-class functions
+(``kernels.bots``), so ``simple`` vs ``simple`` on an empty cache compiles none of their code,
+and a second fresh process loads everything from the cache (issue 15).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,13 +20,13 @@ import simgin.kernels as kernels
 from simgin import Rules
 from simgin.cli import main
 from simgin.engine import play_hand_rows
-from simgin.kernels import bots
+from simgin.kernels import bots, heuristic, mcts, opponent
 from simgin.kernels import engine as k
 
 
 def test_cached_kernels_are_stamped_with_all_kernel_sources():
-    # play_hand compiles the bots of bots.py, heuristic.py and mcts.py into itself.
-    for dispatcher in (k.play_hand, k.play_hands_batch, k.play_games_batch, bots.decide):
+    # play_hand compiles the bots it plays (bots.py, heuristic.py, mcts.py ...) into itself.
+    for dispatcher in (k.play_hand, k.play_hands_batch, k.play_games_batch, *bots.POLICIES):
         locator = dispatcher._cache._impl.locator
         assert isinstance(locator, kernels.KernelSourcesStamp)
         assert locator.get_source_stamp() == kernels.sources_stamp()
@@ -34,6 +40,69 @@ def test_the_stamp_changes_when_any_kernel_file_changes(tmp_path, monkeypatch):
     assert kernels.sources_stamp() == before
     (tmp_path / "bots.py").write_text("y = 22\n", encoding="utf-8")
     assert kernels.sources_stamp() != before
+
+
+# Run in a fresh process: play a pairing (hands, games and the Python adapter's decisions) and
+# print the kernel functions this process compiled, as numba's compile events report them.
+PLAY_AND_LIST_COMPILED = """
+import json, sys
+import numpy as np
+from numba.core import event
+
+compiled = set()
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        function = ev.data["dispatcher"].py_func
+        compiled.add(function.__module__ + "." + function.__qualname__)
+
+
+event.register("numba:compile", Listener())
+from simgin import Rules
+from simgin.engine import play_hand_rows
+from simgin.kernels import bots, engine, is_cached
+from simgin.reference_engine import play_hand
+from simgin.strategies.compiled import CompiledStrategy
+
+players = tuple(sys.argv[1].split(","))
+cached_before = is_cached(engine.play_hands_batch)
+play_hand_rows(players, Rules(), np.array([1, 2], dtype=np.uint64), np.array([0, 1]))
+play_hand(tuple(CompiledStrategy(name, bots.BOT_NAMES.index(name)) for name in players), Rules(), 5, 0)
+print(json.dumps({
+    "compiled": sorted(name for name in compiled if name.startswith("simgin.")),
+    "cached_before": cached_before,
+    "cached_after": is_cached(engine.play_hands_batch),
+    "searching_cached": [is_cached(decide) for decide in set(bots.POLICIES[bots.LAST_BUILT_IN + 1 :])],
+}))
+"""
+
+
+def _play_in_fresh_process(players: str, cache: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    command = [sys.executable, "-c", PLAY_AND_LIST_COMPILED, players]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, timeout=600)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_them_from_the_cache(tmp_path):
+    cache = str(tmp_path / "numba-cache")
+    first = _play_in_fresh_process("simple,simple", cache)
+    compiled = first["compiled"]
+    # It compiled what it plays: the hand loop with the built-in bots, and their decide for the adapter ...
+    for name in ("engine.play_hands_batch", "engine.play_hand", "bots.built_in_decide", "melds.discard_deadwoods"):
+        assert f"simgin.kernels.{name}" in compiled, compiled
+    # ... and nothing of the searching bots: no heuristic, opponent or mcts code, not their decide.
+    searching = {module.__name__ for module in (heuristic, opponent, mcts)}
+    assert not [name for name in compiled if name.rsplit(".", 1)[0] in searching], compiled
+    assert not [name for name in compiled if "_estimating_decide" in name or "_mcts_decide" in name], compiled
+    assert (first["cached_before"], first["cached_after"], first["searching_cached"]) == (False, True, [False, False])
+    # A second fresh process finds every kernel it plays in numba's cache and compiles nothing.
+    second = _play_in_fresh_process("simple,simple", cache)
+    assert second["compiled"] == [] and second["cached_before"]
 
 
 def test_is_cached_reads_numba_index_for_the_current_sources():
@@ -66,3 +135,17 @@ def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
     broken = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_load_index=corrupt)))
     assert kernels.is_cached(broken) is False
     assert kernels.is_cached(SimpleNamespace()) is True
+
+
+def test_compile_kernels_readies_what_a_run_plays_without_playing():
+    """The first job of a run on a cold cache compiles the engine and each searching bot it plays (issue 15)."""
+    from simgin import runner
+
+    for config in (
+        runner.RunConfig(("simple", "heuristic"), games=2, seed=1),
+        runner.RunConfig(("simple", "greedy"), hands=2, seed=1),
+        runner.RunConfig(("simple", "greedy", "random"), games=6, seed=1, table="three"),
+    ):
+        runner.compile_kernels(config)  # plays nothing, so it needs no seeds and returns at once
+    assert k.play_games_batch.signatures and k.play_hands_batch.signatures
+    assert bots.POLICIES[bots.BOT_HEURISTIC].signatures

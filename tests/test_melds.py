@@ -140,6 +140,7 @@ def test_random_ten_card_deadwood(kind: str) -> None:
     assert not mismatches, mismatches[:5]
 
 
+@pytest.mark.slow  # exhaustive: thousands of brute-force discard searches (.ci/run runs it)
 @pytest.mark.parametrize("kind", ["uniform", "clustered"])
 def test_random_eleven_card_discards(kind: str) -> None:
     mismatches = []

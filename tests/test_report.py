@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from simgin.reports import figures as F
 from simgin.reports.build import (
@@ -354,9 +355,9 @@ def test_undercut_chart_and_caption():
     table = deadwood_fixture()
     fig = F.undercut_chart(table)
     left, right = fig.axes
-    assert [t.get_text() for t in left.get_xticklabels()] == ["simple", "heuristic"]  # random never knocked
-    assert [round(p.get_height(), 6) for p in left.patches] == [16.0, 0.0]  # 40 of 250 knocks
-    assert left.get_ylabel() == right.get_ylabel() == "knocks undercut (%)"
+    assert [t.get_text() for t in left.get_yticklabels()] == ["simple", "heuristic"]  # random never knocked
+    assert [round(p.get_width(), 6) for p in left.patches] == [16.0, 0.0]  # 40 of 250 knocks
+    assert left.get_xlabel() == right.get_ylabel() == "knocks undercut (%)"
     assert right.get_xlabel().startswith("knocker's deadwood at the knock (points")
     lines = right.get_lines()
     assert len(lines) == 2
@@ -367,6 +368,29 @@ def test_undercut_chart_and_caption():
         "simple's knocks are undercut 16.0% of the time (40 of 250), most often at deadwood 9 (30.0% of 100); "
         "heuristic's knocks are undercut 0.0% of the time (0 of 80)."
     )
+
+
+def test_undercut_chart_labels_do_not_overlap_with_four_knockers():
+    """Figure 5 with the quick start's four bots: no two knocker labels (or the panels' tick labels) overlap."""
+    names = ["simple", "greedy", "heuristic", "opponent"]
+    table = pd.DataFrame(
+        [
+            {"player": name, "deadwood": d, "knocks": 30, "undercut": i + d % 3}
+            for i, name in enumerate(names)
+            for d in range(11)
+        ]
+    )
+    fig = F.undercut_chart(table)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for ax in fig.axes:
+        for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
+            boxes = [label.get_window_extent(renderer) for label in labels if label.get_text()]
+            for i, first in enumerate(boxes):
+                for second in boxes[i + 1 :]:
+                    assert not first.overlaps(second), (ax.get_title(), [label.get_text() for label in labels])
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == names
 
 
 def test_knock_deadwood_chart_and_caption():

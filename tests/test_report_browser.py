@@ -1,17 +1,20 @@
 """The report in a real browser: headless Chromium opens it offline, every image loads, and a screenshot is saved.
 
-Needs Debian's ``chromium`` (``.ci/run`` installs it where it is missing). Without it the test fails
-with the command to install it rather than skipping, so a missing browser cannot hide a broken report.
+Needs Debian's ``chromium``. Without it the test is skipped with the reason and the command to install
+it (a fresh machine runs the suite), unless ``SIMGIN_REQUIRE_BROWSER=1``: then a missing browser fails
+the test, so it cannot hide a broken report. ``.ci/run`` installs Chromium and sets that variable.
 The report's inline script marks ``<body>`` with ``data-images="ok"`` once every image has loaded
 with a natural width above 0; ``--dump-dom`` prints the DOM after the page's load event.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,15 +27,20 @@ CHROMIUM = "/usr/bin/chromium"
 WINDOW = (1280, 4000)
 
 
+REQUIRE = "SIMGIN_REQUIRE_BROWSER"
+
+
 def chromium() -> str:
-    """The Chromium executable, or a failed test saying how to install it."""
+    """The Chromium executable; without it a skipped test, or a failed one when ``SIMGIN_REQUIRE_BROWSER=1``."""
     path = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
     if path is None:
-        pytest.fail(
+        reason = (
             f"{CHROMIUM} is missing: install Debian's chromium to run the browser test "
-            "(apt-get update && apt-get install -y chromium; .ci/run does this)",
-            pytrace=False,
+            "(apt-get update && apt-get install -y chromium; .ci/run does this)"
         )
+        if os.environ.get(REQUIRE) == "1":
+            pytest.fail(f"{reason}; {REQUIRE}=1 requires it", pytrace=False)
+        pytest.skip(reason)
     return path
 
 
@@ -62,8 +70,20 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+def test_a_missing_browser_skips_the_test_unless_it_is_required(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv(REQUIRE, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no-chromium is missing: install Debian's chromium"):
+        chromium()
+    monkeypatch.setenv(REQUIRE, "1")
+    with pytest.raises(pytest.fail.Exception, match="SIMGIN_REQUIRE_BROWSER=1 requires it"):
+        chromium()
+
+
 @pytest.mark.parametrize("kind", ["tournament", "sweep"])
 def test_report_in_headless_chromium(kind, tmp_path):
+    chromium()  # skip (or fail) before building the report
     directory = tmp_path / "run"
     save_result(directory, synthetic_result("tournament") if kind == "tournament" else synthetic_sweep())
     html_path = write_report(directory, tmp_path / "report.html").html

@@ -314,7 +314,7 @@ def test_runs_compile_first_only_on_a_cold_cache_shared_by_local_workers(
         seen["compile_first"] = compile_first
         yield from ()
 
-    monkeypatch.setattr(runner, "kernels_cached", lambda mode, table: cached)
+    monkeypatch.setattr(runner, "kernels_cached", lambda mode, table, players=(): cached)
     monkeypatch.setattr(runner, "execute", fake_execute)
     config = runner.RunConfig(("simple", "simple"), hands=100, seed=1)
     with pytest.raises(StopIteration):  # the fake plays nothing

@@ -353,6 +353,7 @@ def compare(knocker: list[int], defender: list[int], rules: Rules) -> tuple[tupl
     return None, expected
 
 
+@pytest.mark.slow  # exhaustive: thousands of brute-force showdowns (.ci/run runs it)
 def test_r14_r19_random_knocks_match_brute_force() -> None:
     rng = np.random.default_rng(SITUATION_SEED)
     mismatches = []
@@ -408,6 +409,7 @@ def clustered_situation(rng: np.random.Generator) -> tuple[list[int], list[int]]
     return sorted(knocker), sorted(defender)
 
 
+@pytest.mark.slow  # exhaustive: thousands of brute-force showdowns (.ci/run runs it)
 def test_r14_r18_clustered_knocks_match_brute_force() -> None:
     rng = np.random.default_rng(SITUATION_SEED + 2)
     mismatches = []

@@ -3,21 +3,33 @@
 Hands are int64 masks with bit ``card`` set (cards 0-51, so bit 63 is never used).
 
 Numba's on-disk cache (``cache=True``) checks only the source file of the cached function
-itself, yet a kernel compiles the kernels it calls into itself (``engine.play_hand``
-holds the bots of ``bots.py``, ``heuristic.py``, ``mcts.py``, ...). So that an edit of any
-kernel file invalidates every cached kernel, the cache stamp of the functions in this
+itself, yet a kernel compiles the kernels it calls into itself (``engine.play_hand`` holds
+the built-in bots of ``bots.py``, the melds and showdown kernels, ...). So that an edit of
+any kernel file invalidates every cached kernel, the cache stamp of the functions in this
 package is a hash of all its source files (:class:`KernelSourcesStamp`, registered below
 before any kernel is defined).
+
+What compiles when (docs/ENGINE.md, "How the kernels compile"): one hand loop for every
+pairing, with the built-in bots inside; the searching bots' ``decide`` functions passed in
+as first-class functions (``kernels.bots``), each compiled only when its bot plays. Entry
+points are called through :func:`run_kernel`, which types those arguments and splits a
+batch over threads (:func:`run_rows`).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import pickle
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from numba.core import caching
+import numba
+import numpy as np
+from numba import typeof
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher as Dispatcher
 
 KERNELS_DIR = Path(__file__).resolve().parent
 
@@ -68,6 +80,67 @@ class _UserWideLocator(KernelSourcesStamp, caching.UserWideCacheLocator):
 for _locator in (_UserWideLocator, _InTreeLocator, _UserDirLocator):
     if _locator not in caching.CacheImpl._locator_classes:
         caching.CacheImpl._locator_classes.insert(0, _locator)
+
+
+def _argument_type(argument):  # type: ignore[no-untyped-def]
+    """numba's type of a kernel argument; a tuple of bots' ``decide`` functions is a tuple of ``POLICY``."""
+    if isinstance(argument, tuple) and argument and all(isinstance(item, Dispatcher) for item in argument):
+        from simgin.kernels.bots import POLICY
+
+        return types.UniTuple(POLICY, len(argument))
+    return typeof(argument)
+
+
+def compiled_for(dispatcher, *args):  # type: ignore[no-untyped-def]
+    """``dispatcher`` compiled for the types of ``args`` (from numba's cache when it is there).
+
+    The bots' ``decide`` functions among the arguments are typed as first-class functions
+    (``kernels.bots.POLICY``), not as the functions themselves: numba would otherwise compile
+    the kernel once for every bot passed, and could not cache it.
+    """
+    argtypes = tuple(_argument_type(argument) for argument in args)
+    key = (dispatcher, argtypes)
+    entry = _COMPILED.get(key)
+    if entry is None:
+        entry = _COMPILED[key] = dispatcher.compile(argtypes)
+    return entry
+
+
+_COMPILED: dict = {}
+
+
+def run_kernel(dispatcher, *args, rows: tuple = ()) -> None:  # type: ignore[no-untyped-def]
+    """Call ``dispatcher(*args)`` compiled by :func:`compiled_for`; with ``rows``, split by :func:`run_rows`."""
+    run_rows(compiled_for(dispatcher, *args), args, rows)
+
+
+#: Fewest rows (hands or games) per thread: below this a batch runs in one thread.
+ROWS_PER_THREAD = 64
+
+
+def run_rows(kernel, args: tuple, rows: tuple = ()) -> None:  # type: ignore[no-untyped-def]
+    """Run ``kernel(*args)``, a batch kernel compiled with ``nogil=True`` whose arguments ``rows``
+    (given again, as the same objects) are arrays with one row per game, each row written by
+    its own iteration only: cut into ``numba.get_num_threads()`` slices of rows, run in
+    threads at once.
+
+    The three-player and partnership batch kernels are serial loops run so, not numba
+    ``prange`` loops: a ``prange`` loop costs about three seconds more to compile for each
+    (issue 15). The two-player batches, the hot path, keep ``prange``, in which the hands
+    play about 5% faster. Slices of C-contiguous arrays are C-contiguous, so every slice runs
+    the same compiled code, and the rows are those of one call.
+    """
+    per_row = {id(array) for array in rows}
+    count = len(rows[0]) if rows else 0
+    threads = min(numba.get_num_threads(), count // ROWS_PER_THREAD)
+    if threads <= 1:
+        kernel(*args)
+        return
+    bounds = np.linspace(0, count, threads + 1).astype(np.int64)
+    parts = [[arg[low:high] if id(arg) in per_row else arg for arg in args] for low, high in itertools.pairwise(bounds)]
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for done in [pool.submit(kernel, *part) for part in parts]:
+            done.result()
 
 
 def is_cached(dispatcher) -> bool:  # type: ignore[no-untyped-def]

@@ -1,17 +1,35 @@
-"""Compiled bots: one function per decision, dispatched on a bot id, for the numba hand loop.
+"""Compiled bots: their decisions for the numba hand loop, each bot compiled only when it plays.
 
-Every decision function has the same arguments: ``bot`` (a ``BOT_*`` id), ``seat``,
-``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and ``suit_deadwood``
-(the lookup table of ``kernels.melds``). ``state`` is one int64 array: first the public
-table of ``kernels.view`` (the rules included), then each seat's private memory for the
-hand: an int row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64 bits, then the
-bot's memory) and a float row kept as int64 bits (the bot's parameter vector, slots in
+Every decision has the same arguments: ``bot`` (the deciding seat's ``BOT_*`` id), ``seat``,
+``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and ``suit_deadwood`` (the
+lookup table of ``kernels.melds``). ``state`` is one int64 array: first the public table of
+``kernels.view`` (the rules included), then each seat's private memory for the hand: an int
+row (slot ``I_RNG`` holds the seat's SplitMix64 state as int64 bits, then the bot's memory)
+and a float row kept as int64 bits (the bot's parameter vector, slots in
 ``kernels.parameters``, then the searching bots' memory). A bot reads the table and its own
 rows only: not the opponent's hand, not the stock order, which are not there, and not the
 opponent's memory (the Python adapter leaves it zero, so a bot that read it would not play
-the same in both engines, and the differential tests would fail). One array, with the
-cheap bots' decisions inlined into the hand loop, keeps the calls cheap: numba counts a
-reference for each array argument of each call.
+the same in both engines, and the differential tests would fail). One array keeps the
+calls cheap: numba counts a reference for each array argument of each call.
+
+**What a pairing compiles** (docs/ENGINE.md, "How the kernels compile"). Two kinds of bot:
+
+- The *built-in* bots ``random``, ``simple`` and ``greedy`` take microseconds per decision, so
+  the engine calls them directly (the dispatch functions below, :func:`discard` and the
+  others), inlined into the hand loop (``inline="always"``: as separate calls the loop plays
+  half as many hands per second). They are part of the hand loop's one compiled kernel,
+  which every pairing shares.
+- The *searching* bots ``heuristic``, ``opponent`` and ``mcts`` each have one ``decide``
+  function (a ``POLICY`` signature: ``decision, bot, seat, hand, state, suit_deadwood`` to an
+  int), which the engine receives as an argument per seat (a numba first-class function) and
+  calls through. numba compiles such a function when a run passes it, that is when its bot
+  plays, and caches it on its own; the hand loop never contains it. So ``simple`` vs
+  ``simple`` compiles nothing of ``heuristic.py``, ``opponent.py`` or ``mcts.py``, and a
+  pairing with ``mcts`` compiles mcts once and reuses the hand loop every pairing uses.
+
+To add a bot: write its ``decide`` function (``@njit(cache=True)``, the ``POLICY`` arguments,
+returning 0/1 or the card to discard; see :func:`_estimating_decide`), give it the next id and
+name and put the function in ``POLICIES``. Pairings without it compile nothing of it.
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
@@ -22,7 +40,7 @@ calls :func:`decide` with a state built from the ``PlayerView``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simgin.kernels import heuristic as _heuristic
 from simgin.kernels import mcts as _mcts
@@ -42,6 +60,8 @@ BOT_HEURISTIC = 3
 BOT_OPPONENT = 4
 BOT_MCTS = 5
 BOT_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
+#: Bots with ids up to this one are built into the hand loop; the others play through their ``decide``.
+LAST_BUILT_IN = BOT_GREEDY
 
 #: Slots of a seat's int row: the generator, then each bot's memory.
 I_RNG = 0
@@ -65,6 +85,11 @@ DECISION_KNOCK = 4
 DECISION_BIG_GIN = 5
 DECISION_TAKE_FIFTIETH = 6
 
+#: The signature of a bot's ``decide``: (decision, bot, seat, hand, state, suit_deadwood) -> answer.
+_STATE = types.Array(types.int64, 1, "C")
+_TABLE = types.Array(types.int64, 1, "C", readonly=True)
+POLICY = types.FunctionType(types.int64(types.int64, types.int64, types.int64, types.int64, _STATE, _TABLE))
+
 
 @njit(cache=True, inline="always")
 def slot(seat, index):
@@ -84,164 +109,133 @@ def randint_at(state, seat, n):
     return np.int64(((z >> S32) * np.uint64(n)) >> S32)
 
 
+# -- the engine's questions: built-in bots directly, the others through their decide -----
+
+
 @njit(cache=True, inline="always")
-def start_hand(bot, seat, hand, state, suit_deadwood):
+def start_hand(bot, seat, hand, state, suit_deadwood, policies):
     """A new hand: clear the seat's memory (and set up the opponent estimate where used)."""
     if bot == BOT_SIMPLE:
-        for c in range(52):
-            state[slot(seat, I_PAIRS + c)] = 0
-    elif bot >= BOT_HEURISTIC:
-        _advanced(DECISION_START, bot, seat, hand, state, suit_deadwood)
+        _simple_start(seat, state)
+    elif bot > LAST_BUILT_IN:
+        policies[seat](DECISION_START, bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def take_up_card(bot, seat, hand, state, suit_deadwood):
+def take_up_card(bot, seat, hand, state, suit_deadwood, policies):
     """First-turn offer of the up card, the pile's top card (R11)."""
-    return _takes_pile_top(DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood)
+    if bot > LAST_BUILT_IN:
+        return policies[seat](DECISION_TAKE_UP_CARD, bot, seat, hand, state, suit_deadwood) == 1
+    return _built_in_takes(bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def draw_from_pile(bot, seat, hand, state, suit_deadwood):
+def draw_from_pile(bot, seat, hand, state, suit_deadwood, policies):
     """Normal turn: take the pile's top card instead of the stock's (R9)."""
-    return _takes_pile_top(DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood)
+    if bot > LAST_BUILT_IN:
+        return policies[seat](DECISION_DRAW_FROM_PILE, bot, seat, hand, state, suit_deadwood) == 1
+    return _built_in_takes(bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def _takes_pile_top(decision, bot, seat, hand, state, suit_deadwood):
-    """Whether ``bot`` takes the pile's top card; the built-in bots decide the up card (R11) and a
-    normal turn's draw (R9) alike, the searching ones see which of the two ``decision`` is."""
+def _built_in_takes(bot, seat, hand, state, suit_deadwood):
+    """Whether a built-in bot takes the pile's top card; they decide the up card (R11) and a
+    normal turn's draw (R9) alike."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot == BOT_SIMPLE:
         return card_fits_meld(hand, v.pile_top(state))
-    if bot == BOT_GREEDY:
-        return _greedy_takes(hand, v.pile_top(state), state, seat, suit_deadwood)
-    return _advanced(decision, bot, seat, hand, state, suit_deadwood) == 1
+    return _greedy_takes(seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def discard(bot, seat, hand, state, suit_deadwood):
+def discard(bot, seat, hand, state, suit_deadwood, policies):
     """The card to discard from the 11 held (R9, R10, V6, V7).
 
     After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
     at most the knock limit are legal, the taken card included.
     """
-    drawn = state[v.T_DRAWN]
-    from_pile = state[v.T_FROM_PILE] != 0
-    fiftieth = state[v.T_FIFTIETH] != 0
     if bot == BOT_RANDOM:
-        rediscard = state[REDISCARD] != 0
-        knock_limit = state[v.T_KNOCK_LIMIT]
-        return _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, state, seat, suit_deadwood)
+        return _random_discard(seat, hand, state, suit_deadwood)
     if bot == BOT_SIMPLE:
-        return _simple_discard(hand, drawn, from_pile, fiftieth, state, seat, suit_deadwood)
+        return _simple_discard(seat, hand, state, suit_deadwood)
     if bot == BOT_GREEDY:
-        keep_drawn = from_pile and not fiftieth and state[REDISCARD] == 0
-        return _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood)
-    return _advanced(DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
+        return _greedy_discard(seat, hand, state, suit_deadwood)
+    return policies[seat](DECISION_DISCARD, bot, seat, hand, state, suit_deadwood)
 
 
 @njit(cache=True, inline="always")
-def knock(bot, seat, hand, state, suit_deadwood):
+def knock(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when the 10 cards left may knock (R12, R13)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
-    if bot in (BOT_SIMPLE, BOT_GREEDY):
+    if bot <= LAST_BUILT_IN:
         return True
-    return _advanced(DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True, inline="always")
-def big_gin(bot, seat, hand, state, suit_deadwood):
-    """Asked only when all 11 cards are melded and big gin is on (V13): every bot but random goes."""
+def big_gin(bot, seat, hand, state, suit_deadwood, policies):
+    """Asked only when all 11 cards are melded and big gin is on (V13)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
-    return True
+    if bot <= LAST_BUILT_IN:
+        return True
+    return policies[seat](DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True, inline="always")
-def take_fiftieth(bot, seat, hand, state, suit_deadwood):
+def take_fiftieth(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when taking the last discard lets this player knock (V7)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
-    if bot in (BOT_SIMPLE, BOT_GREEDY, BOT_HEURISTIC):
+    if bot <= LAST_BUILT_IN:
         return True
-    return _advanced(DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True)
-def decide(decision, bot, seat, hand, state, suit_deadwood):
-    """One decision by its ``DECISION_*`` code, as an int (0/1, or the card to discard).
-
-    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; the engine calls
-    the decision functions directly.
-    """
+def built_in_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """The ``decide`` of the built-in bots, for the Python adapter (the engine calls them directly)."""
     if decision == DECISION_START:
-        start_hand(bot, seat, hand, state, suit_deadwood)
-        return np.int64(0)
-    if decision == DECISION_TAKE_UP_CARD:
-        return np.int64(take_up_card(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_DRAW_FROM_PILE:
-        return np.int64(draw_from_pile(bot, seat, hand, state, suit_deadwood))
+        if bot == BOT_SIMPLE:
+            _simple_start(seat, state)
+        return 0
+    if decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        return np.int64(_built_in_takes(bot, seat, hand, state, suit_deadwood))
     if decision == DECISION_DISCARD:
-        return np.int64(discard(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_KNOCK:
-        return np.int64(knock(bot, seat, hand, state, suit_deadwood))
-    if decision == DECISION_BIG_GIN:
-        return np.int64(big_gin(bot, seat, hand, state, suit_deadwood))
-    return np.int64(take_fiftieth(bot, seat, hand, state, suit_deadwood))
+        if bot == BOT_RANDOM:
+            return _random_discard(seat, hand, state, suit_deadwood)
+        if bot == BOT_SIMPLE:
+            return _simple_discard(seat, hand, state, suit_deadwood)
+        return _greedy_discard(seat, hand, state, suit_deadwood)
+    if bot == BOT_RANDOM:
+        return randint_at(state, seat, 2)  # knock, big gin, take the fiftieth card: a coin
+    return 1
 
 
 @njit(cache=True)
-def _advanced(decision, bot, seat, hand, state, suit_deadwood):
-    """The decisions of heuristic, opponent and mcts, behind one call (the cheap bots' path stays small).
-
-    Hands the searching code the table and the seat's own rows: its parameters, its
-    memory, the rules and its generator (copied out of the int row and back).
-    """
-    table = state
-    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
-    params = row[:PARAMETER_CAPACITY]
-    memory = row[F_MEMORY:]
-    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
-    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
-    rng = np.empty(1, np.uint64)
-    rng[0] = np.uint64(own[I_RNG])
-    model = bot == BOT_OPPONENT
-    answer = np.int64(0)
-    if decision == DECISION_START:
-        _opponent.reset_beliefs(own, memory)
-    elif bot == BOT_MCTS and decision == DECISION_TAKE_UP_CARD:
-        answer = _mcts.choose_draw(True, params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_DRAW_FROM_PILE:
-        answer = _mcts.choose_draw(False, params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_DISCARD:
-        answer = _mcts.choose_discard(params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif bot == BOT_MCTS and decision == DECISION_KNOCK:
-        answer = _mcts.choose_knock(params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
-        answer = _heuristic.takes_pile_card(model, params, seat, hand, table, rules, own, memory, suit_deadwood)
-    elif decision == DECISION_DISCARD:
-        answer = _heuristic.choose_discard(model, params, seat, hand, table, rules, own, memory, suit_deadwood)
-    elif decision == DECISION_KNOCK:
-        answer = _heuristic.knocks(model, params, seat, hand, table, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
-    elif decision == DECISION_TAKE_FIFTIETH:
-        answer = _heuristic.takes_fiftieth(
-            params, seat, hand, table, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
-        )
-    own[I_RNG] = np.int64(rng[0])
-    return np.int64(answer)
+def unused_policy(decision, bot, seat, hand, state, suit_deadwood):
+    """The ``decide`` passed for a seat whose bot is built in: never called."""
+    return -1
 
 
 # -- random ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, state, seat, suit_deadwood):
-    """A uniformly random legal discard, the legal cards taken in ascending order."""
+def _random_discard(seat, hand, state, suit_deadwood):
+    """A uniformly random legal discard, the legal cards taken in ascending order.
+
+    After the V7 take (``state[T_FIFTIETH]``) the player must knock, so only discards leaving
+    at most the knock limit are legal, the taken card included.
+    """
+    drawn = state[v.T_DRAWN]
+    from_pile = state[v.T_FROM_PILE] != 0
     cards = np.empty(11, np.int64)
     count = 0
-    if fiftieth:
+    if state[v.T_FIFTIETH] != 0:
+        knock_limit = state[v.T_KNOCK_LIMIT]
         work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
         discard_deadwoods(hand, suit_deadwood, work)
         for c in range(52):
@@ -249,6 +243,7 @@ def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, st
                 cards[count] = c
                 count += 1
     else:
+        rediscard = state[REDISCARD] != 0
         for c in range(52):
             if (hand >> c) & 1 and not (c == drawn and from_pile and not rediscard):
                 cards[count] = c
@@ -259,37 +254,46 @@ def _random_discard(hand, drawn, from_pile, rediscard, fiftieth, knock_limit, st
 # -- simple ---------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def _simple_start(seat, state):
+    """A new hand: forget the (drawn, discarded) pairs."""
+    for c in range(52):
+        state[slot(seat, I_PAIRS + c)] = 0
+
+
 @njit(cache=True, inline="always")
-def _simple_discard(hand, drawn, from_pile, fiftieth, state, seat, suit_deadwood):
-    """The EAAI player's discard; int slots ``I_PAIRS + c`` hold its (drawn, discarded) pairs as partner masks."""
+def _simple_discard(seat, hand, state, suit_deadwood):
+    """The EAAI player's discard: a random one of those leaving the least deadwood, never the card just
+    taken from the pile (R10) and, while another is allowed, never a card it once discarded after
+    drawing the card drawn now. Int slots ``I_PAIRS + c`` hold those (drawn, discarded) pairs as
+    partner masks. After the V7 take every card is allowed and no pair is kept."""
+    fiftieth = state[v.T_FIFTIETH] != 0
+    drawn = state[v.T_DRAWN]
+    banned = drawn if state[v.T_FROM_PILE] != 0 and not fiftieth else np.int64(-1)
+    partners = np.int64(0)
+    if not fiftieth and drawn >= 0:
+        partners = state[slot(seat, I_PAIRS + drawn)]
     cards = np.empty(11, np.int64)
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
     discard_deadwoods(hand, suit_deadwood, work)
-    if fiftieth:
-        count = _least(hand, work, -1, False, state, seat, False, cards)
-        return cards[randint_at(state, seat, count)]
-    count = _least(hand, work, drawn, from_pile, state, seat, True, cards)
+    count = _least(hand, work, banned, partners, cards)
     if count == 0:
-        count = _least(hand, work, drawn, from_pile, state, seat, False, cards)
+        count = _least(hand, work, banned, np.int64(0), cards)
     choice = cards[randint_at(state, seat, count)]
-    if drawn >= 0:
+    if not fiftieth and drawn >= 0:
         state[slot(seat, I_PAIRS + drawn)] |= 1 << choice
         state[slot(seat, I_PAIRS + choice)] |= 1 << drawn
     return choice
 
 
 @njit(cache=True, inline="always")
-def _least(hand, left, drawn, from_pile, state, seat, use_pairs, cards):
-    """Fill ``cards`` with the allowed cards whose discard leaves the least deadwood; return their count."""
+def _least(hand, left, banned, partners, cards):
+    """Fill ``cards`` with the held cards, but ``banned`` and those in the mask ``partners``, whose
+    discard leaves the least deadwood (``left[c]``); return their count."""
     best = 1 << 30
     count = 0
-    partners = state[slot(seat, I_PAIRS + drawn)] if use_pairs and drawn >= 0 else 0
     for c in range(52):
-        if not (hand >> c) & 1:
-            continue
-        if c == drawn and from_pile:
-            continue
-        if (partners >> c) & 1:
+        if not (hand >> c) & 1 or c == banned or (partners >> c) & 1:
             continue
         if left[c] < best:
             best = left[c]
@@ -304,20 +308,22 @@ def _least(hand, left, drawn, from_pile, state, seat, use_pairs, cards):
 
 
 @njit(cache=True)
-def _greedy_takes(hand, card, state, seat, suit_deadwood):
-    """Take ``card`` when some discard afterwards leaves less deadwood than the hand has now."""
+def _greedy_takes(seat, hand, state, suit_deadwood):
+    """Take the pile's top card when some discard afterwards leaves less deadwood than the hand has now."""
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
-    best = discard_deadwoods(hand | (1 << card), suit_deadwood, work)
+    best = discard_deadwoods(hand | (1 << v.pile_top(state)), suit_deadwood, work)
     return best < deadwood_of_mask(hand, suit_deadwood)
 
 
 @njit(cache=True)
-def _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood):
+def _greedy_discard(seat, hand, state, suit_deadwood):
     """The discard leaving the least deadwood; ties go to the higher rank, then the higher card.
 
-    ``keep_drawn``: the card just taken from the pile may not be discarded (R10). After the
-    V7 take every card is allowed and the least deadwood is within the knock limit.
+    The card just taken from the pile may not be discarded (R10). After the V7 take every
+    card is allowed and the least deadwood is within the knock limit.
     """
+    drawn = state[v.T_DRAWN]
+    keep_drawn = state[v.T_FROM_PILE] != 0 and state[v.T_FIFTIETH] == 0 and state[REDISCARD] == 0
     work = state[slot(seat, I_SCRATCH) : slot(seat, I_SCRATCH + 52)]
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
@@ -327,3 +333,94 @@ def _greedy_discard(hand, drawn, keep_drawn, state, seat, suit_deadwood):
         if best < 0 or work[c] < work[best] or (work[c] == work[best] and c % 13 >= best % 13):
             best = c
     return best
+
+
+# -- heuristic, opponent and mcts: their decide functions ------------------------------
+#
+# Each hands the searching code the table and the seat's own rows: its parameters, its
+# memory, the rules and its generator (copied out of the int row and back).
+
+
+@njit(cache=True)
+def _estimating_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """heuristic and opponent (``bot``): the heuristic policy, ``opponent`` with its running estimate."""
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    params = row[:PARAMETER_CAPACITY]
+    memory = row[F_MEMORY:]
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(own[I_RNG])
+    model = bot == BOT_OPPONENT
+    answer = np.int64(1)  # big gin, and heuristic's fiftieth card: always
+    if decision == DECISION_START:
+        _opponent.reset_beliefs(own, memory)
+    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        answer = _heuristic.takes_pile_card(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+    elif decision == DECISION_DISCARD:
+        answer = _heuristic.choose_discard(model, params, seat, hand, state, rules, own, memory, suit_deadwood)
+    elif decision == DECISION_KNOCK:
+        answer = _heuristic.knocks(model, params, seat, hand, state, rules, own, memory, suit_deadwood, SUIT_VALUE, rng)
+    elif decision == DECISION_TAKE_FIFTIETH and model:
+        answer = _heuristic.takes_fiftieth(
+            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    own[I_RNG] = np.int64(rng[0])
+    return np.int64(answer)
+
+
+@njit(cache=True)
+def _mcts_decide(decision, bot, seat, hand, state, suit_deadwood):
+    """mcts: its searches for the draw, the discard and the knock; opponent's rule for the fiftieth card."""
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    params = row[:PARAMETER_CAPACITY]
+    memory = row[F_MEMORY:]
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(own[I_RNG])
+    answer = np.int64(1)  # big gin: always
+    if decision == DECISION_START:
+        _opponent.reset_beliefs(own, memory)
+    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        first_turn = decision == DECISION_TAKE_UP_CARD
+        answer = _mcts.choose_draw(
+            first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    elif decision == DECISION_DISCARD:
+        answer = _mcts.choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_KNOCK:
+        answer = _mcts.choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_TAKE_FIFTIETH:
+        answer = _heuristic.takes_fiftieth(
+            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    own[I_RNG] = np.int64(rng[0])
+    return np.int64(answer)
+
+
+#: Each bot's ``decide``, by id: the built-in bots share :func:`built_in_decide` (the Python
+#: adapter's; the engine calls them directly), the others are passed to the engine.
+POLICIES = (
+    built_in_decide,
+    built_in_decide,
+    built_in_decide,
+    _estimating_decide,
+    _estimating_decide,
+    _mcts_decide,
+)
+
+
+def seat_policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]
+    """The ``decide`` to pass the engine for each seat's bot: the bot's own for a searching bot,
+    :func:`unused_policy` for a built-in one (so that a pairing compiles only what plays)."""
+    return tuple(POLICIES[int(bot)] if bot > LAST_BUILT_IN else unused_policy for bot in bot_ids)
+
+
+def decide(decision: int, bot: int, seat: int, hand: int, state: np.ndarray, suit_deadwood: np.ndarray) -> int:
+    """One decision of bot ``bot`` by its ``DECISION_*`` code, as an int (0/1, or the card to discard).
+
+    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; it compiles that
+    bot's ``decide`` only.
+    """
+    return POLICIES[bot](decision, bot, seat, hand, state, suit_deadwood)

@@ -179,9 +179,10 @@ def discard_deadwoods(hand, suit_deadwood, out):
     for card in range(52):
         if (hand >> card) & 1:
             out[card] = 1 << 30
+    # np.int64(...): constants would make numba compile _discards_with_sets once per constant.
+    best = np.int64(1 << 30)
     if not has_three_of_a_rank(hand):
-        return _discards_with_sets(hand, 0, suit_deadwood, out, 1 << 30)
-    best = 1 << 30
+        return _discards_with_sets(hand, np.int64(0), suit_deadwood, out, best)
     for sets in set_choices(hand):
         best = _discards_with_sets(hand, sets, suit_deadwood, out, best)
     return best

@@ -8,7 +8,7 @@ are documented in ``simgin.multiplayer``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simgin.kernels import rule_index as ri
 from simgin.kernels.engine import (
@@ -109,10 +109,11 @@ def _log_hand(hand_rows, hand_players, index, record, first, second, extra):
 
 @njit(cache=True)
 def play_three_game(
-    game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+    game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, game, hand_rows, hand_players, error, policies
 ):
     """A three-player game (V11); returns the number of deals. ``bot_ids`` has one bot per player 0-2,
-    ``bot_params`` its parameter vector (``kernels.bots``); each hand shows its two players their scores.
+    ``bot_params`` its parameter vector and ``policies`` its ``decide`` (``kernels.bots``); each hand
+    shows its two players their scores.
 
     ``hand_players[k]`` = (player in seat 0, player in seat 1, the dealer who sat out).
     """
@@ -141,7 +142,11 @@ def play_three_game(
         # The dealer sits out; the player after the dealer plays first (the two-player
         # non-dealer, seat 0) and the other takes the two-player dealer's place (seat 1).
         hand_seed = derive(game_seed, 1 + deals)
-        code = play_hand(hand_seed, 1, pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record)
+        seated = (policies[first], policies[second])
+        # np.int64(1), not the constant 1, for which numba would compile the hand loop a second time.
+        code = play_hand(
+            hand_seed, np.int64(1), pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record, seated
+        )
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
@@ -192,7 +197,18 @@ def play_three_game(
 
 @njit(cache=True)
 def play_team_game(
-    game_seed, rules, bot_ids, bot_params, team_target, suit_deadwood, suit_value, game, hand_rows, hand_players, error
+    game_seed,
+    rules,
+    bot_ids,
+    bot_params,
+    team_target,
+    suit_deadwood,
+    suit_value,
+    game,
+    hand_rows,
+    hand_players,
+    error,
+    policies,
 ):
     """A partnership game (V12): players 0 and 1 against 2 and 3; returns the number of tables played.
 
@@ -224,8 +240,9 @@ def play_team_game(
             # Deals alternate in pairs of rounds, so each player deals to each opponent equally often.
             dealer_seat = (rounds // 2) % 2
             hand_seed = derive(game_seed, 1 + 2 * rounds + table)
+            seated = (policies[a_player], policies[b_player])
             code = play_hand(
-                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record
+                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record, seated
             )
             if code != ERROR_NONE:
                 error[0] = code
@@ -267,12 +284,23 @@ def play_team_game(
     return tables
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_three_games_batch(
-    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors
+    game_seeds,
+    rules,
+    bot_ids,
+    bot_params,
+    suit_deadwood,
+    suit_value,
+    games,
+    hand_rows,
+    hand_players,
+    counts,
+    errors,
+    policies,
 ):
-    """Independent three-player games in parallel; game i writes only its own rows."""
-    for i in prange(game_seeds.shape[0]):
+    """Independent three-player games; game i writes only its own rows."""
+    for i in range(game_seeds.shape[0]):
         counts[i] = play_three_game(
             game_seeds[i],
             rules,
@@ -284,10 +312,11 @@ def play_three_games_batch(
             hand_rows[i],
             hand_players[i],
             errors[i],
+            policies,
         )
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_team_games_batch(
     game_seeds,
     rules,
@@ -301,9 +330,10 @@ def play_team_games_batch(
     hand_players,
     counts,
     errors,
+    policies,
 ):
-    """Independent partnership games in parallel; game i writes only its own rows."""
-    for i in prange(game_seeds.shape[0]):
+    """Independent partnership games; game i writes only its own rows."""
+    for i in range(game_seeds.shape[0]):
         counts[i] = play_team_game(
             game_seeds[i],
             rules,
@@ -316,4 +346,5 @@ def play_team_games_batch(
             hand_rows[i],
             hand_players[i],
             errors[i],
+            policies,
         )

@@ -94,7 +94,7 @@ def knock_showdown(knocker, defender, suit_deadwood, suit_value, result):
             runs[suit] = run_cards(left)
             total += suit_deadwood[left]
         if total == knocker_deadwood:
-            fourths = 0
+            fourths = np.int64(0)  # not the constant 0, which numba would compile defender_best for as well
             for rank in range(13):
                 column = RANK_COLUMN << rank
                 shown = sets & column
