@@ -4,9 +4,10 @@ Everything a command does is a call to a public simgin function; this module onl
 options, turns the library's ``ValueError`` into a one-line :class:`click.ClickException`
 (non-zero exit, no traceback) and prints text or JSON.
 
-Adding a command: write one function below the shared helpers, decorate it with
-``@main.command()`` and reuse the shared decorators (:func:`rules_options`,
-:func:`set_option`, :func:`json_option`). Put an example that runs as written in its
+Adding a command: write one function, decorate it with ``@main.command()`` and reuse the
+shared decorators of :mod:`simgin.cli_options` (``rules_options``, ``set_option``,
+``json_option``); commands that run games live in :mod:`simgin.cli_runner`, which imports
+only :mod:`simgin.cli_options`, never this module. Put an example that runs as written in its
 help, between ``\\b`` lines so click keeps the line breaks; ``tests/test_cli.py`` runs
 every such example and checks that every command has help text. Import heavy modules
 inside the command so ``simgin --help`` stays fast.
@@ -15,144 +16,37 @@ inside the command so ``simgin --help`` stays fast.
 from __future__ import annotations
 
 import errno
-import functools
-import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
 from simgin import __version__
-from simgin.cards import card_value, format_card, format_cards, parse_cards
+from simgin.cards import card_value, format_card, format_cards
+from simgin.cli_options import (
+    build_rules,
+    card_names,
+    echo_json,
+    json_option,
+    one_line,
+    read_cards,
+    rules_options,
+    set_option,
+    show_cards,
+    show_melds,
+    show_value,
+    user_error,
+    warn_overridden,
+)
 from simgin.rules import TABLE_NAMES, Rules
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 # ---------------------------------------------------------------------------
-# Shared helpers and option decorators
-# ---------------------------------------------------------------------------
-
-
-def user_error(label: str, error: Exception) -> click.ClickException:
-    """A one-line ClickException for a user error, prefixed with what was being read."""
-    message = one_line(str(error))
-    return click.ClickException(f"{label}: {message}" if label else message)
-
-
-def read_cards(text: str, label: str, low: int = 0, high: int = 52) -> list[int]:
-    """Parse a card string given on the command line, or fail with a one-line error.
-
-    ``label`` names the option or argument (``'--knocker'``) so the message says where
-    the bad value came from; ``low`` and ``high`` bound the number of cards.
-    """
-    try:
-        cards = parse_cards(text)
-    except ValueError as error:
-        raise user_error(label, error) from None
-    if not low <= len(cards) <= high:
-        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise click.ClickException(f"{label}: wrong number of cards: got {len(cards)} ({text!r}), need {allowed}")
-    return cards
-
-
-def build_rules(preset: str, settings: Iterable[str] = ()) -> Rules:
-    """The rules of a preset with ``key=value`` settings applied, or a one-line error."""
-    try:
-        rules = Rules.preset(preset)
-    except ValueError as error:
-        raise user_error("", error) from None
-    changes: dict[str, str] = {}
-    for item in settings:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise click.ClickException(f"bad --set {item!r}: expected KEY=VALUE, e.g. --set gin_bonus=25")
-        changes[key.strip()] = value
-    try:
-        return rules.with_settings(changes)
-    except (ValueError, TypeError) as error:
-        raise user_error("bad --set", error) from None
-
-
-def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
-    """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
-    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
-    try:
-        overridden = rules.overridden(table, games)
-    except ValueError as error:
-        raise user_error("", error) from None
-    for name, why in overridden.items():
-        click.echo(f"Warning: {name}={_show_value(getattr(rules, name))} has no effect here: {why}", err=True)
-    return overridden
-
-
-def set_option(func: F) -> F:
-    """Add the repeatable ``--set KEY=VALUE`` option (passed on as ``settings``)."""
-    return click.option(
-        "--set",
-        "settings",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="Change one rule switch, e.g. --set gin_bonus=25 (repeatable; see 'simgin rules').",
-    )(func)
-
-
-def rules_options(func: F) -> F:
-    """Add ``--rules PRESET`` and ``--set KEY=VALUE``; the command receives ``rules: Rules``."""
-
-    @click.option(
-        "--rules",
-        "preset",
-        default="standard",
-        show_default=True,
-        metavar="PRESET",
-        help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
-    )
-    @set_option
-    @functools.wraps(func)
-    def wrapper(*args: Any, preset: str, settings: Sequence[str], **kwargs: Any) -> Any:
-        return func(*args, rules=build_rules(preset, settings), **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def json_option(func: F) -> F:
-    """Add ``--json`` (passed on as ``as_json``): print one JSON document instead of text."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
-
-
-def echo_json(data: Any) -> None:
-    """Print ``data`` as indented JSON."""
-    click.echo(json.dumps(data, indent=2))
-
-
-def card_names(cards: Iterable[int]) -> list[str]:
-    """Card names for JSON output, e.g. ``['AS', 'TD']``."""
-    return [format_card(int(card)) for card in cards]
-
-
-def show_melds(melds: Iterable[Iterable[int]]) -> str:
-    """Melds for text output, e.g. ``'[AS 2S 3S] [7C 7D 7H]'``, or ``'(none)'``."""
-    shown = " ".join("[" + format_cards(meld) + "]" for meld in melds)
-    return shown or "(none)"
-
-
-def show_cards(cards: Iterable[int]) -> str:
-    """Cards for text output, or ``'(none)'``."""
-    return format_cards(cards) or "(none)"
-
-
-# ---------------------------------------------------------------------------
 # The root group
 # ---------------------------------------------------------------------------
-
-
-def one_line(text: str) -> str:
-    """``text`` with its line breaks and runs of spaces made single spaces."""
-    return " ".join(str(text).split())
 
 
 class SimginGroup(click.Group):
@@ -382,11 +276,11 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
         click.echo("Presets (simgin rules PRESET shows all values):")
         width = max(len(name) for name in Rules.PRESETS)
         for name, overrides in Rules.PRESETS.items():
-            changes = ", ".join(f"{key}={_show_value(value)}" for key, value in overrides.items())
+            changes = ", ".join(f"{key}={show_value(value)}" for key, value in overrides.items())
             click.echo(f"  {name:<{width}}  {changes or 'the rule book defaults'}")
         click.echo("")
         click.echo("Switches (change with --set KEY=VALUE):")
-        rows = [(row["name"], row["type"], _show_value(row["default"]), row["doc"]) for row in switches]
+        rows = [(row["name"], row["type"], show_value(row["default"]), row["doc"]) for row in switches]
         _echo_table(("name", "type", "default", "meaning"), rows)
         return
     name = "standard" if preset is None else preset
@@ -407,12 +301,12 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
     click.echo(f"Rules: {title}{at} ('*' = differs from standard, '!' = overridden: set but without effect)")
     docs = {row["name"]: row["doc"] for row in Rules.describe()}
     marks = {key: "! " if key in overridden else "* " if key in changed else "  " for key in values}
-    rows = [(marks[key] + key, _show_value(value), docs[key]) for key, value in values.items()]
+    rows = [(marks[key] + key, show_value(value), docs[key]) for key, value in values.items()]
     _echo_table(("  name", "value", "meaning"), rows)
     if overridden:
         click.echo("Overridden:")
         for key, why in overridden.items():
-            click.echo(f"  {key}={_show_value(values[key])}: {why}")
+            click.echo(f"  {key}={show_value(values[key])}: {why}")
 
 
 @main.command("strategies")
@@ -535,12 +429,6 @@ def _show_range(parameter: Any) -> str:
     low = "" if parameter.low is None else f"{parameter.low:g}"
     high = "" if parameter.high is None else f"{parameter.high:g}"
     return f" [{low}..{high}]"
-
-
-def _show_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli import echo_json, json_option, rules_options, user_error, warn_overridden
+from simgin.cli_options import echo_json, json_option, rules_options, user_error, warn_overridden
 from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])

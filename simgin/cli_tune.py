@@ -143,7 +143,7 @@ def tune(
       simgin report tune-run
     """
     from simgin import runner
-    from simgin.cli import build_rules, echo_json, user_error
+    from simgin.cli_options import build_rules, echo_json, user_error
     from simgin.tuning import DEFAULT_BUDGET, TuneError, parse_bound
     from simgin.tuning import tune as run_tune
 

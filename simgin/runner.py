@@ -539,13 +539,20 @@ def probe_scheduler(address: str, timeout: float | None = None) -> dict[str, Any
     unless a Dask scheduler answers.
 
     The Dask client's own timeout covers the TCP connection only: a server that accepts and
-    then says nothing (a dashboard's HTTP port) would keep it waiting for ever.
+    then says nothing (a dashboard's HTTP port) would keep it waiting for ever. Dask's
+    ``connect`` also retries a refused connection until its timeout, so one plain TCP
+    connection comes first: a port nobody listens on is reported at once, as such.
     """
+    from urllib.parse import urlsplit
+
     from distributed.comm import connect
 
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    parts = urlsplit(address)
 
     async def identity() -> Any:
+        _, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        writer.close()
         comm = await connect(address, timeout=timeout)
         try:
             await comm.write({"op": "identity", "reply": True})

@@ -381,3 +381,10 @@ def test_python_dash_m_and_console_script():
     assert failed.returncode == 1
     assert failed.stderr.strip().splitlines() == [failed.stderr.strip()]
     assert "Traceback" not in failed.stderr
+
+
+def test_command_modules_import_the_shared_options_not_the_root_group():
+    """cli -> cli_runner/cli_tune/cli_report -> cli_options: no import circle back to cli."""
+    code = "import sys, simgin.cli_runner, simgin.cli_tune, simgin.cli_report; print('simgin.cli' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

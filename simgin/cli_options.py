@@ -1,0 +1,140 @@
+"""The command line's shared pieces: option decorators, one-line errors, card and JSON output.
+
+Every command module (:mod:`simgin.cli`, :mod:`simgin.cli_runner`, :mod:`simgin.cli_tune`,
+:mod:`simgin.cli_report`) imports these from here, so the root group in :mod:`simgin.cli` can
+add the other modules' commands without an import circle.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from simgin.cards import format_card, format_cards, parse_cards
+from simgin.rules import Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_error(label: str, error: Exception) -> click.ClickException:
+    """A one-line ClickException for a user error, prefixed with what was being read."""
+    message = one_line(str(error))
+    return click.ClickException(f"{label}: {message}" if label else message)
+
+
+def read_cards(text: str, label: str, low: int = 0, high: int = 52) -> list[int]:
+    """Parse a card string given on the command line, or fail with a one-line error.
+
+    ``label`` names the option or argument (``'--knocker'``) so the message says where
+    the bad value came from; ``low`` and ``high`` bound the number of cards.
+    """
+    try:
+        cards = parse_cards(text)
+    except ValueError as error:
+        raise user_error(label, error) from None
+    if not low <= len(cards) <= high:
+        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise click.ClickException(f"{label}: wrong number of cards: got {len(cards)} ({text!r}), need {allowed}")
+    return cards
+
+
+def build_rules(preset: str, settings: Iterable[str] = ()) -> Rules:
+    """The rules of a preset with ``key=value`` settings applied, or a one-line error."""
+    try:
+        rules = Rules.preset(preset)
+    except ValueError as error:
+        raise user_error("", error) from None
+    changes: dict[str, str] = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.ClickException(f"bad --set {item!r}: expected KEY=VALUE, e.g. --set gin_bonus=25")
+        changes[key.strip()] = value
+    try:
+        return rules.with_settings(changes)
+    except (ValueError, TypeError) as error:
+        raise user_error("bad --set", error) from None
+
+
+def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
+    """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
+    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
+    try:
+        overridden = rules.overridden(table, games)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for name, why in overridden.items():
+        click.echo(f"Warning: {name}={show_value(getattr(rules, name))} has no effect here: {why}", err=True)
+    return overridden
+
+
+def set_option(func: F) -> F:
+    """Add the repeatable ``--set KEY=VALUE`` option (passed on as ``settings``)."""
+    return click.option(
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Change one rule switch, e.g. --set gin_bonus=25 (repeatable; see 'simgin rules').",
+    )(func)
+
+
+def rules_options(func: F) -> F:
+    """Add ``--rules PRESET`` and ``--set KEY=VALUE``; the command receives ``rules: Rules``."""
+
+    @click.option(
+        "--rules",
+        "preset",
+        default="standard",
+        show_default=True,
+        metavar="PRESET",
+        help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
+    )
+    @set_option
+    @functools.wraps(func)
+    def wrapper(*args: Any, preset: str, settings: Sequence[str], **kwargs: Any) -> Any:
+        return func(*args, rules=build_rules(preset, settings), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def json_option(func: F) -> F:
+    """Add ``--json`` (passed on as ``as_json``): print one JSON document instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON."""
+    click.echo(json.dumps(data, indent=2))
+
+
+def card_names(cards: Iterable[int]) -> list[str]:
+    """Card names for JSON output, e.g. ``['AS', 'TD']``."""
+    return [format_card(int(card)) for card in cards]
+
+
+def show_melds(melds: Iterable[Iterable[int]]) -> str:
+    """Melds for text output, e.g. ``'[AS 2S 3S] [7C 7D 7H]'``, or ``'(none)'``."""
+    shown = " ".join("[" + format_cards(meld) + "]" for meld in melds)
+    return shown or "(none)"
+
+
+def show_cards(cards: Iterable[int]) -> str:
+    """Cards for text output, or ``'(none)'``."""
+    return format_cards(cards) or "(none)"
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces made single spaces."""
+    return " ".join(str(text).split())
+
+
+def show_value(value: Any) -> str:
+    """A rule switch's value as ``simgin rules`` prints it (``true``/``false`` for a bool)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
