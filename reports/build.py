@@ -523,7 +523,10 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
             "Pairwise pair scores (Holm-corrected intervals and p-values)",
             pairwise,
             shown,
-            "A pair score is a's share of points over duplicate deal pairs; 0.5 means equal.",
+            " ".join(
+                ["A pair score is a's share of points over duplicate deal pairs; 0.5 means equal."]
+                + [note["note"] for note in result.get("rating_notes") or [] if isinstance(note, dict)]
+            ),
         )
     if result.get("los"):
         los = pd.DataFrame(result["los"], index=players, columns=players)
@@ -579,7 +582,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
                     "fewer_games_needed": "f2",
                 },
                 "rho is the correlation of a pair's two legs; duplicate deals need 1/(1 + rho) times "
-                "fewer games than independent ones for the same precision (STATISTICS.md §3).",
+                "fewer games than independent ones for the same precision (docs/STATISTICS.md §3).",
             )
         add("outcomes", "Outcome mix per pairing", outcome_table(tallies))
         add("knocks_by_deadwood", "Knocks and undercuts by the knocker's deadwood", deadwood_table(tallies, order))

@@ -533,6 +533,10 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
         click.echo("significant after Holm's correction:")
         for row in claims:
             click.echo(f"  {holm_claim(row)}")
+    else:
+        click.echo("no pairwise claim is significant after Holm's correction")
+    for note in analysis.get("rating_notes", []):
+        click.echo(f"note: {note['note']}")
 
 
 def holm_claim(row: dict[str, Any]) -> str:

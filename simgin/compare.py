@@ -1,4 +1,4 @@
-"""A sequential probability ratio test of A against B on duplicate game pairs (STATISTICS.md §1, §6).
+"""A sequential probability ratio test of A against B on duplicate game pairs (docs/STATISTICS.md §1, §6).
 
 Games are played in batches of duplicate pairs (each game seed twice, seats swapped), in
 seed order; after each batch the pentanomial GSPRT updates its log-likelihood ratio and the

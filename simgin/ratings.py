@@ -1,4 +1,4 @@
-"""Ratings and pairwise claims for a tournament (STATISTICS.md §2, §4).
+"""Ratings and pairwise claims for a tournament (docs/STATISTICS.md §2, §4, §7).
 
 Bradley-Terry ratings on the Elo scale, fitted by MM, with a cluster bootstrap over deal
 pairs (the duplicate pair is the unit); pairwise pair scores with p-values adjusted by
@@ -12,12 +12,11 @@ differences between bots that met the same opponents.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin.stats import bootstrap_ratings, corrected_confidence, holm, two_sided_p_value, z_value
+from simgin.stats import bootstrap_ratings, corrected_confidence, holm, score_test, wilson_interval, z_value
 from simgin.tally import Tally
 
 if TYPE_CHECKING:
@@ -63,12 +62,17 @@ def tournament_analysis(
         scored[j] += games_per_unit * n - (points * counts).sum()
         played[i] += games_per_unit * n
         played[j] += games_per_unit * n
-        score = float((points * counts).sum() / (games_per_unit * n)) if n else math.nan
-        variance = float((((points / games_per_unit) - score) ** 2 * counts).sum() / n) if n else math.nan
-        error = math.sqrt(variance / n) if n > 1 else math.nan
-        z = (score - 0.5) / error if error and error > 0 else 0.0
+        test = score_test(points / games_per_unit, counts)
         pairwise.append(
-            {"a": players[i], "b": players[j], "units": n, "score": score, "se": error, "p": two_sided_p_value(z)}
+            {
+                "a": players[i],
+                "b": players[j],
+                "units": int(n),
+                "score": test.score,
+                "se": test.se,
+                "p": test.p,
+                "test": test.method,
+            }
         )
     comparisons = len(pairwise)
     adjusted = holm([row["p"] for row in pairwise]) if pairwise else []
@@ -76,8 +80,12 @@ def tournament_analysis(
     for row, p_holm in zip(pairwise, adjusted, strict=True):
         row["p_holm"] = float(p_holm)
         row["confidence"] = corrected_confidence(confidence, comparisons)
-        row["low"] = row["score"] - wide * row["se"]
-        row["high"] = row["score"] + wide * row["se"]
+        if row["test"] == "normal":
+            row["low"] = row["score"] - wide * row["se"]
+            row["high"] = row["score"] + wide * row["se"]
+        else:
+            low, high = wilson_interval(row["score"] * row["units"], row["units"], row["confidence"])
+            row["low"], row["high"] = float(low), float(high)
         row["significant"] = bool(p_holm < 1 - confidence)
     anchor_index = players.index(anchor) if anchor in players else None
     boot = bootstrap_ratings(
@@ -106,6 +114,7 @@ def tournament_analysis(
         "ratings": ratings,
         "los": boot.los.tolist(),
         "pairwise": pairwise,
+        "rating_notes": rating_notes(players, boot.los, pairwise, confidence),
         "bootstrap": {"reps": reps, "seed": seed, "unit": "deal pair" if config.duplicate else config.mode[:-1]},
     }
 
@@ -122,3 +131,55 @@ def _sweep(scored: float, played: float, unit: str) -> str | None:
     if played > 0 and scored == 0:
         return f"lost every {unit}"
     return None
+
+
+def rating_notes(
+    players: list[str], los: np.ndarray, pairwise: list[dict[str, Any]], confidence: float = 0.95
+) -> list[dict[str, Any]]:
+    """Where the ratings separate two players but their pairwise claim is not significant, and why (§7).
+
+    The two answer different questions with different tests. A rating pools every game of the round
+    robin (the players' games against third players too) and its bootstrap interval is not corrected
+    for the number of players; a pairwise claim uses only the two players' own games, and its p-value is
+    corrected by Holm's procedure for every pairing. So a player can be rated clearly above another
+    while their own match, alone and after the correction, is not conclusive. Each note says so in
+    words, with the numbers, so that a reader does not see a contradiction.
+
+    >>> rows = [{"a": "simple", "b": "heuristic", "score": 0.46, "p": 0.02, "p_holm": 0.08, "significant": False}]
+    >>> note = rating_notes(["simple", "heuristic"], np.array([[0.5, 0.01], [0.99, 0.5]]), rows)[0]
+    >>> note["above"], note["below"]
+    ('heuristic', 'simple')
+    """
+    comparisons = len(pairwise)
+    notes = []
+    for row in pairwise:
+        if row.get("significant"):
+            continue
+        i, j = players.index(row["a"]), players.index(row["b"])
+        for above, below, share in ((i, j, float(los[i][j])), (j, i, float(los[j][i]))):
+            if share < 1 - (1 - confidence) / 2:
+                continue
+            score = row["score"] if above == i else 1 - row["score"]
+            text = (
+                f"{players[above]} is rated above {players[below]} (in {share:.1%} of bootstrap replicates), yet "
+                f"'{players[above]} beats {players[below]}' is not a significant claim: their own games give a pair "
+                f"score of {score:.3f}, p {_p(row['p'])}, {_p(row['p_holm'])} after Holm's correction over "
+                f"{comparisons} pairings. The rating pools every game, against every opponent, with no correction "
+                "for the number of players; the claim uses only their own games and is corrected "
+                "(docs/STATISTICS.md §7)."
+            )
+            notes.append(
+                {
+                    "above": players[above],
+                    "below": players[below],
+                    "los": share,
+                    "p": row["p"],
+                    "p_holm": row["p_holm"],
+                    "note": text,
+                }
+            )
+    return notes
+
+
+def _p(p: float) -> str:
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"

@@ -38,6 +38,12 @@ GAME_SWITCHES = (
 )
 
 
+#: The largest value of a points switch (bonuses, targets). Scores are summed in 64-bit integers over at
+#: most 1,000 hands a game, with doublings; this bound keeps every total far from overflow, and is far above
+#: any house rule (the rule book's largest value is the 200-point shutout bonus, R21).
+MAX_POINTS = 10_000
+
+
 def _rule(default: Any, doc: str) -> Any:
     """A rule switch with its default and a one-line doc citing the rule id."""
     return field(default=default, metadata={"doc": doc})
@@ -106,6 +112,8 @@ class Rules:
                 raise ValueError(f"rules.{f.name}={value!r}: must be true or false")
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0):
                 raise ValueError(f"rules.{f.name}={value!r}: must be a whole number >= 0")
+            if f.type == "int" and f.name != "knock_limit" and value > MAX_POINTS:
+                raise ValueError(f"rules.{f.name}={value!r}: must be at most {MAX_POINTS:,}")
         if not 0 <= self.knock_limit <= 10:
             raise ValueError(f"rules.knock_limit={self.knock_limit!r}: must be 0-10")
         for name in ("target", "team_target"):

@@ -1,6 +1,6 @@
 """Statistics for comparing Gin Rummy strategies: pure functions on counts and numpy arrays.
 
-Everything here follows ``STATISTICS.md`` (cited as §n) and uses numpy and the standard library only
+Everything here follows ``docs/STATISTICS.md`` (cited as §n) and uses numpy and the standard library only
 (``statistics.NormalDist`` for the normal cdf and its inverse; roots are found by bisection).
 
 The statistical unit is the duplicate **deal pair**: one deal (or one game's deal stream) played twice with
@@ -39,6 +39,7 @@ __all__ = [
     "NormalizedElo",
     "PairedMargins",
     "ScoreMoments",
+    "ScoreTest",
     "SprtResult",
     "benjamini_hochberg",
     "bootstrap_ratings",
@@ -57,6 +58,8 @@ __all__ = [
     "planning_hands",
     "score_from_elo",
     "score_moments",
+    "score_test",
+    "sign_test",
     "sprt",
     "sprt_bounds",
     "sprt_decision",
@@ -248,6 +251,82 @@ def benjamini_hochberg(pvalues: ArrayLike) -> NDArray[np.float64]:
     adjusted = np.empty(m)
     adjusted[order] = adjusted_sorted
     return adjusted
+
+
+SMALL_SAMPLE = 30
+"""Below this many units a score test is the exact sign test rather than the normal approximation (§7)."""
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Exact two-sided sign test of "each unit is as likely won as lost": 2·P(X <= min(w, l)), X ~ Bin(w + l, 1/2) (§7).
+
+    Ties (units scored exactly 1/2) carry no sign and are left out. No units with a sign give p = 1. The sum is
+    taken in log space, so a sweep of any length keeps its precision.
+
+    >>> sign_test(10, 0)  # a clean sweep of ten units: 2/1024
+    0.001953125
+    >>> sign_test(0, 0), sign_test(5, 5)
+    (1.0, 1.0)
+    """
+    if wins < 0 or losses < 0:
+        raise ValueError(f"wins and losses must be non-negative, got {wins} and {losses}")
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    fewer = min(wins, losses)
+    log_terms = [
+        math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2.0) for k in range(fewer + 1)
+    ]
+    top = max(log_terms)
+    tail = math.exp(top) * sum(math.exp(term - top) for term in log_terms)
+    return min(1.0, 2.0 * tail)
+
+
+class ScoreTest(NamedTuple):
+    """A test of "the mean unit score is 1/2" (§7)."""
+
+    units: int
+    """Number of units (deal pairs, or games or hands without duplicate deals)."""
+    score: float
+    """Mean unit score in [0, 1] (NaN without units)."""
+    se: float
+    """Standard error of the mean score, sqrt(σ²/n) with the per-unit variance σ² (NaN with fewer than two units)."""
+    p: float
+    """Two-sided p-value of H0: score = 1/2."""
+    method: Literal["normal", "sign"]
+    """``'normal'``: z = (score - 1/2)/se; ``'sign'``: the exact sign test, used for few units or zero variance."""
+
+
+def score_test(scores: ArrayLike, counts: ArrayLike) -> ScoreTest:
+    """Two-sided test that the mean of unit ``scores`` (weighted by ``counts``) is 1/2 (§7).
+
+    The normal test z = (mean - 1/2)/SE is used with at least :data:`SMALL_SAMPLE` units and a positive variance.
+    With fewer units, or when every unit scored the same (a clean sweep, or all ties), the normal test has no
+    standard error to divide by, and the exact :func:`sign_test` on the units above and below 1/2 is used instead:
+    a clean sweep of n units has p = 2^(1-n), all ties have p = 1.
+
+    >>> score_test([0.0, 0.5, 1.0], [0, 0, 10]).p  # ten deal pairs, both games won in each
+    0.001953125
+    >>> round(score_test([0.0, 0.5, 1.0], [300, 400, 380]).p, 4)
+    0.0021
+    """
+    a = np.asarray(scores, dtype=float).ravel()
+    n = np.asarray(counts, dtype=float).ravel()
+    if a.shape != n.shape:
+        raise ValueError(f"scores has {a.size} values but there are {n.size} counts")
+    if np.any(n < 0) or not np.all(np.isfinite(n)) or not np.all(np.isfinite(a)):
+        raise ValueError("counts must be non-negative and finite, and scores finite")
+    units = float(n.sum())
+    if units == 0:
+        return ScoreTest(0, math.nan, math.nan, 1.0, "sign")
+    mean = float((a * n).sum() / units)
+    variance = float(((a - mean) ** 2 * n).sum() / units)
+    se = math.sqrt(variance / units) if units > 1 else math.nan
+    if units < SMALL_SAMPLE or not variance > 0.0:
+        wins = round(float(n[a > 0.5].sum()))
+        losses = round(float(n[a < 0.5].sum()))
+        return ScoreTest(round(units), mean, se, sign_test(wins, losses), "sign")
+    return ScoreTest(round(units), mean, se, two_sided_p_value((mean - 0.5) / se), "normal")
 
 
 # --------------------------------------------------------------------------------------------------------------------

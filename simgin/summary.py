@@ -44,7 +44,7 @@ def pair_statistics(t: Tally) -> dict[str, float]:
 
     ``rho`` is the correlation between A's results in the two legs of a pair; the variance
     of a pair's mean is (1 + rho) / 2 of two independent games', so duplicate deals need
-    ``1 / (1 + rho)`` times fewer games for the same precision (STATISTICS.md §3, §5).
+    ``1 / (1 + rho)`` times fewer games for the same precision (docs/STATISTICS.md §3, §5).
     """
     n = t["pairs"]
     if n == 0:

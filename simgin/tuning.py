@@ -25,7 +25,7 @@ reduced to per-chunk sums consumed in job order, so the tuned spec is the same o
 number of workers and on either backend. The unit of the statistics is the duplicate deal
 pair; intervals are batch means over chunks of pairs (chunks are independent and
 identically distributed), which also pairs the candidates of one phase chunk by chunk
-(STATISTICS.md §3, §4).
+(docs/STATISTICS.md §3, §4).
 
 With ``out`` every evaluation is written atomically as it finishes; a rerun replays the
 recorded evaluations into a fresh optimiser with the same seed, checks that it asks for the

@@ -18,7 +18,7 @@ EAAI = Rules.preset("eaai")
 
 
 def test_simple_against_random_accepts_h1_quickly():
-    """STATISTICS.md §1: a clearly stronger bot is recognised within a few hundred games."""
+    """docs/STATISTICS.md §1: a clearly stronger bot is recognised within a few hundred games."""
     _, summary = run_sprt("simple", "random", SprtSettings(elo0=0, elo1=10), EAAI, seed=4, workers=1)
     assert summary["decision"] == "H1"
     assert summary["games"] <= 400

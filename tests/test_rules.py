@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import numpy as np
 import pytest
 
 import simgin
@@ -217,3 +218,33 @@ def test_r12_v1_without_oklahoma_the_up_card_does_not_matter() -> None:
 
 def test_rules_is_exported() -> None:
     assert simgin.Rules is Rules
+
+
+@pytest.mark.parametrize("field", ["gin_bonus", "undercut_bonus", "box_bonus", "target", "team_target"])
+def test_points_switches_are_bounded(field: str) -> None:
+    """A points switch above MAX_POINTS is refused by name (a 64-bit total once overflowed silently)."""
+    from simgin.rules import MAX_POINTS
+
+    assert getattr(Rules(**{field: MAX_POINTS}), field) == MAX_POINTS
+    with pytest.raises(ValueError, match=rf"rules\.{field}=9223372036854775807: must be at most 10,000"):
+        Rules().with_settings({field: "9223372036854775807"})
+    with pytest.raises(ValueError, match=rf"rules\.{field}={MAX_POINTS + 1}"):
+        Rules(**{field: MAX_POINTS + 1})
+
+
+@pytest.mark.parametrize("shutout", ["bonus", "double"])
+def test_largest_points_switches_score_without_overflow(shutout: str) -> None:
+    """R19-R22 at MAX_POINTS, with doubling (V8, V9): every game ends with sane, positive totals."""
+    from simgin.engine import play_games
+    from simgin.rules import MAX_POINTS
+
+    big = dict.fromkeys(("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus", "shutout_bonus"), MAX_POINTS)
+    rules = Rules.preset("oklahoma").with_settings(big | {"shutout": shutout, "oklahoma_extra_boxes": True})
+    games, hands = play_games(["simple", "simple"], rules, game_count=5, seed=3)
+    assert (hands["points"] >= 0).all()
+    winners = games["winner"].to_numpy()
+    totals = games[["total_0", "total_1"]].to_numpy()
+    assert (totals >= 0).all() and totals.max() < 2**40
+    # The game winner has the larger total, and a total includes the game bonus (R21).
+    assert (totals[np.arange(len(games)), winners] > totals[np.arange(len(games)), 1 - winners]).all()
+    assert (totals.max(axis=1) >= MAX_POINTS).all()

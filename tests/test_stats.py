@@ -1,4 +1,4 @@
-"""simgin.stats against the test vectors and worked examples of STATISTICS.md, plus seeded simulations."""
+"""simgin.stats against the test vectors and worked examples of docs/STATISTICS.md, plus seeded simulations."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from simgin.stats import (
     wilson_interval,
 )
 
-# §1 test vectors (fishtest-checked in STATISTICS.md).
+# §1 test vectors (checked against fishtest; docs/STATISTICS.md §1).
 PENTANOMIAL = [10789, 19328, 33806, 19402, 10543]
 TRINOMIAL = [65804, 56553, 65388]  # L, D, W single games
 BALANCED = [39, 2226, 31451, 2412, 40]
