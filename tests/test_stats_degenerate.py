@@ -172,3 +172,69 @@ def test_every_statistics_citation_has_its_section() -> None:
                 cited |= set(re.findall(r"§(\d+)", text))
     assert cited, "nothing cites docs/STATISTICS.md"
     assert cited <= sections, f"cited sections missing from docs/STATISTICS.md: {sorted(cited - sections)}"
+
+
+@pytest.mark.parametrize(
+    ("t", "df", "p"),
+    [(12.7062, 1, 0.05), (4.3027, 2, 0.05), (2.5706, 5, 0.05), (3.1693, 10, 0.01), (2.0423, 30, 0.05), (0.0, 7, 1.0)],
+)
+def test_student_t_p_values_match_the_tables(t: float, df: int, p: float) -> None:
+    from simgin.stats import student_t_p_value
+
+    assert student_t_p_value(t, df) == pytest.approx(p, abs=2e-5)
+    assert student_t_p_value(-t, df) == student_t_p_value(t, df)
+
+
+def test_paired_difference_of_means_is_the_paired_t_test() -> None:
+    from simgin.stats import paired_difference, student_t_p_value
+
+    rng = np.random.default_rng(7)
+    for n in (8, 25, 400):
+        x = rng.integers(0, 3, n).astype(float)
+        y = x + rng.normal(0.3, 1.0, n)
+        d = x - y
+        t = d.mean() / (d.std(ddof=1) / math.sqrt(n))
+        result = paired_difference(x, y)
+        assert result.difference == pytest.approx(d.mean())
+        assert result.se == pytest.approx(d.std(ddof=1) / math.sqrt(n))
+        expected = student_t_p_value(t, n - 1) if n < SMALL_SAMPLE else math.erfc(abs(t) / math.sqrt(2))
+        assert result.p == pytest.approx(expected)
+        assert result.low < result.difference < result.high
+
+
+def test_paired_difference_of_rates_is_the_difference_of_pooled_rates() -> None:
+    from simgin.stats import paired_difference
+
+    wins_x, hands_x = np.array([3, 5, 2, 4]), np.array([6, 9, 5, 8])
+    wins_y, hands_y = np.array([2, 4, 2, 2]), np.array([7, 8, 6, 7])
+    result = paired_difference(wins_x, wins_y, hands_x, hands_y)
+    assert result.difference == pytest.approx(14 / 28 - 10 / 28)
+    assert result.units == 4
+
+
+def test_paired_difference_degenerate_cases() -> None:
+    from simgin.stats import paired_difference
+
+    same = paired_difference([1, 0, 1, 1], [1, 0, 1, 1])
+    assert same.difference == 0.0 and same.p == 1.0
+    shifted = paired_difference([2.0, 2.0, 2.0], [1.0, 1.0, 1.0])
+    assert shifted.difference == 1.0 and shifted.p == 0.0 and shifted.low == shifted.high == 1.0
+    assert paired_difference([], []).p == 1.0
+    assert math.isnan(paired_difference([1.0], [0.0]).se)
+    with pytest.raises(ValueError, match="paired units must match"):
+        paired_difference([1, 2], [1])
+
+
+def test_paired_difference_holds_its_level_under_the_null() -> None:
+    """Correlated pairs with no true difference: about 5% of p-values fall below 0.05 (§7)."""
+    from simgin.stats import paired_difference
+
+    rng = np.random.default_rng(11)
+    rejections = 0
+    reps = 1000
+    for _ in range(reps):
+        shared = rng.random(300) < 0.6
+        x = np.where(rng.random(300) < 0.8, shared, rng.random(300) < 0.6).astype(float)
+        y = np.where(rng.random(300) < 0.8, shared, rng.random(300) < 0.6).astype(float)
+        rejections += paired_difference(x, y).p < 0.05
+    assert 0.03 <= rejections / reps <= 0.07
