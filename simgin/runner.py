@@ -1072,7 +1072,7 @@ def run_cells(
                     tally = result.tally
                     counts["ran"] += 1
                     if progress:
-                        progress(result, chunk.unit_count * (2 if config.duplicate else 1))
+                        progress(result, chunk.unit_count * config.legs)
                 cell_tallies = tallies[chunk.cell_index]
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):

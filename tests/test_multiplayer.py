@@ -121,6 +121,23 @@ def test_table_results_do_not_depend_on_workers():
     assert one.tallies[0].to_dict() == two.tallies[0].to_dict()
 
 
+@pytest.mark.parametrize(
+    ("table", "players", "games"),
+    [
+        ("three", ("simple", "random", "greedy"), 36),
+        ("teams", ("simple", "random", "greedy", "simple"), 48),
+        ("pairs", ("simple", "random"), 40),
+    ],
+)
+def test_progress_counts_every_seating(table: str, players: tuple[str, ...], games: int) -> None:
+    """Issue 26: a three-player deal is played in 6 seatings and a partnership deal in 8; progress counts them all."""
+    config = runner.RunConfig(players, Rules(), games=games, seed=4, table=table, chunk_units=2)
+    reported: list[int] = []
+    runner.run(config, workers=1, progress=lambda result, units: reported.append(units))
+    assert sum(reported) == config.count * len(config.pairings)
+    assert len(reported) == config.chunk_count * len(config.pairings)
+
+
 def test_cli_three_and_team_matches():
     three = CliRunner().invoke(
         main, ["match", "simple", "simple", "random", "--games", "12", "--workers", "1", "--json"]
