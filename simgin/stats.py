@@ -33,6 +33,7 @@ __all__ = [
     "GIN_PAIR_SUPPORT",
     "NELO_PER_T",
     "PENTANOMIAL_SUPPORT",
+    "SMALL_SAMPLE",
     "ZERO_COUNT",
     "BootstrapRatings",
     "EloEstimate",

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from simgin.results import jsonable
-from simgin.stats import wilson_interval
+from simgin.stats import SMALL_SAMPLE, wilson_interval
 from simgin.tally import Tally
 
 if TYPE_CHECKING:
@@ -52,7 +52,13 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     counts = [t[f"pair_score_{k}"] for k in range(5)]
     score = sum(k / 4 * c for k, c in enumerate(counts)) / n
     score_sq = sum((k / 4) ** 2 * c for k, c in enumerate(counts)) / n
-    half = Z95 * math.sqrt(max(score_sq - score * score, 0.0) / n) if n > 1 else math.nan
+    variance = max(score_sq - score * score, 0.0)
+    if n < SMALL_SAMPLE or not variance > 0:
+        # Few pairs, or all alike (a clean sweep): the normal interval would collapse onto the score (§7).
+        low, high = wilson_interval(score * n, n)
+        half_low, half_high = score - float(low), float(high) - score
+    else:
+        half_low = half_high = Z95 * math.sqrt(variance / n)
     mean1, mean2 = t["pair_x1"] / n, t["pair_x2"] / n
     var1 = t["pair_x1_sq"] / n - mean1 * mean1
     var2 = t["pair_x2_sq"] / n - mean2 * mean2
@@ -65,8 +71,8 @@ def pair_statistics(t: Tally) -> dict[str, float]:
         "pairs": n,
         "pair_counts": counts,
         "pair_score": score,
-        "pair_score_low": score - half,
-        "pair_score_high": score + half,
+        "pair_score_low": score - half_low,
+        "pair_score_high": score + half_high,
         "pair_margin": margin,
         "pair_margin_low": low,
         "pair_margin_high": high,

@@ -238,3 +238,16 @@ def test_paired_difference_holds_its_level_under_the_null() -> None:
         y = np.where(rng.random(300) < 0.8, shared, rng.random(300) < 0.6).astype(float)
         rejections += paired_difference(x, y).p < 0.05
     assert 0.03 <= rejections / reps <= 0.07
+
+
+def test_a_clean_sweep_pair_score_interval_does_not_collapse() -> None:
+    """simple wins every deal pair from random: the pair score's interval is Wilson's, not [1, 1] (§7)."""
+    from simgin.runner import RunConfig, run
+    from simgin.rules import Rules
+    from simgin.summary import pair_statistics
+
+    result = run(RunConfig(("simple", "random"), Rules(), hands=60, seed=1), workers=1)
+    paired = pair_statistics(result.tallies[0])
+    assert paired["pair_score"] == 1.0
+    assert paired["pair_score_high"] == 1.0
+    assert paired["pair_score_low"] == pytest.approx(wilson_interval(30, 30)[0])
