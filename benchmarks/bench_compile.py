@@ -179,7 +179,7 @@ KERNEL_STEPS = {
     "the built-in bots' decide (Python adapter)": (
         "play_hand((CompiledStrategy('simple', 1), CompiledStrategy('random', 0)), Rules(), 5, 0)"
     ),
-    "meld batches (simgin.melds)": "deadwood_batch(np.array([7], dtype=np.int64)); best_discard_batch(np.array([7]))",
+    "meld batches (game.melds)": "deadwood_batch(np.array([7], dtype=np.int64)); best_discard_batch(np.array([7]))",
     "showdown scoring (simgin.score_showdown)": (
         "score_showdown('AS 2S 3S 7C 7D 7H TD JD QD KH', '4S 5S 8C 8D 9H 9S KC KD 2C 3D')"
     ),
@@ -196,10 +196,10 @@ def kernels() -> None:
 import time
 import numpy as np
 from simgin import Rules, score_showdown
-from simgin.engine import play_game_rows, play_hand_rows
-from simgin.melds import best_discard_batch, deadwood_batch
-from simgin.multiplayer import play_table_rows
-from simgin.reference_engine import play_hand
+from simgin.game.engine import play_game_rows, play_hand_rows
+from simgin.game.melds import best_discard_batch, deadwood_batch
+from simgin.game.multiplayer import play_table_rows
+from simgin.game.reference_engine import play_hand
 from simgin.strategies.compiled import CompiledStrategy
 
 NONE, NO_DEALERS, ONE = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64), np.array([3], dtype=np.uint64)

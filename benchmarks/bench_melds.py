@@ -9,7 +9,7 @@ simgin runs take turns, and a run that other processes disturbed is redone (see
 - One core: a serial ``@njit`` loop over the array calling
   ``simgin.kernels.melds.deadwood_of_mask`` (10 cards), ``best_discard_of_mask`` or
   ``discard_deadwoods`` (11 cards), and the same loop around the naive kernel below.
-- All cores: ``simgin.melds.deadwood_batch`` / ``best_discard_batch`` (the batch split over
+- All cores: ``simgin.game.melds.deadwood_batch`` / ``best_discard_batch`` (the batch split over
   numba's threads, input checks included) and a ``prange`` loop around the naive kernel.
 
 The naive kernel is the usual first implementation: scan all 329 melds (65 sets, 4-card
@@ -37,7 +37,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-import simgin.melds
+import simgin.game.melds
 from simgin.kernels.melds import SUIT_DEADWOOD, best_discard_of_mask, deadwood_of_mask, discard_deadwoods
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
@@ -215,7 +215,9 @@ def check_agreement(hands10: np.ndarray, hands11: np.ndarray) -> None:
     fast = np.empty(hands10.shape[0], np.int64)
     simgin_serial(hands10, SUIT_DEADWOOD, fast)
     assert np.array_equal(naive, fast), "10-card deadwood differs between naive and simgin"
-    assert np.array_equal(simgin.melds.deadwood_batch(hands10), fast), "deadwood_batch differs from the serial loop"
+    assert np.array_equal(simgin.game.melds.deadwood_batch(hands10), fast), (
+        "deadwood_batch differs from the serial loop"
+    )
 
     naive_cards = np.empty(hands11.shape[0], np.int64)
     naive_left = np.empty(hands11.shape[0], np.int64)
@@ -225,7 +227,7 @@ def check_agreement(hands10: np.ndarray, hands11: np.ndarray) -> None:
     simgin_best_discard_serial(hands11, SUIT_DEADWOOD, cards, left)
     assert np.array_equal(naive_left, left), "11-card best-discard deadwood differs between naive and simgin"
     assert np.array_equal(naive_cards, cards), "11-card best discard card differs between naive and simgin"
-    batch_cards, batch_left = simgin.melds.best_discard_batch(hands11)
+    batch_cards, batch_left = simgin.game.melds.best_discard_batch(hands11)
     assert np.array_equal(batch_cards, cards) and np.array_equal(batch_left, left), "best_discard_batch differs"
     # Every discard, not only the best one, on a slice of the sample.
     naive_out = np.zeros(52, np.int64)
@@ -312,10 +314,10 @@ def measure(hand_count: int, hand11_count: int, runs: int, seed: int) -> list[di
         ),
         (
             f"10-card deadwood, {threads} cores",
-            "`simgin.melds.deadwood_batch` (threads, input checks included)",
+            "`simgin.game.melds.deadwood_batch` (threads, input checks included)",
             hand_count,
             lambda: naive_parallel(hands10, *naive_args, n10),
-            lambda: simgin.melds.deadwood_batch(hands10),
+            lambda: simgin.game.melds.deadwood_batch(hands10),
             None,
         ),
         (
@@ -336,10 +338,10 @@ def measure(hand_count: int, hand11_count: int, runs: int, seed: int) -> list[di
         ),
         (
             f"11-card best discard, {threads} cores",
-            "`simgin.melds.best_discard_batch` (threads, input checks included)",
+            "`simgin.game.melds.best_discard_batch` (threads, input checks included)",
             hand11_count,
             lambda: naive_best_discard_parallel(hands11, *naive_args, c11, d11),
-            lambda: simgin.melds.best_discard_batch(hands11),
+            lambda: simgin.game.melds.best_discard_batch(hands11),
             None,
         ),
     ]

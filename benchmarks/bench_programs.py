@@ -69,9 +69,9 @@ def tree_cpu_seconds(root: int) -> float:
 
 def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
     """Median wall and tree-CPU hands per second of ``spec`` against simple (hands mode, one worker)."""
-    from simgin import process_strategy
-    from simgin.engine import hand_seeds, play_hand_rows
-    from simgin.rules import Rules
+    from simgin.game.engine import hand_seeds, play_hand_rows
+    from simgin.game.rules import Rules
+    from simgin.players import programs as process_strategy
 
     process_strategy.close_programs()
     warm = hand_seeds(seed + 1, 20)

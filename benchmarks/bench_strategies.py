@@ -11,7 +11,7 @@ the target, duplicate deals: each game seed is played with A in seat 0 and again
   Python adapter).
 - **The ladder**: ``heuristic`` against ``simple``, ``opponent`` against ``heuristic`` and
   ``mcts`` against ``opponent``, head to head, each wanted with its interval above 50%.
-- **Ratings**: Bradley-Terry ratings on the Elo scale (``simgin.stats.bradley_terry``, one
+- **Ratings**: Bradley-Terry ratings on the Elo scale (``simgin.statistics.stats.bradley_terry``, one
   drawn game of prior per pairing, anchored on ``simple`` = 0) of the round robin of the
   built-ins, from every pairing's games. ``mcts`` (about 12 ms a decision) plays only
   ``simple`` and ``opponent``, on fewer deals, unless ``--mcts-round-robin``; the ratings
@@ -19,7 +19,7 @@ the target, duplicate deals: each game seed is played with A in seat 0 and again
 
 Then the **robustness** table: ``opponent`` against ``simple`` in every cell of the sweep
 ``gin_bonus=10,25,40 x undercut_bonus=0,10,25 x knock_limit=5,10`` (standard otherwise),
-played through ``simgin.sweep.run_sweep`` exactly as ``simgin sweep opponent simple --grid
+played through ``simgin.studies.sweep.run_sweep`` exactly as ``simgin sweep opponent simple --grid
 gin_bonus=10,25,40 --grid undercut_bonus=0,10,25 --grid knock_limit=5,10 --games N`` plays
 it, each cell wanted with its interval above 50%.
 
@@ -50,15 +50,15 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simgin.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.reference_engine import play_hand
+from simgin.game.rules import Rules
 from simgin.kernels import engine as k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT
-from simgin.reference_engine import play_hand
-from simgin.registry import BUILTIN_NAMES, resolve
-from simgin.rules import Rules
-from simgin.runner import RunConfig
-from simgin.stats import bradley_terry
-from simgin.sweep import run_sweep
+from simgin.players.registry import BUILTIN_NAMES, resolve
+from simgin.running.runner import RunConfig
+from simgin.statistics.stats import bradley_terry
+from simgin.studies.sweep import run_sweep
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -2,10 +2,10 @@
 
 Three checks, each on seeded random hands, compare simgin with another engine hand by hand:
 
-- **10-card deadwood**: ``simgin.melds.deadwood_batch`` against the engine's minimum-deadwood
+- **10-card deadwood**: ``simgin.game.melds.deadwood_batch`` against the engine's minimum-deadwood
   function for 10 cards (OpenSpiel: ``GinRummyUtils.min_deadwood``; RLCard:
   ``melding.get_best_meld_clusters`` then ``utils.get_deadwood_count``).
-- **11-card best discard**: ``simgin.melds.best_discard_batch`` against the exact answer built
+- **11-card best discard**: ``simgin.game.melds.best_discard_batch`` against the exact answer built
   from the engine's 10-card function: the minimum over the 11 discards
   (:func:`best_discard_from_ten`), ties going to the lowest card as in simgin.
 - **The engine's own 11-card function**, the one its game uses to decide whether a knock is
@@ -21,7 +21,7 @@ hand, both answers and the rule book's answer from the brute force of ``tests/re
 
 Card encodings (each engine's own source, read for this mapping):
 
-- simgin: ``card = suit * 13 + rank``, rank 0 = ace, suits C D H S (``simgin.cards``).
+- simgin: ``card = suit * 13 + rank``, rank 0 = ace, suits C D H S (``simgin.game.cards``).
 - OpenSpiel ``gin_rummy``: ``card = suit * 13 + rank``, rank 0 = ace, suits s c d h
   (``kSuitChar = "scdh"`` in ``gin_rummy_utils.cc``); ``GinRummyUtils.card_string`` names a
   card like ``"Th"``.
@@ -53,8 +53,8 @@ from typing import Any
 
 import numpy as np
 
-from simgin.cards import RANK_COUNT, format_card, format_cards
-from simgin.melds import best_discard_batch, deadwood_batch, discard_deadwoods
+from simgin.game.cards import RANK_COUNT, format_card, format_cards
+from simgin.game.melds import best_discard_batch, deadwood_batch, discard_deadwoods
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20240611
@@ -80,7 +80,7 @@ def _convert(card: int, suits: Sequence[int]) -> int:
 def to_openspiel(card: int) -> int:
     """OpenSpiel's id of a simgin card (same rank, suit moved to OpenSpiel's s c d h order).
 
-    >>> from simgin.cards import parse_card
+    >>> from simgin.game.cards import parse_card
     >>> to_openspiel(parse_card("AS")), to_openspiel(parse_card("AC")), to_openspiel(parse_card("KH"))
     (0, 13, 51)
     """
@@ -95,7 +95,7 @@ def from_openspiel(card: int) -> int:
 def to_rlcard(card: int) -> int:
     """RLCard's ``card_id`` of a simgin card (same rank, suit moved to RLCard's S H D C order).
 
-    >>> from simgin.cards import parse_card
+    >>> from simgin.game.cards import parse_card
     >>> to_rlcard(parse_card("AS")), to_rlcard(parse_card("AC")), to_rlcard(parse_card("KH"))
     (0, 39, 25)
     """
@@ -167,7 +167,7 @@ def best_discard_from_ten(hand: Sequence[int], ten_card_deadwood: TenCardDeadwoo
     among equally good discards the lowest card wins, as in ``simgin.best_discard``.
 
     >>> import simgin
-    >>> from simgin.cards import parse_cards
+    >>> from simgin.game.cards import parse_cards
     >>> hand = parse_cards("AS 2S 3S 7C 7D 7H TD JD QD KH KC")
     >>> best_discard_from_ten(hand, simgin.deadwood) == simgin.best_discard(hand)
     True

@@ -61,10 +61,10 @@ import compare_crossval as crossval  # noqa: E402
 import run_all  # noqa: E402
 
 import simgin  # noqa: E402
-import simgin.engine  # noqa: E402
+import simgin.game.engine  # noqa: E402
+from simgin.game.melds import best_discard_batch, deadwood_batch  # noqa: E402
+from simgin.game.rules import Rules  # noqa: E402
 from simgin.kernels import engine as _k  # noqa: E402
-from simgin.melds import best_discard_batch, deadwood_batch  # noqa: E402
-from simgin.rules import Rules  # noqa: E402
 
 SEED = 20240611
 DEFAULT_OUTPUT = HERE / "RESULTS.md"
@@ -322,7 +322,7 @@ def simgin_tally(
     rules: Rules, hand_count: int, seed: int, bots: tuple[str, str] = ("simple", "simple")
 ) -> OutcomeTally:
     """simgin's hands as an :class:`OutcomeTally` (one ``play_hands`` call)."""
-    frame = simgin.engine.play_hands(bots, rules, hand_count, seed)
+    frame = simgin.game.engine.play_hands(bots, rules, hand_count, seed)
     tally = OutcomeTally(hands=len(frame))
     kinds = frame["kind"].astype(str)
     for kind in KINDS:
@@ -369,24 +369,24 @@ def speed_cases(sizes: Sizes, seed: int) -> list[SpeedCase]:
     all_threads = numba.config.NUMBA_NUM_THREADS
     cases: list[SpeedCase] = []
     rules = Rules()
-    seeds = simgin.engine.hand_seeds(seed, sizes.simgin_hands)
+    seeds = simgin.game.engine.hand_seeds(seed, sizes.simgin_hands)
     dealers = np.arange(sizes.simgin_hands, dtype=np.int64) % 2
     labels = {"random": "random vs random hands", "simple": "simple bot vs simple bot hands"}
     for pairing in ("random", "simple"):
         bots = (pairing, pairing)
-        rows = simgin.engine.play_hand_rows(bots, rules, seeds, dealers)
+        rows = simgin.game.engine.play_hand_rows(bots, rules, seeds, dealers)
         draws = float(rows[:, _k.H_DRAWS].mean())
         for threads in sorted({1, all_threads}):
 
             def simgin_call(bots: tuple[str, str] = bots) -> None:
-                simgin.engine.play_hand_rows(bots, rules, seeds, dealers)
+                simgin.game.engine.play_hand_rows(bots, rules, seeds, dealers)
 
             cases.append(
                 SpeedCase(
                     labels[pairing],
                     "simgin",
                     threads,
-                    f"`simgin.engine.play_hand_rows` ({pairing}, `Rules()`)",
+                    f"`simgin.game.engine.play_hand_rows` ({pairing}, `Rules()`)",
                     sizes.simgin_hands,
                     simgin_call,
                     draws,
@@ -448,7 +448,7 @@ def speed_cases(sizes: Sizes, seed: int) -> list[SpeedCase]:
                 "10-card minimum-deadwood evaluations",
                 "simgin",
                 threads,
-                "`simgin.melds.deadwood_batch` (int64 hand masks)",
+                "`simgin.game.melds.deadwood_batch` (int64 hand masks)",
                 sizes.simgin_deadwood,
                 lambda: deadwood_batch(masks10),
             )
@@ -458,7 +458,7 @@ def speed_cases(sizes: Sizes, seed: int) -> list[SpeedCase]:
                 "11-card best-discard evaluations",
                 "simgin",
                 threads,
-                "`simgin.melds.best_discard_batch` (one search per hand, exact)",
+                "`simgin.game.melds.best_discard_batch` (one search per hand, exact)",
                 sizes.simgin_eleven,
                 lambda: best_discard_batch(masks11),
             )

@@ -24,9 +24,9 @@ import time
 import numpy as np
 
 from simgin import Rules
-from simgin.engine import play_game_rows, play_hand_rows
+from simgin.game.engine import play_game_rows, play_hand_rows
+from simgin.game.multiplayer import play_table_rows
 from simgin.kernels.bots import BOT_NAMES
-from simgin.multiplayer import play_table_rows
 
 PRESETS = ("standard", "oklahoma", "modern", "eaai", "straight", "hollywood")
 MCTS_PRESETS = ("standard", "oklahoma", "modern")

@@ -1,7 +1,7 @@
 """Build a report from a run directory: result.json -> tidy tables -> figures -> one HTML file.
 
 :func:`build_report` reads the ``result.json`` that ``simgin match``, ``tournament``,
-``compare``, ``sweep`` and ``tune`` leave in their ``--out`` directory (see :mod:`simgin.results`),
+``compare``, ``sweep`` and ``tune`` leave in their ``--out`` directory (see :mod:`simgin.running.results`),
 turns it into tidy tables (:func:`result_tables`), draws the figures the result has data
 for (:func:`report_figures`) and writes:
 
@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from simgin.results import load_result
-from simgin.rules import Rules
-from simgin.tally import TURN_BINS
+from simgin.game.rules import Rules
+from simgin.running.results import load_result
+from simgin.running.tally import TURN_BINS
 
 from . import figures as F
 from . import tune as tune_report

@@ -150,7 +150,7 @@ def join_phrases(phrases: Sequence[str]) -> str:
 
 def wilson(wins: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
     """Wilson 95% intervals (arrays) for ``wins`` of ``n``; NaN where ``n`` is 0."""
-    from simgin.stats import wilson_interval
+    from simgin.statistics.stats import wilson_interval
 
     wins = np.asarray(wins, dtype=float)
     n = np.asarray(n, dtype=float)

@@ -1,6 +1,6 @@
 """The report of a ``simgin tune`` directory: the search, each parameter's trace and the final comparison.
 
-Every function takes the ``result.json`` dict that :func:`simgin.tuning.tune` writes
+Every function takes the ``result.json`` dict that :func:`simgin.studies.tune.tune` writes
 (``kind`` ``"tune"``: the contract's keys plus ``settings``, ``history``, ``generations``,
 ``final`` and ``difference``). :func:`tune_tables` gives the tidy tables (CSV files of
 the report); each figure function has a caption function next to it that states the
@@ -388,7 +388,7 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     settings = result["settings"]
     unit = result.get("unit", "games")
     defaults: dict[str, Any] = {}
-    from simgin.rules import Rules
+    from simgin.game.rules import Rules
 
     defaults = Rules().to_dict()
     changed = [

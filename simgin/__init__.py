@@ -1,9 +1,9 @@
 """simgin: Gin Rummy simulation with exact rules (RULES.md) and numba kernels."""
 
-from simgin.cards import format_cards, parse_cards
-from simgin.melds import best_discard, deadwood, deadwood_batch, discard_deadwoods, meld_arrangement
-from simgin.rules import Rules
-from simgin.showdown import Kind, Showdown, score_showdown
+from simgin.game.cards import format_cards, parse_cards
+from simgin.game.melds import best_discard, deadwood, deadwood_batch, discard_deadwoods, meld_arrangement
+from simgin.game.rules import Rules
+from simgin.game.showdown import Kind, Showdown, score_showdown
 
 __version__ = "0.1.0"
 
@@ -11,11 +11,11 @@ __version__ = "0.1.0"
 def __getattr__(name: str):
     """``simgin.run_match``, ``simgin.run_tournament`` and ``simgin.tune`` load their modules on first use."""
     if name in ("run_match", "run_tournament"):
-        from simgin import runner
+        from simgin.running import runner
 
         return getattr(runner, name)
     if name == "tune":
-        from simgin.tuning import tune
+        from simgin.studies.tune import tune
 
         return tune
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")

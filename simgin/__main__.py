@@ -1,6 +1,6 @@
 """``python -m simgin``: the same command line as the ``simgin`` script."""
 
-from simgin.cli import main
+from simgin.cli.main import main
 
 if __name__ == "__main__":
     main(prog_name="simgin")

@@ -1,14 +1,14 @@
 """Compiled bots in the plain-Python protocol: the adapter behind mixed matches.
 
-:class:`CompiledStrategy` implements :class:`simgin.strategy.Strategy` by calling the very
+:class:`CompiledStrategy` implements :class:`simgin.players.strategy.Strategy` by calling the very
 numba decision functions that the numba hand loop calls (``simgin.kernels.bots.decide``).
-It rebuilds the public table from the :class:`~simgin.strategy.PlayerView` it is given, so
+It rebuilds the public table from the :class:`~simgin.players.strategy.PlayerView` it is given, so
 it can see nothing more than the view, and it lends the kernel the seat's generator
 (``rng.state``) for the call and takes it back after, so the random draws are the same as in
 the numba engine. A compiled bot therefore plays the same hands in both engines.
 
->>> from simgin.reference_engine import play_hand
->>> from simgin.rules import Rules
+>>> from simgin.game.reference_engine import play_hand
+>>> from simgin.game.rules import Rules
 >>> players = (CompiledStrategy("simple", 1), CompiledStrategy("simple", 1))
 >>> play_hand(players, Rules(), hand_seed=7, dealer=0).kind in range(5)
 True
@@ -20,14 +20,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simgin.cards import cards_to_mask
+from simgin.game.cards import cards_to_mask
+from simgin.game.rng import MASK64, SplitMix64
 from simgin.kernels import bots as _bots
 from simgin.kernels import parameters as _slots
 from simgin.kernels import view as _view
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.parameters import PARAMETER_CAPACITY
-from simgin.rng import MASK64, SplitMix64
-from simgin.strategy import Parameter, PlayerView
+from simgin.players.strategy import Parameter, PlayerView
 
 _SIGN = 1 << 63
 

@@ -18,9 +18,9 @@ same way, so both forms play identical hands):
 
 from __future__ import annotations
 
-from simgin.melds import deadwood, discard_deadwoods
-from simgin.rng import SplitMix64
-from simgin.strategy import Parameter, PlayerView
+from simgin.game.melds import deadwood, discard_deadwoods
+from simgin.game.rng import SplitMix64
+from simgin.players.strategy import Parameter, PlayerView
 
 DESCRIPTION = "minimum-deadwood draws and discards, knocks as soon as it can"
 PARAMETERS: tuple[Parameter, ...] = ()
@@ -29,7 +29,7 @@ PARAMETERS: tuple[Parameter, ...] = ()
 def least_deadwood_discard(hand: tuple[int, ...], banned: int = -1) -> int:
     """The card (not ``banned``) whose discard leaves the least deadwood; ties to the higher rank, then card.
 
-    >>> from simgin.cards import format_card, parse_cards
+    >>> from simgin.game.cards import format_card, parse_cards
     >>> format_card(least_deadwood_discard(tuple(parse_cards("AS 2S 3S 7C 7D 7H TD JD QD KH KC"))))
     'KH'
     """

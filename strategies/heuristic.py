@@ -48,7 +48,7 @@ import dataclasses
 from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 
 from simgin.kernels.bots import BOT_HEURISTIC
-from simgin.strategy import Parameter
+from simgin.players.strategy import Parameter
 
 DESCRIPTION = (
     "rules-aware rules of thumb: knocks when knocking now beats playing on, discards by deadwood, potential, safety"

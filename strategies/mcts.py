@@ -38,7 +38,7 @@ from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
 from simgin.strategies.opponent import MODEL_PARAMETERS
 
 from simgin.kernels.bots import BOT_MCTS
-from simgin.strategy import Parameter
+from simgin.players.strategy import Parameter
 
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
 PARAMETERS: tuple[Parameter, ...] = (

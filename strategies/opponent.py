@@ -36,7 +36,7 @@ from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, with_defaults
 
 from simgin.kernels.bots import BOT_OPPONENT
-from simgin.strategy import Parameter
+from simgin.players.strategy import Parameter
 
 DESCRIPTION = (
     "heuristic play steered by a Bayesian estimate of the opponent's hand: safe discards, sharper knock values"

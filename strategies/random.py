@@ -17,9 +17,9 @@ makes the same draws, so both engines play the same hand):
 
 from __future__ import annotations
 
-from simgin.melds import discard_deadwoods
-from simgin.rng import SplitMix64
-from simgin.strategy import Parameter, PlayerView
+from simgin.game.melds import discard_deadwoods
+from simgin.game.rng import SplitMix64
+from simgin.players.strategy import Parameter, PlayerView
 
 DESCRIPTION = "uniformly random legal moves"
 PARAMETERS: tuple[Parameter, ...] = ()

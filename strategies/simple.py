@@ -11,7 +11,7 @@ Policy, per decision:
   would allow it) and except a card ``c`` when the pair {drawn card, c} was already
   recorded this hand (a pair is the bitmask of its cards, so {x, y} == {y, x} and {x, x}
   is the single bit x). Among the candidates keep those whose discard leaves the least
-  deadwood (``simgin.melds.discard_deadwoods``) and pick one with ``rng.randint(len(best))``.
+  deadwood (``simgin.game.melds.discard_deadwoods``) and pick one with ``rng.randint(len(best))``.
   If every card is excluded, the pair rule is dropped (never the rule about the card just
   taken). Then the pair {drawn card, discarded card} is recorded, except when nothing was
   drawn (``drawn_card == -1``, the V5 first turn). After taking the 50th card
@@ -27,9 +27,9 @@ The recorded pairs are cleared in ``start_hand``.
 
 from __future__ import annotations
 
-from simgin.melds import discard_deadwoods
-from simgin.rng import SplitMix64
-from simgin.strategy import Parameter, PlayerView
+from simgin.game.melds import discard_deadwoods
+from simgin.game.rng import SplitMix64
+from simgin.players.strategy import Parameter, PlayerView
 
 DESCRIPTION = "the EAAI SimpleGinRummyPlayer: takes melding pile cards, discards to least deadwood, knocks at once"
 PARAMETERS: tuple[Parameter, ...] = ()
@@ -40,7 +40,7 @@ RANK_COUNT = 13
 def in_some_meld(hand: tuple[int, ...] | list[int], card: int) -> bool:
     """Whether ``card`` belongs to some set or run of ``hand`` plus ``card`` (R3, R4).
 
-    >>> from simgin.cards import parse_card, parse_cards
+    >>> from simgin.game.cards import parse_card, parse_cards
     >>> in_some_meld(parse_cards("7C 7D KS"), parse_card("7H")), in_some_meld(parse_cards("QS KS"), parse_card("AS"))
     (True, False)
     """

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from simgin.strategies.simple import in_some_meld
 
-from simgin.melds import discard_deadwoods
+from simgin.game.melds import discard_deadwoods
 
 #: The EAAI suit index of each simgin suit (C, D, H, S -> 0, 3, 1, 2).
 EAAI_SUIT = (0, 3, 1, 2)

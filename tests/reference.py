@@ -2,7 +2,7 @@
 
 Slow and obvious on purpose: every meld is listed, every arrangement of disjoint melds is
 enumerated, every subset of defender cards is tried as a lay-off. Nothing here imports the
-numba kernels or ``simgin.melds``; only the card encoding comes from ``simgin.cards``
+numba kernels or ``simgin.game.melds``; only the card encoding comes from ``simgin.game.cards``
 (``card = suit * 13 + rank``, rank 0 = ace). The tests compare the kernels against these.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations, product
 
-from simgin.cards import RANK_COUNT, SUIT_COUNT, card_rank, card_suit, make_card
+from simgin.game.cards import RANK_COUNT, SUIT_COUNT, card_rank, card_suit, make_card
 
 Meld = frozenset[int]
 Arrangement = tuple[Meld, ...]

@@ -13,15 +13,15 @@ import dataclasses
 
 import pytest
 
-from simgin.cards import parse_cards
-from simgin.engine import hand_seeds
+from simgin.game.cards import parse_cards
+from simgin.game.engine import hand_seeds
+from simgin.game.melds import deadwood
+from simgin.game.reference_engine import play_hand
+from simgin.game.rng import SplitMix64
+from simgin.game.rules import Rules
 from simgin.kernels import payoff
-from simgin.melds import deadwood
-from simgin.reference_engine import play_hand
-from simgin.registry import resolve
-from simgin.rng import SplitMix64
-from simgin.rules import Rules
-from simgin.strategy import PlayerView
+from simgin.players.registry import resolve
+from simgin.players.strategy import PlayerView
 
 SEEDS = range(5)
 

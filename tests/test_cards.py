@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import simgin
-from simgin.cards import CARD_VALUES, card_value
+from simgin.game.cards import CARD_VALUES, card_value
 
 
 def test_r1_parse_documented_example() -> None:

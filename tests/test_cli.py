@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import simgin
-from simgin.cli import main
-from simgin.rules import Rules
+from simgin.cli.main import main
+from simgin.game.rules import Rules
 
 HAND = "AS 2S 3S 7C 7D 7H TD JD QD KH"
 # The knocker's melds A-2-3 of spades, three 7s and T-J-Q of diamonds, KH loose (deadwood 10).
@@ -385,6 +385,6 @@ def test_python_dash_m_and_console_script():
 
 def test_command_modules_import_the_shared_options_not_the_root_group():
     """cli -> cli_runner/cli_tune/cli_report -> cli_options: no import circle back to cli."""
-    code = "import sys, simgin.cli_runner, simgin.cli_tune, simgin.cli_report; print('simgin.cli' in sys.modules)"
+    code = "import sys, simgin.cli.run, simgin.cli.tune, simgin.cli.report; print('simgin.cli.main' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from simgin.cli import main
+from simgin.cli.main import main
 
 
 def invoke(*args: str):

@@ -7,8 +7,8 @@ import json
 
 from click.testing import CliRunner
 
-from simgin import registry
-from simgin.cli import main
+from simgin.cli.main import main
+from simgin.players import registry
 
 
 def run(*args: str):

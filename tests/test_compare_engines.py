@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import simgin
-from simgin.cards import format_cards, parse_card, parse_cards
+from simgin.game.cards import format_cards, parse_card, parse_cards
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))

@@ -7,12 +7,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from simgin import Rules, runner
-from simgin.cli import main
-from simgin.compare import SprtSettings, parse_sprt, run_sprt
-from simgin.ratings import tournament_analysis
-from simgin.results import load_result
-from simgin.sweep import grid_cells, parse_grid, run_sweep
+from simgin import Rules
+from simgin.cli.main import main
+from simgin.running import runner
+from simgin.running.results import load_result
+from simgin.statistics.ratings import tournament_analysis
+from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
+from simgin.studies.sweep import grid_cells, parse_grid, run_sweep
 
 EAAI = Rules.preset("eaai")
 

@@ -19,15 +19,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simgin import eaai, runner
-from simgin import process_strategy as ps
-from simgin import reference_engine as ref
-from simgin.cards import format_card
-from simgin.engine import hand_seeds, play_game_rows, play_hand_rows
+from simgin.game import reference_engine as ref
+from simgin.game.cards import format_card
+from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.melds import deadwood
+from simgin.game.rules import Rules
 from simgin.kernels import engine as kernel
-from simgin.melds import deadwood
-from simgin.registry import resolve
-from simgin.rules import Rules
+from simgin.players import eaai
+from simgin.players import programs as ps
+from simgin.players.registry import resolve
+from simgin.running import runner
 
 JAVA = Path(__file__).resolve().parent / "java"
 TWIN = f"{Path(__file__).resolve().parent / 'eaai_twin.py'}:Twin"

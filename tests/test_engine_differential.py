@@ -19,10 +19,10 @@ from simgin.strategies.random import RandomStrategy
 from simgin.strategies.simple import SimpleStrategy
 
 from simgin import Rules
-from simgin import reference_engine as ref
-from simgin.engine import hand_seeds, play_game_rows, play_games, play_hand_rows
+from simgin.game import reference_engine as ref
+from simgin.game.engine import hand_seeds, play_game_rows, play_games, play_hand_rows
 from simgin.kernels.engine import GAME_FIELDS, HAND_FIELDS
-from simgin.registry import resolve
+from simgin.players.registry import resolve
 
 TWINS = {"random": RandomStrategy, "simple": SimpleStrategy, "greedy": GreedyStrategy}
 
@@ -127,7 +127,7 @@ def test_game_records_identical(rules_name):
 
 
 def _kind_code(kind: str) -> int:
-    from simgin.showdown import KIND_CODES, Kind
+    from simgin.game.showdown import KIND_CODES, Kind
 
     return KIND_CODES[Kind(kind)]
 

@@ -1,6 +1,6 @@
 """``play_hand_rows`` / ``play_game_rows`` with strategy specs: both engines, same rows, clear errors.
 
-Illegal decisions (R9, R10, V7) raise :class:`simgin.engine.IllegalDecision` naming the
+Illegal decisions (R9, R10, V7) raise :class:`simgin.game.engine.IllegalDecision` naming the
 strategy (its spec), the decision and the hand seed, whichever engine plays the hand.
 """
 
@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from simgin.strategies.compiled import CompiledStrategy, fill_table
 
-from simgin import engine
-from simgin import reference_engine as ref
-from simgin.engine import IllegalDecision, hand_seeds, play_game_rows, play_hand_rows
+from simgin.game import engine
+from simgin.game import reference_engine as ref
+from simgin.game.engine import IllegalDecision, hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.rules import Rules
 from simgin.kernels import engine as k
 from simgin.kernels import view as v
-from simgin.registry import resolve
-from simgin.rules import Rules
+from simgin.players.registry import resolve
 
 BAD_BOTS = textwrap.dedent(
     '''
@@ -78,7 +78,7 @@ BAD_BOTS = textwrap.dedent(
 
         def discard(self, view, rng):
             if view.fiftieth_card:
-                from simgin.melds import discard_deadwoods
+                from simgin.game.melds import discard_deadwoods
 
                 left = discard_deadwoods(view.hand)
                 return max(view.hand, key=lambda card: left[card])

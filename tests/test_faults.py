@@ -21,7 +21,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from simgin import Rules, runner
+from simgin import Rules
+from simgin.running import runner
 
 DEADLINE = 120.0
 """Seconds allowed for anything to happen (a process to start, exit or die) on a loaded machine."""
@@ -228,7 +229,7 @@ def test_what_strategies_print_in_worker_processes_stays_out_of_json(tmp_path):
 def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_path):
     """Pool workers ignore SIGINT (the main process handles Ctrl-C), so a KeyboardInterrupt there is the strategy's
     own: an error that names it, not 'interrupted'."""
-    from simgin.engine import IllegalDecision, play_hand_rows
+    from simgin.game.engine import IllegalDecision, play_hand_rows
 
     bot = tmp_path / "printer.py"
     bot.write_text(PRINTING_BOT)
@@ -381,13 +382,14 @@ import subprocess
 import sys
 import time
 
-from simgin import guard
+from simgin.players import guard
 
 SLEEP = "import time; time.sleep(600)"
 if sys.argv[1] == "death-signal":  # as a foreign strategy's process would be started
     child = subprocess.Popen([sys.executable, "-c", SLEEP], preexec_fn=guard.set_parent_death_signal)
 else:  # the portable fallback alone: a watchdog thread on the parent's pid
-    code = "import os; from simgin import guard; guard.watch_parent(os.getppid()); print(1, flush=True); " + SLEEP
+    code = "import os; from simgin.players import guard; guard.watch_parent(os.getppid()); print(1, flush=True); "
+    code += SLEEP
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     child.stdout.readline()
 print(child.pid, flush=True)
@@ -397,7 +399,7 @@ time.sleep(600)
 
 @pytest.mark.parametrize("mechanism", ["death-signal", "watchdog"])
 def test_each_guard_alone_ends_a_child_whose_parent_is_killed(mechanism):
-    """The two mechanisms of simgin.guard.die_with_parent, each on its own, for reuse by other process starters."""
+    """The two mechanisms of guard.die_with_parent, each on its own, for reuse by other process starters."""
     middle = subprocess.Popen([sys.executable, "-c", MIDDLE, mechanism], stdout=subprocess.PIPE, text=True)
     child = None
     try:

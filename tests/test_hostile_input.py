@@ -10,10 +10,10 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from simgin import runner
-from simgin.cli import main
-from simgin.registry import absolute_spec, resolve
-from simgin.strategy import Parameter
+from simgin.cli.main import main
+from simgin.players.registry import absolute_spec, resolve
+from simgin.players.strategy import Parameter
+from simgin.running import runner
 
 
 def invoke(*args: str):
@@ -209,7 +209,7 @@ def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch):
     import os
     import signal
 
-    from simgin import guard
+    from simgin.players import guard
 
     def decide():
         os.kill(os.getpid(), signal.SIGINT)
@@ -236,7 +236,7 @@ def test_plugin_parameters_refuse_nan_and_strategies_json_is_strict(tmp_path, mo
     bot = write_bot(tmp_path)
     with pytest.raises(ValueError, match=r"parameter depth=nan .* must be a finite number"):
         resolve(f"{bot}:Bot:depth=nan")
-    import simgin.registry as registry
+    import simgin.players.registry as registry
 
     original = registry.available
 

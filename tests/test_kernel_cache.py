@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 import simgin.kernels as kernels
 from simgin import Rules
-from simgin.cli import main
-from simgin.engine import play_hand_rows
+from simgin.cli.main import main
+from simgin.game.engine import play_hand_rows
 from simgin.kernels import bots, heuristic, mcts, opponent
 from simgin.kernels import engine as k
 
@@ -63,9 +63,9 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 from simgin import Rules
-from simgin.engine import play_hand_rows
+from simgin.game.engine import play_hand_rows
 from simgin.kernels import bots, engine, is_cached
-from simgin.reference_engine import play_hand
+from simgin.game.reference_engine import play_hand
 from simgin.strategies.compiled import CompiledStrategy
 
 players = tuple(sys.argv[1].split(","))
@@ -139,7 +139,7 @@ def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
 
 def test_compile_kernels_readies_what_a_run_plays_without_playing():
     """The first job of a run on a cold cache compiles the engine and each searching bot it plays (issue 15)."""
-    from simgin import runner
+    from simgin.running import runner
 
     for config in (
         runner.RunConfig(("simple", "heuristic"), games=2, seed=1),

@@ -1,7 +1,7 @@
 """Differential tests of the meld/deadwood kernels against the brute-force reference (R3-R6).
 
 The public API (``simgin.deadwood``, ``best_discard``, ``discard_deadwoods``, ``meld_arrangement``,
-``deadwood_batch``, ``simgin.melds.best_discard_batch``) is compared with ``tests/reference.py``
+``deadwood_batch``, ``simgin.game.melds.best_discard_batch``) is compared with ``tests/reference.py``
 on hand-worked tricky hands and on seeded random hands, half of them uniform and half drawn
 from small blocks of the deck so that sets and runs overlap a lot.
 """
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simgin
-from simgin.cards import cards_to_mask, parse_cards
-from simgin.melds import best_discard_batch
+from simgin.game.cards import cards_to_mask, parse_cards
+from simgin.game.melds import best_discard_batch
 
 RANDOM_SEED = 20_240_611
 HANDS_PER_KIND = 5_000  # uniform and clustered, 10 and 11 cards: 4 x 5,000 = 20,000 hands

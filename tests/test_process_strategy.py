@@ -18,14 +18,14 @@ import numpy as np
 import pytest
 from test_strategy_information import Recorder, Replay, hidden_shuffle
 
-from simgin import process_strategy as ps
-from simgin import reference_engine as ref
-from simgin import runner
-from simgin.engine import hand_seeds, play_game_rows, play_hand_rows
-from simgin.registry import resolve
-from simgin.rng import SplitMix64, derive
-from simgin.rules import Rules
-from simgin.strategy import PlayerView
+from simgin.game import reference_engine as ref
+from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.rng import SplitMix64, derive
+from simgin.game.rules import Rules
+from simgin.players import programs as ps
+from simgin.players.registry import resolve
+from simgin.players.strategy import PlayerView
+from simgin.running import runner
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -197,7 +197,7 @@ class Lazy:
 
 def scripted_deck(nondealer: str, dealer: str, up_card: str, stock: dict[int, str]) -> list[int]:
     """A deck dealing these hands and up card, with the given cards at these stock positions."""
-    from simgin.cards import parse_card, parse_cards
+    from simgin.game.cards import parse_card, parse_cards
 
     hands = (parse_cards(nondealer), parse_cards(dealer))
     placed = {index: parse_card(card) for index, card in stock.items()}

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simgin import process_strategy as ps
-from simgin import runner
-from simgin.cli import main
+from simgin.cli.main import main
+from simgin.players import programs as ps
+from simgin.running import runner
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -245,7 +245,7 @@ def _ancestors(pid: int) -> set[int]:
 
 def test_programs_follow_the_rules_of_each_sweep_cell(tmp_path):
     """One program plays every cell of a sweep; it is told the rules again when they change."""
-    from simgin.sweep import run_sweep
+    from simgin.studies.sweep import run_sweep
 
     log = tmp_path / "views.jsonl"
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {log}"

@@ -11,8 +11,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from simgin.cli import main
-from simgin.rules import Rules
+from simgin.cli.main import main
+from simgin.game.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from simgin import eaai
-from simgin.cli import main
-from simgin.rules import Rules
+from simgin.cli.main import main
+from simgin.game.rules import Rules
+from simgin.players import eaai
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from reference import (
     showdown,
 )
 
-from simgin.cards import parse_cards
+from simgin.game.cards import parse_cards
 
 
 def cards(text: str) -> list[int]:

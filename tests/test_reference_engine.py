@@ -15,10 +15,10 @@ import pytest
 from simgin.strategies.random import RandomStrategy
 from simgin.strategies.simple import SimpleStrategy, in_some_meld, pair_mask
 
-from simgin import reference_engine as engine
-from simgin.cards import CARD_COUNT, format_cards, parse_card, parse_cards
-from simgin.melds import deadwood
-from simgin.reference_engine import (
+from simgin.game import reference_engine as engine
+from simgin.game.cards import CARD_COUNT, format_cards, parse_card, parse_cards
+from simgin.game.melds import deadwood
+from simgin.game.reference_engine import (
     Deal,
     Discard,
     Draw,
@@ -34,9 +34,9 @@ from simgin.reference_engine import (
     play_game,
     play_hand,
 )
-from simgin.rng import SplitMix64, derive, shuffled_deck
-from simgin.rules import Rules
-from simgin.strategy import PlayerView, Strategy
+from simgin.game.rng import SplitMix64, derive, shuffled_deck
+from simgin.game.rules import Rules
+from simgin.players.strategy import PlayerView, Strategy
 
 STANDARD = Rules()
 

@@ -8,13 +8,13 @@ import textwrap
 import numpy as np
 import pytest
 
-from simgin import registry
-from simgin.engine import play_game_rows, play_hand_rows
+from simgin.game.engine import play_game_rows, play_hand_rows
+from simgin.game.rules import Rules
 from simgin.kernels import parameters as slots
 from simgin.kernels.bots import BOT_NAMES
-from simgin.registry import BUILTIN_NAMES, resolve, split_spec
-from simgin.rules import Rules
-from simgin.strategy import Parameter, Strategy
+from simgin.players import registry
+from simgin.players.registry import BUILTIN_NAMES, resolve, split_spec
+from simgin.players.strategy import Parameter, Strategy
 
 PLUGIN_SOURCE = textwrap.dedent(
     '''

@@ -30,15 +30,15 @@ from simgin.reports.build import (
 )
 from simgin.reports.html import cell
 
-from simgin.cli_report import report as report_command
+from simgin.cli.report import report as report_command
+from simgin.game.rules import Rules
 from simgin.kernels import engine as k
 from simgin.kernels.showdown import KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
-from simgin.results import save_result
-from simgin.rules import Rules
-from simgin.runner import RunConfig, RunResult
-from simgin.stats import sprt, wilson_interval
-from simgin.summary import pair_statistics, player_rows
-from simgin.tally import TALLY_FIELDS, Tally, tally_hands, tally_pairs
+from simgin.running.results import save_result
+from simgin.running.runner import RunConfig, RunResult
+from simgin.running.summary import pair_statistics, player_rows
+from simgin.running.tally import TALLY_FIELDS, Tally, tally_hands, tally_pairs
+from simgin.statistics.stats import sprt, wilson_interval
 
 # -- synthetic results ----------------------------------------------------------------------------------
 
@@ -120,7 +120,7 @@ def synthetic_result(kind: str = "tournament", players=("heuristic", "simple", "
         "summary": [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)],
     }
     if kind == "tournament":
-        from simgin.ratings import tournament_analysis
+        from simgin.statistics.ratings import tournament_analysis
 
         data |= tournament_analysis(result, anchor="simple", reps=200, seed=seed)
     if kind == "compare":
@@ -841,9 +841,9 @@ def test_report_command_help_example_runs_as_written(tmp_path, monkeypatch):
     """The help's example: a real (small) tournament, then its report."""
     import click
 
-    from simgin.cli import main
+    from simgin.cli.main import main
 
-    # simgin.cli registers the command from simgin.cli_report.COMMANDS; a copy of the group makes sure of it here.
+    # simgin.cli.main registers the command from simgin.cli.report.COMMANDS; a copy of the group makes sure of it here.
     main = click.Group("simgin", commands={**main.commands, "report": report_command})
     help_text = CliRunner().invoke(main, ["report", "--help"]).output
     examples = [line.split()[1:] for line in help_text.splitlines() if line.strip().startswith("simgin ")]

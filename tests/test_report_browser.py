@@ -21,7 +21,7 @@ import pytest
 from simgin.reports.build import write_report
 from test_report import synthetic_result, synthetic_sweep
 
-from simgin.results import save_result
+from simgin.running.results import save_result
 
 CHROMIUM = "/usr/bin/chromium"
 WINDOW = (1280, 4000)

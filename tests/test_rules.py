@@ -10,7 +10,7 @@ import pytest
 
 import simgin
 from simgin import Rules
-from simgin.cards import parse_card
+from simgin.game.cards import parse_card
 
 PRESET_NAMES = ("standard", "oklahoma", "eaai", "modern", "straight", "hollywood")
 
@@ -223,7 +223,7 @@ def test_rules_is_exported() -> None:
 @pytest.mark.parametrize("field", ["gin_bonus", "undercut_bonus", "box_bonus", "target", "team_target"])
 def test_points_switches_are_bounded(field: str) -> None:
     """A points switch above MAX_POINTS is refused by name (a 64-bit total once overflowed silently)."""
-    from simgin.rules import MAX_POINTS
+    from simgin.game.rules import MAX_POINTS
 
     assert getattr(Rules(**{field: MAX_POINTS}), field) == MAX_POINTS
     with pytest.raises(ValueError, match=rf"rules\.{field}=9223372036854775807: must be at most 10,000"):
@@ -235,8 +235,8 @@ def test_points_switches_are_bounded(field: str) -> None:
 @pytest.mark.parametrize("shutout", ["bonus", "double"])
 def test_largest_points_switches_score_without_overflow(shutout: str) -> None:
     """R19-R22 at MAX_POINTS, with doubling (V8, V9): every game ends with sane, positive totals."""
-    from simgin.engine import play_games
-    from simgin.rules import MAX_POINTS
+    from simgin.game.engine import play_games
+    from simgin.game.rules import MAX_POINTS
 
     big = dict.fromkeys(("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus", "shutout_bonus"), MAX_POINTS)
     rules = Rules.preset("oklahoma").with_settings(big | {"shutout": shutout, "oklahoma_extra_boxes": True})

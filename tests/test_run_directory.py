@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from simgin import Rules, runner
-from simgin.cli import main
-from simgin.results import load_result, save_result
+from simgin import Rules
+from simgin.cli.main import main
+from simgin.running import runner
+from simgin.running.results import load_result, save_result
 
 SMALL = {"players": ("simple", "random"), "hands": 600, "seed": 11, "chunk_units": 100}
 

@@ -14,7 +14,7 @@ import reference
 
 import simgin
 from simgin import Rules
-from simgin.cards import parse_card, parse_cards
+from simgin.game.cards import parse_card, parse_cards
 
 
 def cards(text: str) -> list[int]:

@@ -1,4 +1,4 @@
-"""simgin.stats against the test vectors and worked examples of docs/STATISTICS.md, plus seeded simulations."""
+"""simgin.statistics.stats against the test vectors and worked examples of docs/STATISTICS.md, and simulations."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simgin import stats
-from simgin.stats import (
+from simgin.statistics import stats
+from simgin.statistics.stats import (
     GIN_PAIR_SUPPORT,
     PENTANOMIAL_SUPPORT,
     benjamini_hochberg,

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simgin.cli import main
-from simgin.ratings import rating_notes
-from simgin.stats import (
+from simgin.cli.main import main
+from simgin.statistics.ratings import rating_notes
+from simgin.statistics.stats import (
     GIN_PAIR_SUPPORT,
     SMALL_SAMPLE,
     bootstrap_ratings,
@@ -179,14 +179,14 @@ def test_every_statistics_citation_has_its_section() -> None:
     [(12.7062, 1, 0.05), (4.3027, 2, 0.05), (2.5706, 5, 0.05), (3.1693, 10, 0.01), (2.0423, 30, 0.05), (0.0, 7, 1.0)],
 )
 def test_student_t_p_values_match_the_tables(t: float, df: int, p: float) -> None:
-    from simgin.stats import student_t_p_value
+    from simgin.statistics.stats import student_t_p_value
 
     assert student_t_p_value(t, df) == pytest.approx(p, abs=2e-5)
     assert student_t_p_value(-t, df) == student_t_p_value(t, df)
 
 
 def test_paired_difference_of_means_is_the_paired_t_test() -> None:
-    from simgin.stats import paired_difference, student_t_p_value
+    from simgin.statistics.stats import paired_difference, student_t_p_value
 
     rng = np.random.default_rng(7)
     for n in (8, 25, 400):
@@ -203,7 +203,7 @@ def test_paired_difference_of_means_is_the_paired_t_test() -> None:
 
 
 def test_paired_difference_of_rates_is_the_difference_of_pooled_rates() -> None:
-    from simgin.stats import paired_difference
+    from simgin.statistics.stats import paired_difference
 
     wins_x, hands_x = np.array([3, 5, 2, 4]), np.array([6, 9, 5, 8])
     wins_y, hands_y = np.array([2, 4, 2, 2]), np.array([7, 8, 6, 7])
@@ -213,7 +213,7 @@ def test_paired_difference_of_rates_is_the_difference_of_pooled_rates() -> None:
 
 
 def test_paired_difference_degenerate_cases() -> None:
-    from simgin.stats import paired_difference
+    from simgin.statistics.stats import paired_difference
 
     same = paired_difference([1, 0, 1, 1], [1, 0, 1, 1])
     assert same.difference == 0.0 and same.p == 1.0
@@ -227,7 +227,7 @@ def test_paired_difference_degenerate_cases() -> None:
 
 def test_paired_difference_holds_its_level_under_the_null() -> None:
     """Correlated pairs with no true difference: about 5% of p-values fall below 0.05 (§7)."""
-    from simgin.stats import paired_difference
+    from simgin.statistics.stats import paired_difference
 
     rng = np.random.default_rng(11)
     rejections = 0
@@ -242,9 +242,9 @@ def test_paired_difference_holds_its_level_under_the_null() -> None:
 
 def test_a_clean_sweep_pair_score_interval_does_not_collapse() -> None:
     """simple wins every deal pair from random: the pair score's interval is Wilson's, not [1, 1] (§7)."""
-    from simgin.runner import RunConfig, run
-    from simgin.rules import Rules
-    from simgin.summary import pair_statistics
+    from simgin.game.rules import Rules
+    from simgin.running.runner import RunConfig, run
+    from simgin.running.summary import pair_statistics
 
     result = run(RunConfig(("simple", "random"), Rules(), hands=60, seed=1), workers=1)
     paired = pair_statistics(result.tallies[0])

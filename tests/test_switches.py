@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from simgin import Rules
-from simgin.engine import hand_seeds, play_game_rows, play_hand_rows
-from simgin.multiplayer import play_table_rows
+from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
+from simgin.game.multiplayer import play_table_rows
 
 #: format -> (table, whole games?, the bots of each batch in turn). Quick bots first; the
 #: ``heuristic`` bots are held to gin (``gin_hold=10``), so big gin (V13) and the 50th card (V7) turn up.

@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 import simgin
-from simgin import runner
-from simgin.cli import main
-from simgin.registry import resolve
-from simgin.results import load_result
-from simgin.rules import Rules
-from simgin.summary import pair_statistics
-from simgin.tally import Tally
-from simgin.tuning import (
+from simgin.cli.main import main
+from simgin.game.rules import Rules
+from simgin.players.registry import resolve
+from simgin.running import runner
+from simgin.running.results import load_result
+from simgin.running.summary import pair_statistics
+from simgin.running.tally import Tally
+from simgin.studies.tune import (
     CONTRACT_KEYS,
     Dimension,
     Evaluation,
@@ -42,10 +42,10 @@ TINY = {"params": ["knock", "knock_late", "gin_hold"], "budget": 4, "popsize": 2
 PLUGIN = '''
 """Plug-ins with Parameters for the tune tests; they run in the reference engine."""
 
-from simgin.melds import deadwood, discard_deadwoods
+from simgin.game.melds import deadwood, discard_deadwoods
 from simgin.strategies.heuristic import PARAMETERS, HeuristicStrategy
 from simgin.strategies.simple import SimpleStrategy
-from simgin.strategy import Parameter
+from simgin.players.strategy import Parameter
 
 
 class PyHeuristic(HeuristicStrategy):
@@ -214,7 +214,7 @@ def test_a_budget_that_is_not_a_multiple_of_the_population_ends_with_a_partial_g
 def test_the_same_spec_on_the_same_deals_scores_the_same():
     """Common random numbers: a candidate's score depends on its parameters and the phase's deals only."""
     settings = plan("heuristic", ["simple"], params=["knock"], games=8, budget=2, popsize=2)
-    from simgin.tuning import _Evaluator
+    from simgin.studies.tune import _Evaluator
 
     with _Evaluator(settings, 1, "local", None) as evaluator:
         values = {"knock": 7.0}
@@ -482,7 +482,7 @@ def test_ctrl_c_says_where_the_evaluations_are_kept(monkeypatch, tmp_path):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("simgin.tuning.tune", interrupted)
+    monkeypatch.setattr("simgin.studies.tune.tune", interrupted)
     outcome = CliRunner().invoke(main, ["tune", "heuristic", "--against", "simple", "--out", str(tmp_path)])
     assert outcome.exit_code == 1
     assert outcome.output == (

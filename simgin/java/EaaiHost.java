@@ -21,7 +21,7 @@ import java.util.ArrayList;
  * <p>Usage: {@code java -cp HOST_CLASSES:CLASSPATH simgin.EaaiHost PLAYER_CLASS}. It reads simgin's
  * line protocol (docs/PROTOCOL.md) on stdin and makes, for each line, the interface call the
  * player would get at that point of an EAAI game; answers go to stdout, one line per question.
- * Whatever the player prints goes to stderr. simgin's Python side (simgin/eaai.py) checks the
+ * Whatever the player prints goes to stderr. simgin's Python side (simgin/players/eaai.py) checks the
  * answers and declines what the interface cannot express.
  *
  * <p>Cards: simgin numbers a card suit * 13 + rank with the suits C, D, H, S; an EAAI card has

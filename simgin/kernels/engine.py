@@ -3,7 +3,7 @@
 A hand is played from its seed, its dealer and the two seats' bots (ids and parameter
 vectors, ``kernels.bots``), and written into one int64 row (the ``H_*`` columns); a game
 into one row of ``G_*`` columns. The bots see their own hand and the public table of
-``kernels.view``, nothing else. The plain-Python twin is ``simgin.reference_engine``; a
+``kernels.view``, nothing else. The plain-Python twin is ``simgin.game.reference_engine``; a
 differential test holds them equal.
 """
 

@@ -2,7 +2,7 @@
 
 Every hand is a two-player hand of ``kernels.engine.play_hand``; these kernels decide who
 plays whom, who deals, and how the hands score. The choices the rule book leaves open
-are documented in ``simgin.multiplayer``.
+are documented in ``simgin.game.multiplayer``.
 """
 
 from __future__ import annotations

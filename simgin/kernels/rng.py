@@ -1,4 +1,4 @@
-"""SplitMix64 inside the kernels (its plain-Python twin is ``simgin.rng``).
+"""SplitMix64 inside the kernels (its plain-Python twin is ``simgin.game.rng``).
 
 numba code does not see numpy's global seed, so every random draw in a hand comes from
 an explicit uint64 state held in a one-element array, derived from the run's seed.

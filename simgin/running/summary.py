@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from simgin.results import jsonable
-from simgin.stats import SMALL_SAMPLE, wilson_interval
-from simgin.tally import Tally
+from simgin.running.results import jsonable
+from simgin.running.tally import Tally
+from simgin.statistics.stats import SMALL_SAMPLE, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from simgin.runner import RunConfig, RunResult
+    from simgin.running.runner import RunConfig, RunResult
 
 Z95 = 1.959963984540054
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")

@@ -61,12 +61,12 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from simgin.cards import card_value, format_card, format_cards
-from simgin.melds import deadwood
-from simgin.process_strategy import ProgramError, ProgramStrategy, ending_lines, is_meld
-from simgin.rng import SplitMix64
-from simgin.rules import Rules
-from simgin.strategy import PlayerView
+from simgin.game.cards import card_value, format_card, format_cards
+from simgin.game.melds import deadwood
+from simgin.game.rng import SplitMix64
+from simgin.game.rules import Rules
+from simgin.players.programs import ProgramError, ProgramStrategy, ending_lines, is_meld
+from simgin.players.strategy import PlayerView
 
 PREFIX = "eaai:"
 HOST_CLASS = "simgin.EaaiHost"
@@ -190,8 +190,8 @@ def host_command(classpath: str, class_name: str) -> list[str]:
 
 
 def program_info(spec: str) -> Any:
-    """Registry info for an ``eaai:`` spec (see :mod:`simgin.registry`)."""
-    from simgin.registry import StrategyInfo
+    """Registry info for an ``eaai:`` spec (see :mod:`simgin.players.registry`)."""
+    from simgin.players.registry import StrategyInfo
 
     spec = spec.strip()
     classpath, class_name = parse_spec(spec)

@@ -6,7 +6,7 @@ cards it passed, the stock size, the scores, the rules and the hand's knock limi
 never sees the opponent's hand or the stock order.
 
 Each decision method receives the view and the player's own random generator
-(:class:`simgin.rng.SplitMix64`); a strategy must draw random numbers only from it, so a
+(:class:`simgin.game.rng.SplitMix64`); a strategy must draw random numbers only from it, so a
 hand replays exactly from its seed.
 
 A strategy may also define ``end_hand(view, rng)``: it is then told how each hand ended,
@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from simgin.rng import SplitMix64
-from simgin.rules import Rules
+from simgin.game.rng import SplitMix64
+from simgin.game.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class HandEnd:
     """
 
     kind: str
-    """``'dead'``, ``'knock'``, ``'gin'``, ``'big_gin'`` or ``'undercut'`` (:class:`simgin.showdown.Kind`)."""
+    """``'dead'``, ``'knock'``, ``'gin'``, ``'big_gin'`` or ``'undercut'`` (:class:`simgin.game.showdown.Kind`)."""
     winner: int
     """Seat, -1 after a dead hand."""
     points: int

@@ -8,12 +8,12 @@ A *spec* names a strategy and, after a last ``:``, its parameters as ``key=value
 - a class in an importable module, ``mypkg.bots:MyBot``, or in a file,
   ``path/to/file.py:MyBot`` (parameters go to its constructor: ``mypkg.bots:MyBot:depth=3``);
 - a program, ``exec:COMMAND``, speaking simgin's line protocol (docs/PROTOCOL.md,
-  :mod:`simgin.process_strategy`), or an EAAI Java player, ``eaai:CLASSPATH:CLASS``
-  (:mod:`simgin.eaai`); the rest of such a spec is the program's, with no parameters.
+  :mod:`simgin.players.programs`), or an EAAI Java player, ``eaai:CLASSPATH:CLASS``
+  (:mod:`simgin.players.eaai`); the rest of such a spec is the program's, with no parameters.
 
 Built-ins come in two kinds behind the same names: *compiled* bots run inside the numba
 hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
-(plug-ins, classes) implement :class:`simgin.strategy.Strategy` and run in the Python
+(plug-ins, classes) implement :class:`simgin.players.strategy.Strategy` and run in the Python
 reference engine, where compiled bots join them through an adapter. An unknown name or
 parameter is a one-line ``ValueError`` that lists what exists.
 
@@ -44,8 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from simgin import guard
-from simgin.strategy import Parameter, Strategy
+from simgin.players import guard
+from simgin.players.strategy import Parameter, Strategy
 
 ENTRY_POINT_GROUP = "simgin.strategies"
 BUILTIN_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
@@ -53,7 +53,7 @@ BUILTIN_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
 PYTHON_TWINS = {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
 KINDS = ("compiled", "python", "program")
 #: Spec prefixes of strategies that are programs, and the module that resolves them.
-PROGRAM_PREFIXES = {"exec:": "simgin.process_strategy", "eaai:": "simgin.eaai"}
+PROGRAM_PREFIXES = {"exec:": "simgin.players.programs", "eaai:": "simgin.players.eaai"}
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,9 @@ class Player:
             raise ValueError(f"strategy {self.spec!r} failed in its constructor: {failure}") from None
         for method in ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth"):
             if not callable(getattr(strategy, method, None)):
-                raise ValueError(f"strategy {self.spec!r} has no {method}() method (see simgin.strategy.Strategy)")
+                raise ValueError(
+                    f"strategy {self.spec!r} has no {method}() method (see simgin.players.strategy.Strategy)"
+                )
         return strategy
 
 

@@ -1,7 +1,7 @@
 """The commands that play many hands: ``simgin match``, ``simgin tournament`` and ``simgin replay``.
 
-They are registered on the root group in :mod:`simgin.cli`; the work is done by
-:mod:`simgin.runner`, the numbers by :mod:`simgin.summary`.
+They are registered on the root group in :mod:`simgin.cli.main`; the work is done by
+:mod:`simgin.running.runner`, the numbers by :mod:`simgin.running.summary`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli_options import echo_json, json_option, rules_options, user_error, warn_overridden
-from simgin.rules import Rules
+from simgin.cli.options import echo_json, json_option, rules_options, user_error, warn_overridden
+from simgin.game.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,13 +95,13 @@ decision_timeout_option = click.option(
 
 def _programs(decision_timeout: float):
     """How exec: and eaai: strategies run, from the CLI options."""
-    from simgin.process_strategy import ProgramSettings
+    from simgin.players.programs import ProgramSettings
 
     return ProgramSettings(decision_timeout=decision_timeout)
 
 
 def _check_counts(hands: int | None, games: int | None) -> None:
-    from simgin.runner import MAX_GAMES, MAX_HANDS
+    from simgin.running.runner import MAX_GAMES, MAX_HANDS
 
     if hands is not None and games is not None:
         raise click.UsageError("give --hands or --games, not both")
@@ -117,7 +117,7 @@ def check_range(name: str, value: int | None, low: int, high: int, what: str = "
 
 def check_run_options(workers: int | None, seed: int, backend: str, scheduler: str | None) -> None:
     """Bounds of --workers and --seed, checked before anything is allocated."""
-    from simgin import runner
+    from simgin.running import runner
 
     check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
     if scheduler and backend != "dask":
@@ -137,7 +137,7 @@ def notice(message: str) -> None:
 def _announce_compilation(unit: str, table: str, players: Sequence[str] = ()) -> None:
     """Say so when numba's cache lacks the kernel this run plays in or a searching bot it plays (a
     first run, or new kernel sources), since compiling takes seconds; later runs load them from the cache."""
-    from simgin import runner
+    from simgin.running import runner
 
     if not runner.kernels_cached(unit, table, players=players):
         click.echo("compiling kernels, first run only (10-30 seconds)...", err=True)
@@ -151,7 +151,7 @@ def _make_config(
     table: str = "pairs",
 ):
     """Check the counts in the shared run options and build the run settings, or fail with a one-line error."""
-    from simgin import runner
+    from simgin.running import runner
 
     hands, games = options["hands"], options["games"]
     if hands is None and games is None:
@@ -183,7 +183,7 @@ def _running(
     On Ctrl-C without ``--out``, ``show_partial`` (if given) prints what was finished,
     marked as partial, before the error line, which says how to keep the work next time.
     """
-    from simgin import runner
+    from simgin.running import runner
 
     _announce_compilation(unit, table, players)
     show = not quiet and sys.stderr.isatty()
@@ -243,7 +243,7 @@ def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[st
 
 def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bool, options: dict[str, Any]) -> None:
     """A three-player or partnership match: per-player (or per-team) results and the seat advantage."""
-    from simgin.multiplayer import table_json
+    from simgin.game.multiplayer import table_json
 
     if options["hands"] is not None:
         raise click.BadParameter(
@@ -261,7 +261,7 @@ def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bo
 
 
 def _show_table_match(result: Any, as_json: bool, partial: bool) -> None:
-    from simgin.multiplayer import seat_advantage, table_json
+    from simgin.game.multiplayer import seat_advantage, table_json
 
     data = table_json(result)
     if as_json:
@@ -315,7 +315,7 @@ def _execute(
     **options: Any,
 ):
     """Run a match or a tournament from the shared options."""
-    from simgin import runner
+    from simgin.running import runner
 
     config = _make_config(players, rules, options, table=table)
     out = options["out"]
@@ -335,7 +335,7 @@ def _save(out: Path | None, data: Callable[[], dict[str, Any]]) -> None:
     """Write ``out/result.json`` (after the result was printed: a failure here loses nothing shown)."""
     if out is None:
         return
-    from simgin.results import save_result
+    from simgin.running.results import save_result
 
     try:
         save_result(out, data())
@@ -350,7 +350,7 @@ def _save(out: Path | None, data: Callable[[], dict[str, Any]]) -> None:
 
 
 def _pairings(result: Any) -> list[dict[str, Any]]:
-    from simgin.summary import pair_statistics
+    from simgin.running.summary import pair_statistics
 
     config = result.config
     if config.table != "pairs":
@@ -363,7 +363,7 @@ def _pairings(result: Any) -> list[dict[str, Any]]:
 
 def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
     from simgin import __version__
-    from simgin.summary import overridden_rules
+    from simgin.running.summary import overridden_rules
 
     return {
         "kind": kind,
@@ -407,7 +407,7 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
       simgin match simple simple random --games 60 --quiet
       simgin match --team simple,simple --team random,simple --games 80 --quiet
     """
-    from simgin.summary import match_json
+    from simgin.running.summary import match_json
 
     table, players = _table_players(players, teams)
     if table != "pairs":
@@ -420,8 +420,8 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
 
 def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
     """Print a two-player match: its JSON object, or the text summary (a partial one is marked so)."""
-    from simgin.engine import MAX_HANDS_PER_GAME
-    from simgin.summary import match_json
+    from simgin.game.engine import MAX_HANDS_PER_GAME
+    from simgin.running.summary import match_json
 
     data = match_json(result)
     if as_json:
@@ -482,8 +482,8 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
         raise click.UsageError("a tournament needs at least two strategies")
     if len(set(players)) != len(players):
         raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
-    from simgin.ratings import tournament_analysis
-    from simgin.results import jsonable
+    from simgin.running.results import jsonable
+    from simgin.statistics.ratings import tournament_analysis
 
     show_partial = lambda results: _show_tournament_partial(results[0], as_json)  # noqa: E731
     result = _execute(players, rules, show_partial=show_partial, **options)
@@ -501,7 +501,7 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
 
 def _show_tournament_partial(result: Any, as_json: bool) -> None:
     """After Ctrl-C: the pairings' table of what was finished (no ratings: they need every pairing), marked partial."""
-    from simgin.results import jsonable
+    from simgin.running.results import jsonable
 
     if as_json:
         data = {"players": list(result.config.players), "summary": result.summary.to_dict(orient="records")}
@@ -620,8 +620,8 @@ def compare(
     Example:
       simgin compare simple random --sprt elo0=0,elo1=10 --rules eaai --quiet
     """
-    from simgin.compare import SprtSettings, parse_sprt, run_sprt
-    from simgin.runner import MAX_GAMES
+    from simgin.running.runner import MAX_GAMES
+    from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
 
     check_run_options(workers, seed, backend, scheduler)
     check_range("--max-games", max_games, 2, MAX_GAMES)
@@ -649,7 +649,7 @@ def compare(
             notice=notice,
         )
     if as_json:
-        from simgin.results import jsonable
+        from simgin.running.results import jsonable
 
         data = {"players": [a, b], "seed": seed, "rules": rules.to_dict(), "overridden": overridden, "sprt": summary}
         echo_json(jsonable(data))
@@ -709,8 +709,8 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
     """
     from simgin import __version__
-    from simgin.summary import overridden_rules
-    from simgin.sweep import parse_grid, plan_sweep, run_sweep, same_game_notes
+    from simgin.running.summary import overridden_rules
+    from simgin.studies.sweep import parse_grid, plan_sweep, run_sweep, same_game_notes
 
     try:
         grid = parse_grid(grid_items, rules)
@@ -773,7 +773,7 @@ def _show_sweep(
         "same_game_as",
     ]
     if as_json:
-        from simgin.results import jsonable
+        from simgin.running.results import jsonable
 
         data = {"players": list(players), "grid": grid, "overridden": overridden}
         echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
@@ -785,8 +785,8 @@ def _show_sweep(
 
 def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> None:
     """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
-    from simgin.summary import knock_limit_breakdown
-    from simgin.tally import Tally
+    from simgin.running.summary import knock_limit_breakdown
+    from simgin.running.tally import Tally
 
     for index, cell in enumerate(cells):
         if not cell["settings"].get("oklahoma", False) or cell.get("same_game_as") is not None:
@@ -827,8 +827,9 @@ def replay(
     Example:
       simgin replay simple random --seed 7 --hand 3
     """
-    from simgin import reference_engine, runner
-    from simgin.registry import resolve
+    from simgin.game import reference_engine
+    from simgin.players.registry import resolve
+    from simgin.running import runner
 
     warn_overridden(rules, games=False)
     if hand_seed is None:

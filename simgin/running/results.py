@@ -6,8 +6,8 @@ It is what ``simgin report`` reads. Its keys:
 - ``simgin_version``, ``config`` (the run's settings, ``RunConfig.to_dict``; for a sweep the
   base settings) and ``players``;
 - ``pairings``: one entry per pairing, ``{"a": name, "b": name, "tally": {field: sum}}``
-  with the fields of :data:`simgin.tally.TALLY_FIELDS`, seen from ``a``;
-- ``summary``: the rows of :func:`simgin.summary.summarize` (one per pairing and player);
+  with the fields of :data:`simgin.running.tally.TALLY_FIELDS`, seen from ``a``;
+- ``summary``: the rows of :func:`simgin.running.summary.summarize` (one per pairing and player);
 - ``overridden``: the switches set but without effect in the run (``Rules.overridden``), with why;
 - per kind: ``ratings`` and ``pairwise`` (tournament), ``sprt`` (compare), ``cells`` (sweep:
   one entry per grid cell with its ``settings``, its own ``pairings`` and ``summary``, its
@@ -15,7 +15,7 @@ It is what ``simgin report`` reads. Its keys:
 
 A tune (``kind`` ``"tune"``) writes its own keys instead: those of its ``--json`` object
 plus ``settings``, ``history``, ``generations``, ``final`` and ``difference``
-(:meth:`simgin.tuning.TuneResult.result_data`).
+(:meth:`simgin.studies.tune.TuneResult.result_data`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from typing import Any
 
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "tune")
-#: The settings files that mark a simgin output directory: a run's (``simgin.runner``) or a tune's (``simgin.tuning``).
+#: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
+#: tune's (:mod:`simgin.studies.tune`).
 SETTINGS_FILES = ("run.json", "tune.json")
 
 

@@ -1,7 +1,7 @@
 """The command line's shared pieces: option decorators, one-line errors, card and JSON output.
 
-Every command module (:mod:`simgin.cli`, :mod:`simgin.cli_runner`, :mod:`simgin.cli_tune`,
-:mod:`simgin.cli_report`) imports these from here, so the root group in :mod:`simgin.cli` can
+Every command module (:mod:`simgin.cli.main`, :mod:`simgin.cli.run`, :mod:`simgin.cli.tune`,
+:mod:`simgin.cli.report`) imports these from here, so the root group in :mod:`simgin.cli.main` can
 add the other modules' commands without an import circle.
 """
 
@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cards import format_card, format_cards, parse_cards
-from simgin.rules import Rules
+from simgin.game.cards import format_card, format_cards, parse_cards
+from simgin.game.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 

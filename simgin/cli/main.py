@@ -5,9 +5,9 @@ options, turns the library's ``ValueError`` into a one-line :class:`click.ClickE
 (non-zero exit, no traceback) and prints text or JSON.
 
 Adding a command: write one function, decorate it with ``@main.command()`` and reuse the
-shared decorators of :mod:`simgin.cli_options` (``rules_options``, ``set_option``,
-``json_option``); commands that run games live in :mod:`simgin.cli_runner`, which imports
-only :mod:`simgin.cli_options`, never this module. Put an example that runs as written in its
+shared decorators of :mod:`simgin.cli.options` (``rules_options``, ``set_option``,
+``json_option``); commands that run games live in :mod:`simgin.cli.run`, which imports
+only :mod:`simgin.cli.options`, never this module. Put an example that runs as written in its
 help, between ``\\b`` lines so click keeps the line breaks; ``tests/test_cli.py`` runs
 every such example and checks that every command has help text. Import heavy modules
 inside the command so ``simgin --help`` stays fast.
@@ -24,8 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from simgin import __version__
-from simgin.cards import card_value, format_card, format_cards
-from simgin.cli_options import (
+from simgin.cli.options import (
     build_rules,
     card_names,
     echo_json,
@@ -40,7 +39,8 @@ from simgin.cli_options import (
     user_error,
     warn_overridden,
 )
-from simgin.rules import TABLE_NAMES, Rules
+from simgin.game.cards import card_value, format_card, format_cards
+from simgin.game.rules import TABLE_NAMES, Rules
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -68,7 +68,7 @@ class SimginGroup(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        from simgin import guard
+        from simgin.players import guard
 
         try:
             with guard.counting_interrupts():
@@ -140,7 +140,7 @@ def deadwood(cards: str, as_json: bool) -> None:
       simgin deadwood "AS 2S 3S 7C 7D 7H TD JD QD KH"
       simgin deadwood "as 2s 3s 7c 7d 7h td jd qd kh kc" --json
     """
-    from simgin.melds import best_discard, meld_arrangement
+    from simgin.game.melds import best_discard, meld_arrangement
 
     hand = read_cards(cards, "CARDS", 1, 11)
     melds, loose = meld_arrangement(hand)
@@ -343,9 +343,9 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
       simgin strategies opponent --rules oklahoma
       simgin strategies mcts --json
     """
-    from simgin.registry import available, resolve
-    from simgin.results import jsonable
-    from simgin.rules_reading import rules_reading
+    from simgin.players.registry import available, resolve
+    from simgin.players.rules_reading import rules_reading
+    from simgin.running.results import jsonable
 
     if spec is None and (preset is not None or settings):
         raise click.UsageError("--rules and --set go with a SPEC: simgin strategies opponent --rules oklahoma")
@@ -439,11 +439,11 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def _register_run_commands() -> None:
-    """Add the commands defined in :mod:`simgin.cli_runner` (match, tournament, compare, sweep,
-    replay), :mod:`simgin.cli_tune` (tune) and :mod:`simgin.cli_report` (report)."""
-    from simgin.cli_report import COMMANDS as REPORT_COMMANDS
-    from simgin.cli_runner import COMMANDS as RUN_COMMANDS
-    from simgin.cli_tune import COMMANDS as TUNE_COMMANDS
+    """Add the commands defined in :mod:`simgin.cli.run` (match, tournament, compare, sweep,
+    replay), :mod:`simgin.cli.tune` (tune) and :mod:`simgin.cli.report` (report)."""
+    from simgin.cli.report import COMMANDS as REPORT_COMMANDS
+    from simgin.cli.run import COMMANDS as RUN_COMMANDS
+    from simgin.cli.tune import COMMANDS as TUNE_COMMANDS
 
     for command in (*RUN_COMMANDS, *TUNE_COMMANDS, *REPORT_COMMANDS):
         main.add_command(command)

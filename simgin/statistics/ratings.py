@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin.stats import bootstrap_ratings, corrected_confidence, holm, score_test, wilson_interval, z_value
-from simgin.tally import Tally
+from simgin.running.tally import Tally
+from simgin.statistics.stats import bootstrap_ratings, corrected_confidence, holm, score_test, wilson_interval, z_value
 
 if TYPE_CHECKING:
-    from simgin.runner import RunResult
+    from simgin.running.runner import RunResult
 
 DEFAULT_ANCHOR = "simple"
 

@@ -1,7 +1,7 @@
 """The ``simgin tune`` command: fit a strategy's parameters to rules and an opponent pool.
 
-It is registered on the root group in :mod:`simgin.cli`; the work is done by
-:func:`simgin.tuning.tune`. The shared helpers of :mod:`simgin.cli` are imported inside the
+It is registered on the root group in :mod:`simgin.cli.main`; the work is done by
+:func:`simgin.studies.tune.tune`. The shared helpers of :mod:`simgin.cli.main` are imported inside the
 command, not at the top, so this module imports without an import cycle.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from simgin.rules import Rules
+from simgin.game.rules import Rules
 
 
 def _percent_or_points(value: float, mode: str) -> str:
@@ -142,10 +142,10 @@ def tune(
       simgin tune heuristic --against simple --rules hollywood --budget 8 --games 12 --final 40 --out tune-run --quiet
       simgin report tune-run
     """
-    from simgin import runner
-    from simgin.cli_options import build_rules, echo_json, user_error
-    from simgin.tuning import DEFAULT_BUDGET, TuneError, parse_bound
-    from simgin.tuning import tune as run_tune
+    from simgin.cli.options import build_rules, echo_json, user_error
+    from simgin.running import runner
+    from simgin.studies.tune import DEFAULT_BUDGET, TuneError, parse_bound
+    from simgin.studies.tune import tune as run_tune
 
     rules = build_rules(preset, settings)
 
@@ -258,7 +258,7 @@ def _echo_result(result: Any) -> None:
 
 
 def _number(value: float) -> str:
-    from simgin.tuning import format_value
+    from simgin.studies.tune import format_value
 
     return format_value(value)
 

@@ -14,10 +14,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from simgin import runner
-from simgin.rules import Rules
-from simgin.stats import GIN_PAIR_SUPPORT, PENTANOMIAL_SUPPORT, pentanomial_elo, sprt
-from simgin.tally import Tally
+from simgin.game.rules import Rules
+from simgin.running import runner
+from simgin.running.tally import Tally
+from simgin.statistics.stats import GIN_PAIR_SUPPORT, PENTANOMIAL_SUPPORT, pentanomial_elo, sprt
 
 MODELS = ("logistic", "normalized")
 

@@ -1,6 +1,6 @@
 """Play hands and games between any two strategies: the typed API over both engines.
 
-``players`` are two strategy specs (see :mod:`simgin.registry`): ``'simple'``,
+``players`` are two strategy specs (see :mod:`simgin.players.registry`): ``'simple'``,
 ``'heuristic:knock=7'``, ``'mypkg.bots:MyBot'``, ``'bots/my.py:MyBot'``. When both are
 compiled bots the hands run in the numba kernels (``simgin.kernels.engine``), in
 parallel; otherwise the plain-Python reference engine plays them, compiled bots joining
@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simgin import reference_engine as _ref
+from simgin.game import reference_engine as _ref
+from simgin.game.rng import derive
+from simgin.game.rules import Rules
+from simgin.game.showdown import KINDS_BY_CODE
 from simgin.kernels import bots as _bots
 from simgin.kernels import engine as _k
 from simgin.kernels import run_kernel
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import SUIT_VALUE
-from simgin.registry import Player, resolve
-from simgin.rng import derive
-from simgin.rules import Rules
-from simgin.showdown import KINDS_BY_CODE
+from simgin.players.registry import Player, resolve
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -10,7 +10,7 @@ outs, game scores 0-0). The real decision also weighs the hand in play (its gin 
 opponent hands drawn from the bot's estimate), so the typical knocks show the rules'
 effect, not a fixed threshold.
 
->>> from simgin.registry import resolve
+>>> from simgin.players.registry import resolve
 >>> dict(rules_reading(resolve("opponent"), Rules.preset("straight")))["knock limit"]
 '0: only gin ends a hand (V1)'
 """
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from simgin.game.rules import Rules
 from simgin.kernels import knock as _knock
 from simgin.kernels import payoff as _payoff
-from simgin.registry import Player
-from simgin.rules import Rules
+from simgin.players.registry import Player
 
 #: Stock sizes of the typical knock situations: early, midway and late in a hand (R8: 31 after the deal).
 TYPICAL_STOCKS = (28, 18, 8)

@@ -5,7 +5,7 @@ program once per seat per worker (per thread, under Dask) and keeps it for every
 seat plays there. It writes one line per event the player may observe (its deal, every draw,
 take, pass and discard, the showdown) and one per decision (``ask ...``), and reads one
 answer line per decision. The events before a question and the question itself carry
-exactly what a :class:`~simgin.strategy.PlayerView` holds at that decision: the adapter
+exactly what a :class:`~simgin.players.strategy.PlayerView` holds at that decision: the adapter
 below computes them from the views the engine hands it, so it cannot pass on more.
 
 Robustness: every decision has a time limit (:attr:`ProgramSettings.decision_timeout`,
@@ -40,10 +40,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from simgin.cards import RANK_COUNT
-from simgin.rng import SplitMix64
-from simgin.rules import Rules
-from simgin.strategy import HandEnd, PlayerView
+from simgin.game.cards import RANK_COUNT
+from simgin.game.rng import SplitMix64
+from simgin.game.rules import Rules
+from simgin.players.strategy import HandEnd, PlayerView
 
 PROTOCOL_VERSION = 1
 PREFIX = "exec:"
@@ -429,7 +429,7 @@ def _value(value: Any) -> str:
 
 
 def rules_line(rules: Rules) -> str:
-    """``rules NAME=VALUE ...``: every switch of :class:`~simgin.rules.Rules`, in field order."""
+    """``rules NAME=VALUE ...``: every switch of :class:`~simgin.game.rules.Rules`, in field order."""
     return "rules " + " ".join(f"{f.name}={_value(getattr(rules, f.name))}" for f in fields(rules)) + "\n"
 
 
@@ -496,7 +496,7 @@ def ending_lines(ending: HandEnd) -> list[str]:
 
 
 class ProgramStrategy:
-    """A :class:`~simgin.strategy.Strategy` played by a program over the line protocol.
+    """A :class:`~simgin.players.strategy.Strategy` played by a program over the line protocol.
 
     The engine makes a fresh object for each hand or game; the program behind it is the
     long-lived one of this spec and seat (:func:`program_for`). From one call to the next the
@@ -648,10 +648,10 @@ def parse_command(spec: str) -> list[str]:
 
 
 def program_info(spec: str) -> Any:
-    """Registry info for an ``exec:`` spec (see :mod:`simgin.registry`)."""
+    """Registry info for an ``exec:`` spec (see :mod:`simgin.players.registry`)."""
     from functools import partial
 
-    from simgin.registry import StrategyInfo
+    from simgin.players.registry import StrategyInfo
 
     spec = spec.strip()
     argv = parse_command(spec)

@@ -3,7 +3,7 @@
 >>> result = score_showdown("AS 2S 3S 7C 7D 7H 9D TD JD 2C", "4S 5S KC KD KH 8C 8H 9S QH QS")
 >>> str(result.kind), str(result.winner), result.knocker_deadwood, result.defender_deadwood, result.points
 ('knock', 'knocker', 2, 45, 43)
->>> from simgin.cards import format_cards
+>>> from simgin.game.cards import format_cards
 >>> format_cards(result.layoffs)
 '4S 5S'
 """
@@ -15,11 +15,11 @@ from enum import StrEnum
 
 import numpy as np
 
-from simgin.cards import CardsLike, cards_to_mask, format_card, parse_card, to_cards
+from simgin.game.cards import CardsLike, cards_to_mask, format_card, parse_card, to_cards
+from simgin.game.melds import melds_of_mask
+from simgin.game.rules import Rules
 from simgin.kernels import melds as _melds
 from simgin.kernels import showdown as _k
-from simgin.melds import melds_of_mask
-from simgin.rules import Rules
 
 
 class Kind(StrEnum):

@@ -3,7 +3,7 @@
 This is the rule book in code (RULES.md R7-R23, V5-V10, V13, V14). It is written to be read,
 not to be fast: one hand is a small object that walks through the phases of docs/ENGINE.md
 (deal, first turn, normal turns, knock or end of stock, showdown) and drives two
-plain-Python strategies (:class:`simgin.strategy.Strategy`). The numba engine follows the
+plain-Python strategies (:class:`simgin.players.strategy.Strategy`). The numba engine follows the
 same procedure, and a differential test requires both to give identical
 :class:`HandRecord` rows for the same seeds.
 
@@ -29,13 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from simgin import guard
-from simgin.cards import CARD_COUNT, format_card, format_cards
-from simgin.melds import deadwood, discard_deadwoods
-from simgin.rng import SplitMix64, derive, shuffled_deck
-from simgin.rules import Rules
-from simgin.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
-from simgin.strategy import HandEnd, PlayerView, Strategy
+from simgin.game.cards import CARD_COUNT, format_card, format_cards
+from simgin.game.melds import deadwood, discard_deadwoods
+from simgin.game.rng import SplitMix64, derive, shuffled_deck
+from simgin.game.rules import Rules
+from simgin.game.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
+from simgin.players import guard
+from simgin.players.strategy import HandEnd, PlayerView, Strategy
 
 #: A hand ends as dead, with the ``capped`` flag, after this many turns. Only stock draws
 #: bring a hand towards its end (R15), so two bots that always take the pile card would
@@ -480,7 +480,7 @@ class _Hand:
     # -- the end of a hand -------------------------------------------------------------
 
     def _showdown(self, knocker: int, big_gin: bool) -> None:
-        """R14-R19, V9, V13: score the knock with :func:`simgin.showdown.score_showdown`."""
+        """R14-R19, V9, V13: score the knock with :func:`simgin.game.showdown.score_showdown`."""
         defender = 1 - knocker
         up = self.up_card if self.up_card >= 0 else None
         shown = score_showdown(self.hands[knocker], self.hands[defender], self.rules, up)
@@ -586,7 +586,7 @@ class _Hand:
         return card
 
     def _call(self, seat: int, decision: str, view: PlayerView) -> Any:
-        """Ask seat's strategy one question (see :func:`simgin.guard.call_foreign`): what it prints goes to
+        """Ask seat's strategy one question (see :func:`simgin.players.guard.call_foreign`): what it prints goes to
         stderr, and what it raises, ``SystemExit`` and its own ``KeyboardInterrupt`` included, becomes a
         :class:`StrategyFailed`; a real Ctrl-C stays a ``KeyboardInterrupt``."""
         try:

@@ -1,7 +1,7 @@
 """Tune a strategy's parameters to a rule set and an opponent pool, then measure the result honestly.
 
 The search is CMA-ES from the ``cma`` package (optional extra ``simgin[tune]``), driven by
-ask and tell over the strategy's :class:`~simgin.strategy.Parameter` declarations; the
+ask and tell over the strategy's :class:`~simgin.players.strategy.Parameter` declarations; the
 objective is the share of games won against the pool (with ``hands``: net points per
 hand), played with duplicate deals by the runner's chunks. The objective is noisy, so:
 
@@ -53,11 +53,11 @@ from typing import Any
 
 import numpy as np
 
-from simgin import runner
-from simgin.registry import Player, lookup, resolve, split_spec
-from simgin.rules import Rules
-from simgin.stats import z_value
-from simgin.tally import Tally
+from simgin.game.rules import Rules
+from simgin.players.registry import Player, lookup, resolve, split_spec
+from simgin.running import runner
+from simgin.running.tally import Tally
+from simgin.statistics.stats import z_value
 
 DEFAULT_BUDGET = 128
 """Candidate evaluations of the search: 16 generations of 8 for a strategy with 5 tunable parameters."""
@@ -566,7 +566,7 @@ class TuneDirectory:
     """A tune's ``--out`` directory: ``tune.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end."""
 
     def __init__(self, path: str | Path, settings: TuneSettings) -> None:
-        from simgin.results import RESULT_FILE
+        from simgin.running.results import RESULT_FILE
 
         self.path = Path(path)
         wanted = settings.to_dict()
@@ -740,14 +740,14 @@ class TuneResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object: exactly the contract's keys."""
-        from simgin.results import jsonable
+        from simgin.running.results import jsonable
 
         return jsonable({key: getattr(self, key) for key in CONTRACT_KEYS})
 
     def result_data(self) -> dict[str, Any]:
         """``result.json`` for ``simgin report``: the contract's keys plus the settings and the whole history."""
         from simgin import __version__
-        from simgin.results import jsonable
+        from simgin.running.results import jsonable
 
         final = {e.index: e for e in self.history if e.phase == "final"}
         return jsonable(
@@ -959,7 +959,7 @@ def tune(
         difference=difference,
     )
     if directory:
-        from simgin.results import save_result
+        from simgin.running.results import save_result
 
         save_result(directory.path, result.result_data())
     return result

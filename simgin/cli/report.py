@@ -1,8 +1,8 @@
 """The ``simgin report`` command: a run's output directory -> one self-contained HTML file.
 
-It is registered on the root group by :mod:`simgin.cli` from :data:`COMMANDS`; the work is
+It is registered on the root group by :mod:`simgin.cli.main` from :data:`COMMANDS`; the work is
 done by :func:`simgin.reports.build.write_report`. This module imports nothing from
-:mod:`simgin.cli`, so it can be imported first without an import cycle.
+:mod:`simgin.cli.main`, so it can be imported first without an import cycle.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from simgin import runner
-from simgin.rules import Rules
-from simgin.summary import pair_statistics, player_rows
+from simgin.game.rules import Rules
+from simgin.running import runner
+from simgin.running.summary import pair_statistics, player_rows
 
 MAX_CELLS = 1000
 

@@ -5,7 +5,7 @@ then calls a kernel that sees only an int64 hand mask and the lookup table.
 
 >>> deadwood("AS 2S 3S 7C 7D 7H TD JD QD KH")
 10
->>> from simgin.cards import format_cards
+>>> from simgin.game.cards import format_cards
 >>> melds, loose = meld_arrangement("7C 7D 7H 5H 6H 8H 9C 2D 3D 4D")
 >>> [format_cards(meld) for meld in melds], format_cards(loose)
 (['2D 3D 4D', '5H 6H 7H 8H'], '7C 9C 7D')
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simgin.cards import RANK_COUNT, CardsLike, cards_to_mask, format_card, to_cards
+from simgin.game.cards import RANK_COUNT, CardsLike, cards_to_mask, format_card, to_cards
 from simgin.kernels import melds as _k
 
 MAX_HAND_CARDS = 11
@@ -47,7 +47,7 @@ def best_discard(cards: CardsLike) -> tuple[int, int]:
     Meant for 11 cards (after a draw); any hand of 1 to 11 cards is accepted. Among
     equally good discards the lowest card (``suit * 13 + rank``) is returned.
 
-    >>> from simgin.cards import format_card
+    >>> from simgin.game.cards import format_card
     >>> card, left = best_discard("AS 2S 3S 7C 7D 7H TD JD QD KH KC")
     >>> format_card(card), left
     ('KC', 10)

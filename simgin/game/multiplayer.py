@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin import engine
+from simgin.game import engine
+from simgin.game.rules import TABLES as RULES_TABLES
+from simgin.game.rules import Rules
 from simgin.kernels import engine as _ke
 from simgin.kernels import multiplayer as _k
 from simgin.kernels import rule_index as ri
@@ -45,10 +47,8 @@ from simgin.kernels import run_kernel
 from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
-from simgin.rules import TABLES as RULES_TABLES
-from simgin.rules import Rules
-from simgin.stats import wilson_interval
-from simgin.summary import mean_from_sums, overridden_rules, ratio
+from simgin.running.summary import mean_from_sums, overridden_rules, ratio
+from simgin.statistics.stats import wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -269,7 +269,7 @@ def seat_advantage(table: str, t: Sums) -> pd.DataFrame:
 
 def table_json(result: Any) -> dict[str, Any]:
     """The JSON of a three-player or partnership match: per player or team, in the order given."""
-    from simgin.results import jsonable
+    from simgin.running.results import jsonable
 
     config = result.config
     t = result.tallies[0]

@@ -7,7 +7,7 @@ the seats swapped. Chunk ``i`` has the seed drawn from ``SeedSequence(seed).spaw
 so results do not depend on the number of workers or the backend. Every pairing of a
 tournament plays the same seeds (common random numbers).
 
-Each chunk is reduced to a :class:`~simgin.tally.Tally` (sums only), so memory stays flat
+Each chunk is reduced to a :class:`~simgin.running.tally.Tally` (sums only), so memory stays flat
 however many hands are played; chunks are planned lazily, so a long run costs no memory
 up front. With an output directory, each finished chunk is written atomically as it
 completes, carrying what identifies it (the digest of its run's settings, its seed, index,
@@ -15,7 +15,7 @@ pairing and cell, a format version and a checksum); rerunning the same command r
 and a chunk that does not belong, or a directory whose settings cannot be read, is
 refused rather than trusted (:class:`RunDirectory`).
 
-Workers of the local pool die with the main process (:func:`simgin.guard.die_with_parent`)
+Workers of the local pool die with the main process (:func:`simgin.players.guard.die_with_parent`)
 and are ended when a run stops early; waits on workers poll, so Ctrl-C always ends them,
 and a Dask cluster without workers is reported (``notice``) instead of waited on silently.
 """
@@ -48,14 +48,16 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from simgin import engine, guard, process_strategy
+from simgin.game import engine
+from simgin.game.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.game.rng import derive
+from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
-from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
-from simgin.process_strategy import ProgramSettings
-from simgin.registry import absolute_spec
-from simgin.rng import derive
-from simgin.rules import Rules
-from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
+from simgin.players import guard
+from simgin.players import programs as process_strategy
+from simgin.players.programs import ProgramSettings
+from simgin.players.registry import absolute_spec
+from simgin.running.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -641,7 +643,7 @@ def kernels_cached(mode: str, table: str = "pairs", players: Sequence[str] = ())
     searching bot among ``players`` (``kernels.bots``), compiled from today's sources."""
     from simgin.kernels import is_cached
     from simgin.kernels.bots import LAST_BUILT_IN, POLICIES
-    from simgin.registry import resolve
+    from simgin.players.registry import resolve
 
     searching = set()
     for spec in players:
@@ -976,7 +978,7 @@ class RunResult:
     def summary(self) -> pd.DataFrame:
         if self.config.table != "pairs":
             return summarize_table(self.config.table, self.config.players, self.tallies[0])
-        from simgin.summary import summarize
+        from simgin.running.summary import summarize
 
         return summarize(self.config, self.tallies)
 
@@ -1010,7 +1012,7 @@ def run_cells(
     Chunks are consumed in play order, finished ones read back from ``out``; after each,
     ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
     chunks after it are not played. ``programs`` sets how ``exec:`` and ``eaai:`` strategies
-    run (:class:`~simgin.process_strategy.ProgramSettings`); with ``out`` their stderr is kept
+    run (:class:`~simgin.players.programs.ProgramSettings`); with ``out`` their stderr is kept
     in ``out/stderr``, and they are ended when the run ends. ``notice`` hears what the run
     cannot stop for (a hand log played again, a Dask cluster without workers); by default
     the ``simgin`` logger.

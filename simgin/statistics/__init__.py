@@ -1,0 +1,1 @@
+"""Statistics: intervals, tests, the SPRT and ratings (docs/STATISTICS.md)."""

@@ -1,0 +1,1 @@
+"""Studies over many runs: variant sweeps and tuning."""
