@@ -220,10 +220,10 @@ def test_the_calls_and_cards_are_those_of_the_eaai_game(classpath, tmp_path):
     "player, decision, reason",
     [
         ("BadPlayers$NotHeld", "made an illegal 'discard' decision", "is not held"),
-        ("BadPlayers$FakeMelds", "failed at its 'knock' decision", "IllegalMelds: it knocked with melds ["),
-        ("BadPlayers$AlwaysKnocks", "failed at its 'discard' decision", "it knocked with melds"),
-        ("BadPlayers$DeclaresNothing", "failed at its 'knock' decision", "over the knock limit 10 (R12)"),
-        ("BadPlayers$SilentDefender", "failed at its 'end_hand' decision", "getFinalMelds returned null"),
+        ("BadPlayers$FakeMelds", "made an illegal 'knock' decision", "it knocked with melds ["),
+        ("BadPlayers$AlwaysKnocks", "made an illegal 'discard' decision", "it knocked with melds"),
+        ("BadPlayers$DeclaresNothing", "made an illegal 'knock' decision", "over the knock limit 10 (R12)"),
+        ("BadPlayers$SilentDefender", "made an illegal 'end_hand' decision", "getFinalMelds returned null"),
         (
             "BadPlayers$Thrower",
             "failed at its 'discard' decision",
