@@ -245,6 +245,26 @@ def test_a_broken_player_stops_the_run_with_one_line(classpath, player, decision
     assert decision in message and reason in message and "hand seed" in message
 
 
+@pytest.mark.parametrize(
+    "player, decision, reason",
+    [
+        ("BadPlayers$NotHeld", "discard", "is not held"),
+        ("BadPlayers$FakeMelds", "knock", "it knocked with melds ["),
+        ("BadPlayers$SilentDefender", "end_hand", "getFinalMelds returned null"),
+    ],
+)
+def test_an_illegal_move_forfeits_and_the_player_plays_on(classpath, player, decision, reason):
+    """Issue 25: under --on-illegal forfeit an EAAI player's illegal move (a discard, or melds, as
+    the EAAI framework judges them) loses it the hand; the run goes on with the same JVM."""
+    name = spec(classpath, player)
+    config = runner.RunConfig((name, "simple"), hands=40, seed=3, on_illegal="forfeit")
+    result = runner.run(config, workers=1, programs=ps.ProgramSettings(decision_timeout=2.0))
+    t = result.tallies[0]
+    forfeits = t.forfeits
+    assert t["hands"] == 40 and t["forfeits_a"] == len(forfeits) >= 1 and t["forfeits_b"] == 0
+    assert all(f["decision"] == decision and reason in f["error"] and f["player"] == name for f in forfeits)
+
+
 def test_illegal_melds_are_named():
     assert eaai.melds_problem([[0, 1, 2]], [0, 1, 2, 5]) is None
     assert eaai.melds_problem([[0, 1, 3]], [0, 1, 3]) == "[AC 2C 4C] is not a set or a run (R3, R4)"
