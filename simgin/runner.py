@@ -329,9 +329,12 @@ def run_chunk(
                 leg_scores.append(_leg_score(games[:, _k.G_WINNER], seat_a_value))
                 leg_results.append(game_margin(games, game_seat_a))
         except engine.IllegalDecision as error:
+            unit = "game" if config.mode == "games" else "hand"
+            forfeit = f", or rerun with --on-illegal forfeit to let it lose that {unit} and play on"
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
                 f"with chunk seed {chunk.seed}); replay it with 'simgin replay'"
+                + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         forfeits += [_forfeit_record(config, chunk, leg_players, seat_a_value, f) for f in found or ()]
@@ -824,6 +827,9 @@ class RunDirectory:
         self.path = Path(path)
         self.configs = list(configs)
         self.digests = [config.digest() for config in self.configs]
+        # A run that stopped on an illegal move resumes under --on-illegal forfeit: every chunk it
+        # finished had no illegal move, so it is the same chunk under either setting (not the reverse).
+        self.stopped_digests = [dataclasses.replace(config, on_illegal="stop").digest() for config in self.configs]
         self.hand_log = hand_log
         self.notice = notice or _log_notice
         self.tally_type = self.configs[0].tally_type()
@@ -856,11 +862,24 @@ class RunDirectory:
                 f"{where} was written by another simgin version (run directory format "
                 f"{recorded.get('format', 1)}, this one uses {RUN_FORMAT}); use a fresh --out directory"
             )
+        if recorded != settings and self._resumes_stopped_run(recorded, settings):
+            self.notice(f"{self.path} holds a run with --on-illegal stop: resuming its chunks with forfeit")
+            _write_atomic(self.path / SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
+            return
         if recorded != settings:
             raise RunError(
                 f"{self.path} holds a run with other settings ({_difference(recorded, settings)}); "
                 "use another --out directory or rerun with the recorded settings"
             )
+
+    @staticmethod
+    def _resumes_stopped_run(recorded: dict[str, Any], settings: dict[str, Any]) -> bool:
+        """Whether ``settings`` (under ``--on-illegal forfeit``) are ``recorded`` (``stop``) but for that."""
+        runs = settings.get("runs", [])
+        if not runs or any(run.get("on_illegal") != "forfeit" for run in runs):
+            return False
+        stopped = [{key: value for key, value in run.items() if key != "on_illegal"} for run in runs]
+        return recorded == settings | {"runs": stopped}
 
     def _check_new(self) -> None:
         """A directory without ``run.json`` is used only if it is empty: it may be another run whose settings
@@ -923,7 +942,7 @@ class RunDirectory:
             raise RunError(f"{file} was written by another simgin version (format {record['format']}); {fix}")
         if record.get("check") != _checksum(record):
             raise RunError(f"{file} is damaged (its content does not match its checksum); {fix}")
-        if record.get("settings") != self.digests[chunk.cell_index]:
+        if record.get("settings") not in (self.digests[chunk.cell_index], self.stopped_digests[chunk.cell_index]):
             raise RunError(f"{file} belongs to a run with other settings; {fix}")
         if record.get("chunk") != asdict(chunk):
             raise RunError(f"{file} belongs to another chunk or seed ({record.get('chunk')}); {fix}")

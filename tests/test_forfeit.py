@@ -13,6 +13,7 @@ forfeits on any number of workers.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import sys
@@ -72,6 +73,7 @@ def test_stop_is_the_default_and_ends_the_run_with_one_line(bot):
     lines = [line for line in result.output.strip().splitlines() if not line.startswith("compiling kernels")]
     assert len(lines) == 1 and lines[0].startswith("Error: strategy "), result.output
     assert "made an illegal 'discard' decision" in lines[0] and "(R10)" in lines[0] and "hand seed" in lines[0]
+    assert lines[0].endswith("or rerun with --on-illegal forfeit to let it lose that hand and play on")
     with pytest.raises(runner.RunError, match="illegal 'discard'"):
         runner.run_match(bot, "simple", hands=40, workers=1)
 
@@ -291,6 +293,26 @@ def test_resume_keeps_the_forfeits(bot, tmp_path):
     assert resumed.chunks_resumed == len(chunks) - len(chunks[::2])
     assert (resumed.tallies[0].values == whole.tallies[0].values).all()
     assert forfeits_of(resumed) == forfeits_of(whole)
+
+
+def test_a_run_that_stopped_on_an_illegal_move_resumes_with_forfeit(bot, tmp_path):
+    """The issue's story: the run stops after some chunks; rerun with --on-illegal forfeit into the
+    same --out, it keeps those chunks (they had no illegal move) and finishes. Not the reverse."""
+    out = tmp_path / "run"
+    stop = runner.RunConfig((bot, "simple"), hands=120, seed=4, chunk_units=5)  # the first forfeit: unit 5
+    with pytest.raises(runner.RunError, match="illegal 'discard'"):
+        runner.run(stop, workers=1, out=out)
+    kept = len(list((out / "chunks").glob("*.json")))
+    assert kept >= 1
+    forfeit = dataclasses.replace(stop, on_illegal="forfeit")
+    notices: list[str] = []
+    resumed = runner.run(forfeit, workers=1, out=out, notice=notices.append)
+    assert resumed.chunks_resumed == kept and any("--on-illegal stop" in notice for notice in notices)
+    fresh = runner.run(forfeit, workers=1)
+    assert (resumed.tallies[0].values == fresh.tallies[0].values).all()
+    assert forfeits_of(resumed) == forfeits_of(fresh)
+    with pytest.raises(runner.RunError, match=r"other settings \(on_illegal\)"):
+        runner.run(stop, workers=1, out=out)
 
 
 def test_stop_keeps_the_settings_digest_of_runs_before_the_option():
