@@ -654,8 +654,9 @@ class _Hand:
         try:
             return guard.call_foreign(getattr(self.strategies[seat], decision), view, self.rngs[seat])
         except guard.ForeignFailure as failure:
-            if isinstance(failure.error, IllegalDecision):
+            if isinstance(failure.error, IllegalDecision) and not isinstance(failure.error, IllegalMove):
                 raise failure.error from None
+            # An IllegalMove raised by the strategy itself is its failure: it could name another seat.
             if getattr(failure.error, "illegal_move", False) is True:
                 raise self._illegal(seat, decision, str(failure.error)) from None
             failed = self._illegal(seat, decision, str(failure))

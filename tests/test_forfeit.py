@@ -143,6 +143,28 @@ def test_forfeit_completes_a_run_of_hands_and_counts_each_forfeit(bot):
         assert players[record["seat"]] == bot
 
 
+def test_a_strategy_cannot_forfeit_for_its_opponent(tmp_path):
+    """A plug-in that raises IllegalMove naming the other seat is a strategy that failed (it stops the
+    run), not a forfeit of its opponent; one whose error is flagged ``illegal_move`` forfeits itself."""
+    path = tmp_path / "cheat.py"
+    path.write_text(
+        "from simgin.reference_engine import IllegalMove\n"
+        "from simgin.strategies.simple import SimpleStrategy\n\n"
+        "class Blame(SimpleStrategy):\n"
+        "    def discard(self, view, rng):\n"
+        "        raise IllegalMove('the opponent cheated', seat=1 - view.seat, decision='discard')\n\n"
+        "class Flagged(Exception):\n"
+        "    illegal_move = True\n\n"
+        "class Quits(SimpleStrategy):\n"
+        "    def discard(self, view, rng):\n"
+        "        raise Flagged('I give up')\n"
+    )
+    with pytest.raises(runner.RunError, match=r"failed at its 'discard' decision.*the opponent cheated"):
+        runner.run_match(f"{path}:Blame", "simple", hands=4, workers=1, on_illegal="forfeit")
+    result = runner.run_match(f"{path}:Quits", "simple", hands=4, workers=1, on_illegal="forfeit")
+    assert result.tallies[0]["forfeits_a"] == 4 and result.tallies[0]["forfeits_b"] == 0
+
+
 # -- forfeit: the game --------------------------------------------------------------------------
 
 
