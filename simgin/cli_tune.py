@@ -253,6 +253,10 @@ def _echo_result(result: Any) -> None:
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({scale * difference['low']:+.2f} to {scale * difference['high']:+.2f}), p = {p_text}"
     )
+    if settings.on_illegal == "forfeit":
+        finals = [entry.get("tally") or {} for e in result.history if e.phase == "final" for entry in e.opponents]
+        own, theirs = (int(sum(t.get(f"forfeits_{side}", 0) for t in finals)) for side in ("a", "b"))
+        click.echo(f"  forfeits (illegal moves) in the final measurement: {settings.strategy} {own}, the pool {theirs}")
     timing = result.timing
     click.echo(
         f"  {result.games:,} {mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "

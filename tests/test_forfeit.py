@@ -393,3 +393,12 @@ def test_compare_and_tune_take_the_setting(bot):
     assert (
         plan.to_dict()["on_illegal"] == "forfeit" and "on_illegal" not in tuning.plan("heuristic", ["simple"]).to_dict()
     )
+
+
+def test_tune_counts_the_forfeits_of_its_final_measurement(bot):
+    args = ("tune", "heuristic", "--against", bot, "--params", "knock", "--budget", "2", "--popsize", "2")
+    result = invoke(*args, "--games", "4", "--final", "8", "--quiet", "--workers", "1", "--on-illegal", "forfeit")
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "forfeits (illegal moves)" in line)
+    assert line.startswith("  forfeits (illegal moves) in the final measurement: heuristic 0, the pool ")
+    assert int(line.rsplit(" ", 1)[1]) > 0
