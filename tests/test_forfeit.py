@@ -381,6 +381,27 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
     assert found == []
 
 
+def test_a_kernel_error_in_a_game_under_forfeit_is_played_again_in_the_python_engine(monkeypatch):
+    seeds = engine.hand_seeds(3, 6)
+    expected = engine.play_game_rows(("simple", "greedy"), Rules(), seeds)
+    real = engine.run_kernel
+
+    def flag_game_2(kernel, *args):
+        real(kernel, *args)
+        games, rows, counts, errors = args[-5:-1]
+        errors[2] = (engine._k.ERROR_REDISCARD, 0, 0)
+        games[2], rows[2], counts[2] = 0, 0, 1
+
+    monkeypatch.setattr(engine, "run_kernel", flag_game_2)
+    with pytest.raises(engine.IllegalDecision, match="R10"):
+        engine.play_game_rows(("simple", "greedy"), Rules(), seeds)
+    found: list[engine.HandForfeit] = []
+    again = engine.play_game_rows(("simple", "greedy"), Rules(), seeds, forfeits=found)
+    for mine, theirs in zip(again, expected, strict=True):
+        assert (mine == theirs).all()
+    assert found == []
+
+
 def test_compare_and_tune_take_the_setting(bot):
     from simgin import tuning
     from simgin.compare import SprtSettings, run_sprt
