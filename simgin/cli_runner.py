@@ -458,10 +458,10 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  undecided: {_percent(capped / data['games'])} of games ({capped:,}) reached the cap of "
             f"{MAX_HANDS_PER_GAME:,} deals with no winner, a win for neither player"
         )
-    click.echo(
-        "  outcomes: "
-        + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in ("knock", "gin", "big_gin", "undercut", "dead"))
-    )
+    outcomes = ["knock", "gin", "big_gin", "undercut", "dead"]
+    if result.config.on_illegal == "forfeit":
+        outcomes.append("forfeit")  # so that the shares sum to 100%
+    click.echo("  outcomes: " + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in outcomes))
     first = _percent(data["first_player_win_rate"])
     click.echo(f"  mean draws per hand {data['mean_draws']:.2f}, first player wins {first} of scored hands")
     for line in forfeit_lines(result):

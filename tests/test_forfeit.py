@@ -222,6 +222,8 @@ def test_forfeit_completes_a_run_of_games_and_the_text_says_so(bot):
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if "forfeits (illegal moves" in line)
     assert line.endswith(f"games lost: {bot} 9, simple 0"), line
+    outcomes = next(line for line in result.output.splitlines() if line.startswith("  outcomes: "))
+    assert ", forfeit " in outcomes
     assert "replay: simgin replay" in result.output and "--rules eaai" in result.output
 
 
