@@ -423,6 +423,32 @@ def repeated_cells_note(result: dict[str, Any]) -> str:
     )
 
 
+def forfeit_records(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every forfeit a result lists (``--on-illegal forfeit``): of a match, tournament or compare,
+    and of each distinct cell of a sweep (with the cell's switch values)."""
+    if result.get("kind") == "sweep":
+        return [
+            {**cell["settings"], **record}
+            for cell in result.get("cells") or []
+            if cell.get("same_game_as") is None
+            for pairing in cell.get("pairings") or []
+            for record in pairing.get("forfeited") or []
+        ]
+    return list(result.get("forfeited") or [])
+
+
+def forfeit_table(result: dict[str, Any]) -> pd.DataFrame:
+    """One row per forfeit: who, where (game and deal, or hand), the hand seed, the illegal move and
+    the ``simgin replay`` command that plays the hand again."""
+    return pd.DataFrame(forfeit_records(result))
+
+
+def _forfeits_shown(frame: pd.DataFrame) -> dict[str, str]:
+    shown = {"player": "text", "opponent": "text"}
+    shown |= {c: "int" for c in ("game", "deal", "hand") if c in frame.columns}
+    return shown | {"hand_seed": "text", "error": "text", "replay": "text"}
+
+
 def _summary_shown(mode: str) -> dict[str, str]:
     shown = {
         "player": "text",
@@ -475,6 +501,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
             variants.setdefault(name, []).extend(p["tally"] for p in cell["pairings"])
         merged = [(name, _sum_tallies(ts)) for name, ts in variants.items()]
         add("knock_limits", "Outcomes by knock limit", knock_limit_table(merged))
+        _add_forfeits(result, add)
         return tables
 
     table = (config.get("table") or "pairs") if kind == "match" else "pairs"
@@ -559,7 +586,10 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
     summary = pd.DataFrame(result.get("summary") or [])
     tallies = _tallies(result.get("pairings") or [])
     if not summary.empty:
-        add("summary", "Summary per pairing and player", summary, _summary_shown(mode))
+        summary_shown = _summary_shown(mode)
+        if config.get("on_illegal") == "forfeit" and "forfeits" in summary:
+            summary_shown["forfeits"] = "int"
+        add("summary", "Summary per pairing and player", summary, summary_shown)
         add("win_rates", "Win rates", win_rate_table(summary, mode, order))
         add("points_per_hand", "Points per hand", points_table(summary))
     if tallies:
@@ -591,7 +621,24 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation))
         pooled = _sum_tallies([t for _, _, t in tallies])
         add("knock_limits", "Outcomes by knock limit", knock_limit_table([(variant_name(_rules(config)), pooled)]))
+    _add_forfeits(result, add)
     return tables
+
+
+def _add_forfeits(result: dict[str, Any], add: Any) -> None:
+    """The table of forfeits, when the run had ``--on-illegal forfeit`` and a player forfeited."""
+    frame = forfeit_table(result)
+    if frame.empty:
+        return
+    add(
+        "forfeits",
+        "Forfeits: illegal moves that lost the player the game (or the hand)",
+        frame,
+        _forfeits_shown(frame),
+        "Under --on-illegal forfeit an illegal move loses the game in progress (in a run of hands, the hand); "
+        "each replay command plays that hand again, up to the illegal move. At most 1,000 per pairing are listed; "
+        "the counts in the summary are complete.",
+    )
 
 
 # -- figures ---------------------------------------------------------------------------------------
@@ -765,6 +812,11 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
             ("deals", "duplicate (each deal played twice, seats swapped)" if config.get("duplicate") else "single")
         )
     facts.append(("seed", str(config.get("seed", "?"))))
+    if config.get("on_illegal") == "forfeit":
+        count = sum(
+            float(p["tally"].get(f"forfeits_{side}", 0) or 0) for p in _all_pairings(result) for side in ("a", "b")
+        )
+        facts.append(("illegal moves", f"forfeit the game (or the hand): {int(count):,} forfeits"))
     defaults = Rules().to_dict()
     rules = config.get("rules") or {}
     changed = [f"{k}={_rule_text(v)}" for k, v in rules.items() if defaults.get(k) != v]
@@ -775,6 +827,14 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         facts.append(("set without effect", shown))
     facts.append(("simgin", str(result.get("simgin_version", "?"))))
     return facts
+
+
+def _all_pairings(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pairings of a result, those of every distinct sweep cell included."""
+    if result.get("kind") == "sweep":
+        cells = [cell for cell in result.get("cells") or [] if cell.get("same_game_as") is None]
+        return [pairing for cell in cells for pairing in cell.get("pairings") or []]
+    return list(result.get("pairings") or [])
 
 
 def _rule_text(value: Any) -> str:

@@ -221,10 +221,10 @@ def test_the_calls_and_cards_are_those_of_the_eaai_game(classpath, tmp_path):
     "player, decision, reason",
     [
         ("BadPlayers$NotHeld", "made an illegal 'discard' decision", "is not held"),
-        ("BadPlayers$FakeMelds", "failed at its 'knock' decision", "IllegalMelds: it knocked with melds ["),
-        ("BadPlayers$AlwaysKnocks", "failed at its 'discard' decision", "it knocked with melds"),
-        ("BadPlayers$DeclaresNothing", "failed at its 'knock' decision", "over the knock limit 10 (R12)"),
-        ("BadPlayers$SilentDefender", "failed at its 'end_hand' decision", "getFinalMelds returned null"),
+        ("BadPlayers$FakeMelds", "made an illegal 'knock' decision", "it knocked with melds ["),
+        ("BadPlayers$AlwaysKnocks", "made an illegal 'discard' decision", "it knocked with melds"),
+        ("BadPlayers$DeclaresNothing", "made an illegal 'knock' decision", "over the knock limit 10 (R12)"),
+        ("BadPlayers$SilentDefender", "made an illegal 'end_hand' decision", "getFinalMelds returned null"),
         (
             "BadPlayers$Thrower",
             "failed at its 'discard' decision",
@@ -244,6 +244,26 @@ def test_a_broken_player_stops_the_run_with_one_line(classpath, player, decision
     assert "\n" not in message
     assert message.startswith(f"strategy {name!r} (seat ")
     assert decision in message and reason in message and "hand seed" in message
+
+
+@pytest.mark.parametrize(
+    "player, decision, reason",
+    [
+        ("BadPlayers$NotHeld", "discard", "is not held"),
+        ("BadPlayers$FakeMelds", "knock", "it knocked with melds ["),
+        ("BadPlayers$SilentDefender", "end_hand", "getFinalMelds returned null"),
+    ],
+)
+def test_an_illegal_move_forfeits_and_the_player_plays_on(classpath, player, decision, reason):
+    """Issue 25: under --on-illegal forfeit an EAAI player's illegal move (a discard, or melds, as
+    the EAAI framework judges them) loses it the hand; the run goes on with the same JVM."""
+    name = spec(classpath, player)
+    config = runner.RunConfig((name, "simple"), hands=40, seed=3, on_illegal="forfeit")
+    result = runner.run(config, workers=1, programs=ps.ProgramSettings(decision_timeout=2.0))
+    t = result.tallies[0]
+    forfeits = t.forfeits
+    assert t["hands"] == 40 and t["forfeits_a"] == len(forfeits) >= 1 and t["forfeits_b"] == 0
+    assert all(f["decision"] == decision and reason in f["error"] and f["player"] == name for f in forfeits)
 
 
 def test_illegal_melds_are_named():

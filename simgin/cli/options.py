@@ -102,6 +102,19 @@ def rules_options(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def on_illegal_option(func: F) -> F:
+    """Add ``--on-illegal stop|forfeit`` (passed on as ``on_illegal``): what an illegal move does."""
+    return click.option(
+        "--on-illegal",
+        "on_illegal",
+        type=click.Choice(["stop", "forfeit"]),
+        default="stop",
+        show_default=True,
+        help="An illegal move (a card not held, the pile card just taken, illegal melds): stop the run, "
+        "or forfeit: that player loses the game (with --hands: the hand), it is counted, and play goes on.",
+    )(func)
+
+
 def json_option(func: F) -> F:
     """Add ``--json`` (passed on as ``as_json``): print one JSON document instead of text."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)

@@ -16,13 +16,23 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli.options import echo_json, json_option, rules_options, user_error, warn_overridden
+from simgin.cli.options import (
+    echo_json,
+    json_option,
+    on_illegal_option,
+    rules_options,
+    user_error,
+    warn_overridden,
+)
 from simgin.game.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Note lines at most for the cells of a sweep that repeat an earlier cell's game.
 MAX_NOTES = 10
+#: Forfeits listed at most in text output (``--json`` and ``result.json`` hold them all, up to
+#: ``tally.MAX_FORFEITS_KEPT`` per pairing).
+MAX_FORFEIT_LINES = 5
 
 
 class OutDirectory(click.Path):
@@ -69,6 +79,7 @@ def run_options(func: F) -> F:
         out_option("Directory for results (new or empty, or an earlier run's to resume); finished chunks are kept."),
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
         decision_timeout_option,
+        on_illegal_option,
         click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
     for option in reversed(options):
@@ -160,7 +171,14 @@ def _make_config(
     check_run_options(options["workers"], options["seed"], options["backend"], options["scheduler"])
     try:
         config = runner.RunConfig(
-            tuple(players), rules, hands, games, options["seed"], options["duplicate"], table=table
+            tuple(players),
+            rules,
+            hands,
+            games,
+            options["seed"],
+            options["duplicate"],
+            table=table,
+            on_illegal=options["on_illegal"],
         )
     except ValueError as error:
         raise user_error("", error) from None
@@ -365,7 +383,7 @@ def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
     from simgin import __version__
     from simgin.running.summary import overridden_rules
 
-    return {
+    data = {
         "kind": kind,
         "simgin_version": __version__,
         "config": result.config.to_dict(),
@@ -373,7 +391,10 @@ def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
         "pairings": _pairings(result),
         "summary": result.summary.to_dict(orient="records"),
         "overridden": overridden_rules(result.config),
-    } | extra
+    }
+    if result.config.on_illegal == "forfeit":
+        data["forfeited"] = [record for tally in result.tallies for record in getattr(tally, "forfeits", [])]
+    return data | extra
 
 
 def _percent(value: float) -> str:
@@ -444,12 +465,14 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  undecided: {_percent(capped / data['games'])} of games ({capped:,}) reached the cap of "
             f"{MAX_HANDS_PER_GAME:,} deals with no winner, a win for neither player"
         )
-    click.echo(
-        "  outcomes: "
-        + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in ("knock", "gin", "big_gin", "undercut", "dead"))
-    )
+    outcomes = ["knock", "gin", "big_gin", "undercut", "dead"]
+    if result.config.on_illegal == "forfeit":
+        outcomes.append("forfeit")  # so that the shares sum to 100%
+    click.echo("  outcomes: " + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in outcomes))
     first = _percent(data["first_player_win_rate"])
     click.echo(f"  mean draws per hand {data['mean_draws']:.2f}, first player wins {first} of scored hands")
+    for line in forfeit_lines(result):
+        click.echo(line)
     paired = data.get("paired")
     if paired and paired.get("rho") is not None:
         click.echo(
@@ -513,11 +536,41 @@ def _show_tournament_partial(result: Any, as_json: bool) -> None:
 
 def _tournament_table(result: Any) -> str:
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
+    if result.config.on_illegal == "forfeit":
+        columns.append("forfeits")
     return result.summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}")
+
+
+def forfeit_lines(result: Any) -> list[str]:
+    """Under ``--on-illegal forfeit``: the forfeits by player (hands, or games), then the first
+    :data:`MAX_FORFEIT_LINES` illegal moves, each with the ``simgin replay`` command that plays its
+    hand again; nothing under ``stop``."""
+    config = result.config
+    if config.on_illegal != "forfeit" or config.table != "pairs":
+        return []
+    unit = "games" if config.mode == "games" else "hands"
+    counts: dict[str, int] = {name: 0 for name in config.players}
+    listed: list[dict[str, Any]] = []
+    for (i, j), tally in zip(config.pairings, result.tallies, strict=True):
+        counts[config.players[i]] += int(tally["forfeits_a"])
+        counts[config.players[j]] += int(tally["forfeits_b"])
+        listed += tally.forfeits
+    shown = ", ".join(f"{name} {count:,}" for name, count in counts.items())
+    lines = [f"  forfeits (illegal moves, --on-illegal forfeit), {unit} lost: {shown}"]
+    for record in listed[:MAX_FORFEIT_LINES]:
+        where = f"game {record['game']:,}, deal {record['deal']}" if "game" in record else f"hand {record['hand']:,}"
+        lines.append(f"    {where}: {record['error']}")
+        lines.append(f"      replay: {record['replay']}")
+    total = sum(counts.values())
+    if total > MAX_FORFEIT_LINES:
+        lines.append(f"    ... {total - MAX_FORFEIT_LINES:,} more: every one is in --json and --out's result.json")
+    return lines
 
 
 def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     click.echo(_tournament_table(result))
+    for line in forfeit_lines(result):
+        click.echo(line)
     anchor_name = analysis["anchor"] or "the mean"
     click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
@@ -587,6 +640,7 @@ def format_p(p: float) -> str:
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
 @out_option("Results directory (new or empty, or one of an earlier run to resume).")
 @decision_timeout_option
+@on_illegal_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rules_options
 @json_option
@@ -605,6 +659,7 @@ def compare(
     scheduler: str | None,
     out: Path | None,
     decision_timeout: float,
+    on_illegal: str,
     quiet: bool,
     rules: Rules,
     as_json: bool,
@@ -640,6 +695,7 @@ def compare(
             settings,
             rules,
             seed,
+            on_illegal=on_illegal,
             workers=workers,
             backend=backend,
             scheduler=scheduler,
@@ -655,6 +711,8 @@ def compare(
         echo_json(jsonable(data))
     else:
         _show_compare(a, b, settings, max_games, summary)
+        for line in forfeit_lines(result):
+            click.echo(line)
     _save(out, lambda: _result_data("compare", result, sprt=summary))
 
 
@@ -772,6 +830,9 @@ def _show_sweep(
         "hands_per_game",
         "same_game_as",
     ]
+    forfeited = "forfeits" in table and table["forfeits"].sum() > 0
+    if forfeited:
+        columns.insert(columns.index("hands_per_game") + 1, "forfeits")
     if as_json:
         from simgin.running.results import jsonable
 
@@ -780,6 +841,11 @@ def _show_sweep(
         return
     shown = table[table["side"] == "a"][columns]
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if forfeited:
+        for cell in cells:
+            counts = ", ".join(f"{row['player']} {int(row['forfeits']):,}" for row in cell["summary"])
+            label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
+            click.echo(f"forfeits (illegal moves) at {label}: {counts}")
     _echo_oklahoma_breakdowns(cells, out)
 
 
@@ -806,6 +872,12 @@ def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> 
 @click.option("--hand", "hand_index", type=int, default=None, help="Hand number K of a 'simgin match A B --hands' run.")
 @click.option("--hand-seed", type=int, default=None, help="Or: the hand seed itself (as named in an error).")
 @click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True, help="Dealer seat with --hand-seed.")
+@click.option(
+    "--scores",
+    default=None,
+    metavar="S0,S1",
+    help="With --hand-seed: the game scores by seat the hand was dealt at; it is then played as a hand of a game.",
+)
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True, help="As in the run.")
 @rules_options
 def replay(
@@ -815,13 +887,16 @@ def replay(
     hand_index: int | None,
     hand_seed: int | None,
     dealer: int,
+    scores: str | None,
     duplicate: bool,
     rules: Rules,
 ) -> None:
     """Print one hand move by move: deal, draws, discards, knock, melds, lay-offs, score.
 
     Hand K of 'simgin match A B --hands N --seed S' is 'simgin replay A B --seed S --hand K'
-    (with duplicate deals hands 2j and 2j+1 are one deal with the seats swapped).
+    (with duplicate deals hands 2j and 2j+1 are one deal with the seats swapped). A hand that
+    --on-illegal forfeit forfeited is listed with its replay command (--hand-seed, --dealer and,
+    in a game, --scores); a hand with an illegal move prints its moves up to it, then the error.
 
     \b
     Example:
@@ -831,7 +906,8 @@ def replay(
     from simgin.players.registry import resolve
     from simgin.running import runner
 
-    warn_overridden(rules, games=False)
+    in_game = _replay_scores(scores, hand_seed)
+    warn_overridden(rules, games=in_game is not None)
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")
@@ -850,12 +926,36 @@ def replay(
         players = (a, b)
     try:
         strategies = (resolve(players[0]).make(), resolve(players[1]).make())
-        # As engine.play_hand_rows plays an independent hand: game switches at their standard values.
-        record = reference_engine.play_hand(strategies, rules.effective("pairs", games=False), hand_seed, dealer)
+        if in_game is None:
+            # As engine.play_hand_rows plays an independent hand: game switches at their standard values.
+            hand_rules = rules.effective("pairs", games=False)
+            record = reference_engine.play_hand(strategies, hand_rules, hand_seed, dealer, names=players)
+        else:  # as reference_engine.play_game plays a hand of a game
+            record = reference_engine.play_hand(strategies, rules, hand_seed, dealer, scores=in_game, names=players)
+    except reference_engine.IllegalMove as error:
+        click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")
+        click.echo("\n".join(str(move) for move in error.moves))
+        raise user_error("", error) from None
     except ValueError as error:
         raise user_error("", error) from None
     click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")
     click.echo(record.replay())
+
+
+def _replay_scores(text: str | None, hand_seed: int | None) -> tuple[int, int] | None:
+    """``--scores S0,S1`` as two scores (non-negative), or None; it needs ``--hand-seed``."""
+    if text is None:
+        return None
+    if hand_seed is None:
+        raise click.UsageError("--scores goes with --hand-seed (the hand of a game a forfeit names)")
+    parts = text.split(",")
+    try:
+        values = tuple(int(part) for part in parts)
+    except ValueError:
+        values = ()
+    if len(values) != 2 or min(values) < 0 or max(values) > 10**9:
+        raise click.BadParameter(f"{text!r}: give two scores by seat, e.g. 35,80", param_hint="--scores")
+    return values[0], values[1]
 
 
 COMMANDS = (match, tournament, compare, sweep, replay)

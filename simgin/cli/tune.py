@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from simgin.cli.options import on_illegal_option
 from simgin.game.rules import Rules
 
 
@@ -100,6 +101,7 @@ def _interval(low: float, high: float, mode: str) -> str:
     default=None,
     help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
 )
+@on_illegal_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def tune(
@@ -120,6 +122,7 @@ def tune(
     backend: str,
     scheduler: str | None,
     out: Path | None,
+    on_illegal: str,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -196,6 +199,7 @@ def tune(
             scheduler=scheduler,
             out=out,
             progress=progress,
+            on_illegal=on_illegal,
         )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
@@ -249,6 +253,10 @@ def _echo_result(result: Any) -> None:
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({scale * difference['low']:+.2f} to {scale * difference['high']:+.2f}), p = {p_text}"
     )
+    if settings.on_illegal == "forfeit":
+        finals = [entry.get("tally") or {} for e in result.history if e.phase == "final" for entry in e.opponents]
+        own, theirs = (int(sum(t.get(f"forfeits_{side}", 0) for t in finals)) for side in ("a", "b"))
+        click.echo(f"  forfeits (illegal moves) in the final measurement: {settings.strategy} {own}, the pool {theirs}")
     timing = result.timing
     click.echo(
         f"  {result.games:,} {mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "

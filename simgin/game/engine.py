@@ -15,7 +15,9 @@ always give the same rows. Results are also offered as pandas DataFrames.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +48,35 @@ _ERRORS = {
 #: A strategy broke a rule or answered with a wrong type; the message names the strategy (its
 #: spec), the decision and the hand seed. The same class for both engines.
 IllegalDecision = _ref.IllegalDecision
+#: The part of :data:`IllegalDecision` that ``--on-illegal forfeit`` forfeits: an illegal move (not
+#: a strategy that raised, nor a program that crashed or timed out).
+IllegalMove = _ref.IllegalMove
+
+
+@dataclass(frozen=True)
+class HandForfeit:
+    """Where an illegal move forfeited a hand (``forfeits`` of :func:`play_hand_rows` and
+    :func:`play_game_rows`): enough to replay the hand with ``simgin replay``."""
+
+    unit: int
+    """The index of the hand (or game) in the seeds given."""
+    deal: int
+    """The deal within its game (redeals after dead hands counted); 0 for an independent hand."""
+    seat: int
+    """The seat that made the illegal move and lost."""
+    hand_seed: int
+    dealer: int
+    scores: tuple[int, int]
+    """Game scores by seat when the hand was dealt (0, 0 for an independent hand)."""
+    decision: str
+    error: str
+    """The one-line message that ``--on-illegal stop`` would have stopped with."""
+
+
+def _hand_forfeit(record: _ref.HandRecord, unit: int, deal: int, hand_seed: int) -> HandForfeit:
+    move = record.moves[-1]
+    assert isinstance(move, _ref.Forfeit)
+    return HandForfeit(unit, deal, move.seat, hand_seed, record.dealer, move.scores, move.decision, move.reason)
 
 
 def resolve_players(players: Sequence[str]) -> tuple[Player, Player]:
@@ -106,7 +137,13 @@ def _hand_row(record: _ref.HandRecord) -> list[int]:
     return [int(getattr(record, name)) for name in _k.HAND_FIELDS]
 
 
-def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+def play_hand_rows(
+    players: Sequence[str],
+    rules: Rules,
+    seeds: np.ndarray,
+    dealers: np.ndarray,
+    forfeits: list[HandForfeit] | None = None,
+) -> np.ndarray:
     """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit hand seeds and dealers.
 
     Each hand starts from game scores 0. Independent hands belong to no game, so the switches
@@ -114,7 +151,9 @@ def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, deal
     are played at their standard values: a bot that values a result in its game (``heuristic``,
     ``opponent``, ``mcts``) values it as at the start of a standard game, and such a switch
     truly has no effect. Raises :class:`IllegalDecision` when a strategy breaks a rule,
-    ``ValueError`` for a bad spec.
+    ``ValueError`` for a bad spec. Given a ``forfeits`` list (``--on-illegal forfeit``), an
+    illegal move (:class:`IllegalMove`) loses the hand instead: its row has kind ``forfeit``,
+    the other seat as winner and 0 points, and a :class:`HandForfeit` is appended to the list.
     """
     pair = resolve_players(players)
     rules = rules.effective("pairs", games=False)
@@ -126,21 +165,40 @@ def play_hand_rows(players: Sequence[str], rules: Rules, seeds: np.ndarray, deal
         raise ValueError("dealers must be seats 0 or 1")
     rows = np.zeros((seeds.shape[0], _k.HAND_FIELD_COUNT), dtype=np.int64)
     if not (pair[0].compiled and pair[1].compiled):
-        names = (pair[0].spec, pair[1].spec)
-        for i, (seed, dealer) in enumerate(zip(seeds, dealers, strict=True)):
-            strategies = (pair[0].make(), pair[1].make())
-            rows[i] = _hand_row(_ref.play_hand(strategies, rules, int(seed), int(dealer), names=names))
+        _reference_hands(pair, rules, seeds, dealers, range(seeds.shape[0]), rows, forfeits)
         return rows
     errors = np.zeros(seeds.shape[0], dtype=np.int64)
     ids, params = _compiled_arrays(pair)
     shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
     run_kernel(_k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids))
     bad = np.flatnonzero(errors)
-    if bad.size:
+    if bad.size and forfeits is None:
         i = int(bad[0])
         seat = int(rows[i, _k.H_WINNER])
         raise _kernel_error(pair, int(errors[i]), seat, int(seeds[i]), f", dealer {int(dealers[i])}")
+    if bad.size:  # the Python engine plays the same hands move for move, and forfeits them
+        _reference_hands(pair, rules, seeds, dealers, [int(i) for i in bad], rows, forfeits)
     return rows
+
+
+def _reference_hands(
+    pair: tuple[Player, Player],
+    rules: Rules,
+    seeds: np.ndarray,
+    dealers: np.ndarray,
+    indices: Sequence[int],
+    rows: np.ndarray,
+    forfeits: list[HandForfeit] | None,
+) -> None:
+    """Play hands ``indices`` in the Python engine into ``rows``, fresh strategies for each hand."""
+    names = (pair[0].spec, pair[1].spec)
+    for i in indices:
+        strategies = (pair[0].make(), pair[1].make())
+        seed = int(seeds[i])
+        record = _ref.play_hand(strategies, rules, seed, int(dealers[i]), names=names, forfeit=forfeits is not None)
+        rows[i] = _hand_row(record)
+        if forfeits is not None and record.kind == _ref.Outcome.FORFEIT:
+            forfeits.append(_hand_forfeit(record, i, 0, seed))
 
 
 def play_hands(
@@ -160,19 +218,26 @@ def play_hands(
 
 
 def play_game_rows(
-    players: Sequence[str], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64
+    players: Sequence[str],
+    rules: Rules,
+    seeds: np.ndarray,
+    hand_capacity: int = 64,
+    forfeits: list[HandForfeit] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw game rows (columns ``kernels.engine.GAME_FIELDS``) for explicit game seeds.
 
     Returns (games, hand rows of shape (games, capacity, fields), deals per game); the
-    capacity grows until every game's deals fit.
+    capacity grows until every game's deals fit. Given a ``forfeits`` list (``--on-illegal
+    forfeit``), an illegal move loses the game in progress (:meth:`Scoreboard.forfeit
+    <simgin.game.reference_engine.Scoreboard.forfeit>`) and a :class:`HandForfeit` is appended;
+    without, it raises :class:`IllegalDecision`.
     """
     pair = resolve_players(players)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     if seeds.ndim != 1:
         raise ValueError(f"seeds must be 1-d, got shape {seeds.shape}")
     if not (pair[0].compiled and pair[1].compiled):
-        return _reference_games(pair, rules, seeds, hand_capacity)
+        return _reference_games(pair, rules, seeds, hand_capacity, forfeits)
     game_count = seeds.shape[0]
     ids, params = _compiled_arrays(pair)
     while True:
@@ -183,10 +248,19 @@ def play_game_rows(
         shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
         run_kernel(_k.play_games_batch, seeds, *shared, games, rows, counts, errors, _bots.seat_policies(ids))
         bad = np.flatnonzero(errors[:, 0])
-        if bad.size:
+        if bad.size and forfeits is None:
             i = int(bad[0])
             hand_seed = int(np.int64(errors[i, 1]).view(np.uint64))
             raise _kernel_error(pair, int(errors[i, 0]), int(errors[i, 2]), hand_seed, f", game seed {int(seeds[i])}")
+        if bad.size:  # the Python engine plays the same games move for move, and forfeits them
+            assert forfeits is not None
+            found: list[HandForfeit] = []
+            again, again_rows, again_counts = _reference_games(pair, rules, seeds[bad], hand_capacity, found)
+            counts[bad] = again_counts
+            if counts.max() <= hand_capacity:  # else the loop plays them all again with room for every deal
+                games[bad] = again
+                rows[bad] = again_rows
+                forfeits.extend(dataclasses.replace(f, unit=int(bad[f.unit])) for f in found)
         if game_count == 0 or counts.max() <= hand_capacity:
             return games, rows, counts
         hand_capacity = int(counts.max())
@@ -205,11 +279,19 @@ def game_hands(rows: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _reference_games(
-    pair: tuple[Player, Player], rules: Rules, seeds: np.ndarray, hand_capacity: int
+    pair: tuple[Player, Player],
+    rules: Rules,
+    seeds: np.ndarray,
+    hand_capacity: int,
+    forfeits: list[HandForfeit] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``play_game_rows`` in the plain-Python reference engine, with fresh strategies for each game."""
     names = (pair[0].spec, pair[1].spec)
-    records = [_ref.play_game((pair[0].make(), pair[1].make()), rules, int(seed), names=names) for seed in seeds]
+    forfeit = forfeits is not None
+    records = [
+        _ref.play_game((pair[0].make(), pair[1].make()), rules, int(seed), names=names, forfeit=forfeit)
+        for seed in seeds
+    ]
     capacity = max([hand_capacity, *(record.hands for record in records)])
     games = np.zeros((len(records), _k.GAME_FIELD_COUNT), dtype=np.int64)
     rows = np.zeros((len(records), capacity, _k.HAND_FIELD_COUNT), dtype=np.int64)
@@ -230,6 +312,10 @@ def _reference_games(
         counts[i] = record.hands
         for j, hand in enumerate(record.hand_records):
             rows[i, j] = _hand_row(hand)
+        last = record.hand_records[-1]
+        if forfeits is not None and last.kind == _ref.Outcome.FORFEIT:
+            deal = record.hands - 1
+            forfeits.append(_hand_forfeit(last, i, deal, _ref.hand_seed_of(int(seeds[i]), deal)))
     return games, rows, counts
 
 

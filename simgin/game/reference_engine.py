@@ -64,10 +64,29 @@ class Outcome(IntEnum):
     GIN = 2
     BIG_GIN = 3
     UNDERCUT = 4
+    FORFEIT = 5
+    """A player made an illegal move and, under ``forfeit=True``, lost the hand by it (0 points)."""
 
 
 class IllegalDecision(ValueError):
     """A strategy answered a question with an illegal move (R9, R10, V7) or a wrong type."""
+
+
+class IllegalMove(IllegalDecision):
+    """The engine refused a strategy's answer: a card not held, the card just taken (R10), a 50th-card
+    discard over the limit (V7), an answer of the wrong type, or melds a program declared that are not
+    legal (an error raised with a true ``illegal_move`` attribute, :class:`simgin.players.eaai.IllegalMelds`).
+
+    This is the one class ``forfeit=True`` (``--on-illegal forfeit``) turns into a lost hand; a strategy
+    that raises, or a program that crashes or times out (:class:`StrategyFailed`), still stops.
+    ``seat`` and ``decision`` say who and where; ``moves`` holds the hand's move log up to the move.
+    """
+
+    def __init__(self, message: str, seat: int = -1, decision: str = "") -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.decision = decision
+        self.moves: tuple[Move, ...] = ()
 
 
 class StrategyFailed(IllegalDecision):
@@ -189,7 +208,24 @@ class Score:
         return f"{self.kind.name.lower().replace('_', ' ')}: seat {self.winner} scores {self.points}"
 
 
-Move = Deal | Offer | Draw | Discard | FiftiethOffer | Knock | LayOff | Score
+@dataclass(frozen=True)
+class Forfeit:
+    """``--on-illegal forfeit``: seat made an illegal move and loses the hand (and its game) by it.
+
+    ``reason`` is the message the move would have stopped the run with; ``scores`` the game
+    scores by seat the hand was dealt at (what ``simgin replay --scores`` needs).
+    """
+
+    seat: int
+    decision: str
+    reason: str
+    scores: tuple[int, int] = (0, 0)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} forfeits: {self.reason}"
+
+
+Move = Deal | Offer | Draw | Discard | FiftiethOffer | Knock | LayOff | Score | Forfeit
 
 
 # ---------------------------------------------------------------------------------------
@@ -270,6 +306,7 @@ class _Hand:
         scores: tuple[int, int],
         deck: Sequence[int] | None,
         names: tuple[str, str] | None = None,
+        forfeit: bool = False,
     ) -> None:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
@@ -277,6 +314,7 @@ class _Hand:
             raise ValueError(f"a hand needs two strategies, got {len(strategies)}")
         self.strategies = strategies
         self.names = names
+        self.forfeit = forfeit
         self.rules = rules
         self.hand_seed = hand_seed
         self.dealer = dealer
@@ -319,15 +357,39 @@ class _Hand:
     # -- playing ---------------------------------------------------------------------
 
     def play(self) -> HandRecord:
-        for seat in (0, 1):
-            self._call(seat, "start_hand", self._view(seat))
-        player = self._first_turn()
-        while self.result is None:
-            self._normal_turn(player)
-            player = 1 - player
-        record = self._record()
-        self._tell_the_end()
-        return record
+        """Play the hand; an :class:`IllegalMove` ends it as a forfeit (``forfeit``), else is raised
+        with the move log so far in its ``moves``."""
+        try:
+            for seat in (0, 1):
+                self._call(seat, "start_hand", self._view(seat))
+            player = self._first_turn()
+            while self.result is None:
+                self._normal_turn(player)
+                player = 1 - player
+            record = self._record()
+            self._tell_the_end()
+            return record
+        except IllegalMove as error:
+            if not self.forfeit:
+                error.moves = tuple(self.moves)
+                raise
+            return self._forfeited(error)
+
+    def _forfeited(self, error: IllegalMove) -> HandRecord:
+        """The record of a hand lost by ``error.seat``'s illegal move: the other seat wins it for 0 points
+        (no ``end_hand``); the counts are those of the hand up to the move. A move refused at the
+        showdown (an EAAI player's final melds) forfeits the hand too: the log keeps the showdown."""
+        self.moves.append(Forfeit(error.seat, error.decision, str(error), self.scores))
+        self.result = {
+            "kind": Outcome.FORFEIT,
+            "winner": 1 - error.seat,
+            "points": 0,
+            "knocker": -1,
+            "knocker_deadwood": 0,
+            "defender_deadwood": 0,
+            "layoff_points": 0,
+        }
+        return self._record()
 
     def _tell_the_end(self) -> None:
         """Give a strategy that defines ``end_hand`` the final view with how the hand ended
@@ -592,18 +654,23 @@ class _Hand:
         try:
             return guard.call_foreign(getattr(self.strategies[seat], decision), view, self.rngs[seat])
         except guard.ForeignFailure as failure:
-            if isinstance(failure.error, IllegalDecision):
+            if isinstance(failure.error, IllegalDecision) and not isinstance(failure.error, IllegalMove):
                 raise failure.error from None
+            # An IllegalMove raised by the strategy itself is its failure: it could name another seat.
+            if getattr(failure.error, "illegal_move", False) is True:
+                raise self._illegal(seat, decision, str(failure.error)) from None
             failed = self._illegal(seat, decision, str(failure))
             raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from failure.error
 
-    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
+    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalMove:
         strategy = self.strategies[seat]
         name = self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
         held = format_cards(sorted(self.hands[seat]))
-        return IllegalDecision(
+        return IllegalMove(
             f"strategy {name!r} (seat {seat}) made an illegal {decision!r} decision: {reason} "
-            f"(hand seed {self.hand_seed}, holding {held})"
+            f"(hand seed {self.hand_seed}, holding {held})",
+            seat,
+            decision,
         )
 
 
@@ -615,16 +682,19 @@ def play_hand(
     scores: tuple[int, int] = (0, 0),
     deck: list[int] | None = None,
     names: tuple[str, str] | None = None,
+    forfeit: bool = False,
 ) -> HandRecord:
     """Play one hand as docs/ENGINE.md says (R8-R19, V5-V7, V9, V13); ``strategies[s]`` plays seat s.
 
     The deck is shuffled by a generator seeded with ``derive(hand_seed, 0)`` unless ``deck``
     (a permutation of 0-51, for scripted tests) is given; seat s's strategy draws from
     ``SplitMix64(derive(hand_seed, 1 + s))``. ``scores`` (by seat) are shown in the views.
-    An illegal answer raises :class:`IllegalDecision`, naming the strategy by ``names[seat]``
-    when given (else by its ``name`` attribute).
+    An illegal answer raises :class:`IllegalMove` (an :class:`IllegalDecision`), naming the
+    strategy by ``names[seat]`` when given (else by its ``name`` attribute). With ``forfeit``
+    (``--on-illegal forfeit``) it ends the hand instead: kind :attr:`Outcome.FORFEIT`, won by
+    the other seat for 0 points, the last move a :class:`Forfeit` that holds the message.
     """
-    return _Hand(strategies, rules, hand_seed, dealer, scores, deck, names).play()
+    return _Hand(strategies, rules, hand_seed, dealer, scores, deck, names, forfeit).play()
 
 
 # ---------------------------------------------------------------------------------------
@@ -703,6 +773,8 @@ class Scoreboard:
         self.dealer = first_dealer
         self.sheets = [ScoreSheet() for _ in range(3 if rules.hollywood else 1)]
         self.hand_records: list[HandRecord] = []
+        self.forfeited_by = -1
+        """The seat that forfeited the game (``--on-illegal forfeit``), -1 if none."""
 
     @property
     def over(self) -> bool:
@@ -737,6 +809,9 @@ class Scoreboard:
         self.hand_records.append(record)
         if record.kind == Outcome.DEAD:
             return
+        if record.kind == Outcome.FORFEIT:
+            self.forfeit(1 - record.winner)
+            return
         winner = record.winner
         boxes = self.boxes_won(record)
         for sheet in self.sheets_entered_by(winner):
@@ -753,12 +828,27 @@ class Scoreboard:
         else:
             self.dealer = 1 - self.dealer
 
+    def forfeit(self, seat: int) -> None:
+        """``seat`` made an illegal move (``--on-illegal forfeit``) and loses the game in progress, as
+        the EAAI framework gives such a game to the opponent: in every open game the opponent's score
+        is raised to the target (R20), no box is credited for the forfeited hand, and the game is
+        scored as usual from there (R21-R23, V8: game bonus, boxes, a shutout if ``seat`` has no
+        points). A Hollywood session (V14) goes to the opponent whatever its totals."""
+        other = 1 - seat
+        for sheet in self.sheets:
+            if sheet.open:
+                sheet.scores[other] = max(sheet.scores[other], self.rules.target)
+                sheet.winner = other
+        self.forfeited_by = seat
+
     def game_record(self, capped: bool = False) -> GameRecord:
         """The game's result: totals with all bonuses (R21-R23, V8, V14)."""
         sheet_totals = [sheet.totals(self.rules) for sheet in self.sheets]
         totals = (sum(t[0] for t in sheet_totals), sum(t[1] for t in sheet_totals))
         winner = -1
-        if not capped and self.over:
+        if self.forfeited_by >= 0:
+            winner = 1 - self.forfeited_by
+        elif not capped and self.over:
             if len(self.sheets) == 1:
                 winner = self.sheets[0].winner
             elif totals[0] != totals[1]:
@@ -790,9 +880,16 @@ def hand_seed_of(game_seed: int, deal_index: int) -> int:
 
 
 def play_game(
-    strategies: tuple[Strategy, Strategy], rules: Rules, game_seed: int, names: tuple[str, str] | None = None
+    strategies: tuple[Strategy, Strategy],
+    rules: Rules,
+    game_seed: int,
+    names: tuple[str, str] | None = None,
+    forfeit: bool = False,
 ) -> GameRecord:
     """Play hands until a score reaches the target (R20-R23, V8-V10), or a Hollywood session (V14).
+
+    With ``forfeit`` an illegal move loses the game (:meth:`Scoreboard.forfeit`): the game ends
+    after that hand, whose record is of kind :attr:`Outcome.FORFEIT`; without, it raises.
 
     >>> from simgin.strategies.simple import SimpleStrategy
     >>> game = play_game((SimpleStrategy(), SimpleStrategy()), Rules(), game_seed=1)
@@ -802,7 +899,7 @@ def play_game(
     board = Scoreboard(rules, first_dealer(game_seed))
     for deal_index in range(MAX_HANDS_PER_GAME):
         seed = hand_seed_of(game_seed, deal_index)
-        board.add(play_hand(strategies, rules, seed, board.dealer, board.scores, names=names))
+        board.add(play_hand(strategies, rules, seed, board.dealer, board.scores, names=names, forfeit=forfeit))
         if board.over:
             return board.game_record()
     return board.game_record(capped=True)
@@ -821,9 +918,11 @@ __all__ = [
     "Discard",
     "Draw",
     "FiftiethOffer",
+    "Forfeit",
     "GameRecord",
     "HandRecord",
     "IllegalDecision",
+    "IllegalMove",
     "Knock",
     "LayOff",
     "Move",

@@ -30,10 +30,16 @@ class Kind(StrEnum):
     GIN = "gin"
     BIG_GIN = "big_gin"
     UNDERCUT = "undercut"
+    FORFEIT = "forfeit"
+    """The hand ended when a player made an illegal move under ``--on-illegal forfeit``; the
+    other player wins it (for 0 points). Only the Python engine plays such hands."""
 
 
-#: Kernel codes of the kinds (``simgin.kernels.showdown.KIND_*``).
-KIND_CODES = {Kind.DEAD: 0, Kind.KNOCK: 1, Kind.GIN: 2, Kind.BIG_GIN: 3, Kind.UNDERCUT: 4}
+#: The code of :attr:`Kind.FORFEIT`; the kernels never produce it (a compiled bot's illegal
+#: move is played again in the Python engine, :func:`simgin.game.engine.play_hand_rows`).
+KIND_FORFEIT = 5
+#: Kernel codes of the kinds (``simgin.kernels.showdown.KIND_*``, and :data:`KIND_FORFEIT`).
+KIND_CODES = {Kind.DEAD: 0, Kind.KNOCK: 1, Kind.GIN: 2, Kind.BIG_GIN: 3, Kind.UNDERCUT: 4, Kind.FORFEIT: KIND_FORFEIT}
 KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
 
 

@@ -31,7 +31,8 @@ The calls, in the order the EAAI game makes them:
 What simgin checks, and what it chooses where the interface is silent:
 
 - An illegal decision stops the run with the usual one-line error naming the strategy, the
-  decision and the hand seed: a discard not held or just taken from the pile (R10), melds
+  decision and the hand seed (or, under ``--on-illegal forfeit``, loses the player the game
+  or hand, as the EAAI framework makes a player forfeit): a discard not held or just taken from the pile (R10), melds
   that are not legal melds of the player's own cards (R3-R5), a knock whose declared melds
   leave more deadwood than the knock limit (including a knock after a discard that leaves
   the hand over the limit, when simgin would not even have asked), and a knocker's opponent
@@ -82,7 +83,13 @@ class UnsupportedRules(ProgramError):
 
 
 class IllegalMelds(ProgramError):
-    """An EAAI player's declared melds are not legal, or its knock is over the limit."""
+    """An EAAI player's declared melds are not legal, or its knock is over the limit.
+
+    An illegal move, not a crash: the engine reports it as one (``IllegalMove``), which
+    ``--on-illegal forfeit`` forfeits like an illegal discard.
+    """
+
+    illegal_move = True
 
 
 def parse_spec(spec: str) -> tuple[str, str]:

@@ -33,6 +33,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import signal
 import time
 from collections import deque
@@ -57,7 +58,15 @@ from simgin.players import guard
 from simgin.players import programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
-from simgin.running.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
+from simgin.running.tally import (
+    MAX_FORFEITS_KEPT,
+    Tally,
+    game_margin,
+    net_points,
+    tally_games,
+    tally_hands,
+    tally_pairs,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,6 +91,9 @@ CONNECT_TIMEOUT = 5.0
 POLL_SECONDS = 0.5
 #: Seconds without any Dask worker before "waiting for workers" is reported.
 WAIT_NOTICE_SECONDS = 10.0
+#: What an illegal move does (``--on-illegal``): stop the run with one line naming the strategy, the
+#: decision and the hand seed, or forfeit (the offender loses the game in progress, or the hand).
+ON_ILLEGAL = ("stop", "forfeit")
 HAND_LOG_SCHEMA = {"pairing": "int64", "chunk": "int64", "unit": "int64", "leg": "int64", "seat_a": "int64"} | {
     name: "int64" for name in _k.HAND_FIELDS
 }
@@ -129,8 +141,17 @@ class RunConfig:
     chunk_units: int | None = None
     table: str = "pairs"
     """'pairs' (two-player matches, a round robin for more players), 'three' (V11) or 'teams' (V12)."""
+    on_illegal: str = "stop"
+    """What an illegal move does (:data:`ON_ILLEGAL`): ``'stop'`` the run (the default, for every
+    kind of strategy), or ``'forfeit'``: the player who made it loses the game in progress
+    (:meth:`~simgin.game.reference_engine.Scoreboard.forfeit`), or the hand in a run of hands (won
+    by the other player for 0 points), and play goes on. Only illegal moves forfeit; a strategy
+    that raises, or a program that crashes or times out, still stops the run. Three- and
+    four-player tables seat compiled bots only, which make no illegal moves: there it changes nothing."""
 
     def __post_init__(self) -> None:
+        if self.on_illegal not in ON_ILLEGAL:
+            raise ValueError(f"on_illegal={self.on_illegal!r}: choose from {', '.join(ON_ILLEGAL)}")
         if self.table not in TABLES:
             raise ValueError(f"table={self.table!r}: choose from {', '.join(TABLES)}")
         self.rules.check_table(self.table)
@@ -203,10 +224,14 @@ class RunConfig:
         return Tally if self.table == "pairs" else Sums
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON; ``on_illegal`` only when it is ``'forfeit'``, so that a run of
+        ``'stop'`` keeps the digest it had before the option existed (its directory resumes)."""
         data = asdict(self)
         data["players"] = list(self.players)
         data["rules"] = self.rules.to_dict()
         data["units_per_chunk"] = self.units_per_chunk
+        if self.on_illegal == "stop":
+            del data["on_illegal"]
         return data
 
     def digest(self) -> str:
@@ -294,17 +319,19 @@ def run_chunk(
     leg_scores: list[np.ndarray] = []
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
+    forfeits: list[dict[str, Any]] = []
     for leg_players, seat_a_value in legs:
+        found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
             if config.mode == "hands":
                 dealers = np.arange(chunk.unit_count, dtype=np.int64) % 2
-                rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers)
+                rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers, forfeits=found)
                 unit_of_row = np.arange(chunk.unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
                 leg_results.append(net_points(rows, seat_a))
             else:
-                games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds)
+                games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds, forfeits=found)
                 rows, unit_of_row = engine.game_hands(game_rows, counts)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 game_seat_a = np.full(games.shape[0], seat_a_value)
@@ -312,11 +339,15 @@ def run_chunk(
                 leg_scores.append(_leg_score(games[:, _k.G_WINNER], seat_a_value))
                 leg_results.append(game_margin(games, game_seat_a))
         except engine.IllegalDecision as error:
+            unit = "game" if config.mode == "games" else "hand"
+            forfeit = f", or rerun with --on-illegal forfeit to let it lose that {unit} and play on"
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
                 f"with chunk seed {chunk.seed}); replay it with 'simgin replay'"
+                + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
+        forfeits += [_forfeit_record(config, chunk, leg_players, seat_a_value, f) for f in found or ()]
         if hand_log:
             units = unit_of_row + chunk.chunk_index * config.units_per_chunk
             logs.append(_hand_log_frame(rows, chunk, units, seat_a_value, seat_a))
@@ -327,7 +358,62 @@ def run_chunk(
         import pandas as pd
 
         log = pd.concat(logs, ignore_index=True)
+    tally.forfeits = sorted(forfeits, key=lambda record: (record["unit"], record["leg"]))[:MAX_FORFEITS_KEPT]
     return ChunkResult(chunk, tally, log, time.perf_counter() - start)
+
+
+def _forfeit_record(
+    config: RunConfig, chunk: Chunk, players: tuple[str, str], leg: int, forfeit: engine.HandForfeit
+) -> dict[str, Any]:
+    """What a forfeit leaves in the results: who, where (pairing, leg, chunk, unit; the game and its
+    deal, or the hand), the hand seed, dealer and scores, the error, and the ``simgin replay`` command
+    that plays that hand again (it stops at the illegal move with the same error)."""
+    unit = chunk.chunk_index * config.units_per_chunk + forfeit.unit
+    number = unit * config.legs + leg
+    record: dict[str, Any] = {
+        "player": players[forfeit.seat],
+        "opponent": players[1 - forfeit.seat],
+        "seat": forfeit.seat,
+        "pairing": chunk.pairing_index,
+        "leg": leg + 1,
+        "chunk": chunk.chunk_index,
+        "unit": unit,
+    }
+    if config.mode == "games":
+        record |= {"game": number, "deal": forfeit.deal, "scores": list(forfeit.scores)}
+    else:
+        record["hand"] = number
+    record |= {
+        "hand_seed": forfeit.hand_seed,
+        "dealer": forfeit.dealer,
+        "decision": forfeit.decision,
+        "error": forfeit.error,
+        "replay": replay_command(players, config.rules, forfeit, games=config.mode == "games"),
+    }
+    return record
+
+
+def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:
+    """The ``simgin replay`` command line that plays a forfeited hand again, move for move: its seats,
+    hand seed and dealer, the game scores it was dealt at (``--scores``, a hand of a game), and every
+    rule switch away from the standard game (``--set``)."""
+    words = ["simgin", "replay", players[0], players[1], "--hand-seed", str(forfeit.hand_seed)]
+    words += ["--dealer", str(forfeit.dealer)]
+    if games:
+        words += ["--scores", f"{forfeit.scores[0]},{forfeit.scores[1]}"]
+    wanted = rules.to_dict()
+
+    def changes(preset: str) -> dict[str, Any]:
+        base = Rules.preset(preset).to_dict()
+        return {name: value for name, value in wanted.items() if value != base[name]}
+
+    preset = min(Rules.PRESETS, key=lambda name: (len(changes(name)), name != "standard"))
+    if preset != "standard":
+        words += ["--rules", preset]
+    for name, value in changes(preset).items():
+        shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        words += ["--set", f"{name}={shown}"]
+    return shlex.join(words)
 
 
 def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
@@ -751,6 +837,9 @@ class RunDirectory:
         self.path = Path(path)
         self.configs = list(configs)
         self.digests = [config.digest() for config in self.configs]
+        # A run that stopped on an illegal move resumes under --on-illegal forfeit: every chunk it
+        # finished had no illegal move, so it is the same chunk under either setting (not the reverse).
+        self.stopped_digests = [dataclasses.replace(config, on_illegal="stop").digest() for config in self.configs]
         self.hand_log = hand_log
         self.notice = notice or _log_notice
         self.tally_type = self.configs[0].tally_type()
@@ -783,11 +872,24 @@ class RunDirectory:
                 f"{where} was written by another simgin version (run directory format "
                 f"{recorded.get('format', 1)}, this one uses {RUN_FORMAT}); use a fresh --out directory"
             )
+        if recorded != settings and self._resumes_stopped_run(recorded, settings):
+            self.notice(f"{self.path} holds a run with --on-illegal stop: resuming its chunks with forfeit")
+            _write_atomic(self.path / SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
+            return
         if recorded != settings:
             raise RunError(
                 f"{self.path} holds a run with other settings ({_difference(recorded, settings)}); "
                 "use another --out directory or rerun with the recorded settings"
             )
+
+    @staticmethod
+    def _resumes_stopped_run(recorded: dict[str, Any], settings: dict[str, Any]) -> bool:
+        """Whether ``settings`` (under ``--on-illegal forfeit``) are ``recorded`` (``stop``) but for that."""
+        runs = settings.get("runs", [])
+        if not runs or any(run.get("on_illegal") != "forfeit" for run in runs):
+            return False
+        stopped = [{key: value for key, value in run.items() if key != "on_illegal"} for run in runs]
+        return recorded == settings | {"runs": stopped}
 
     def _check_new(self) -> None:
         """A directory without ``run.json`` is used only if it is empty: it may be another run whose settings
@@ -850,12 +952,14 @@ class RunDirectory:
             raise RunError(f"{file} was written by another simgin version (format {record['format']}); {fix}")
         if record.get("check") != _checksum(record):
             raise RunError(f"{file} is damaged (its content does not match its checksum); {fix}")
-        if record.get("settings") != self.digests[chunk.cell_index]:
+        if record.get("settings") not in (self.digests[chunk.cell_index], self.stopped_digests[chunk.cell_index]):
             raise RunError(f"{file} belongs to a run with other settings; {fix}")
         if record.get("chunk") != asdict(chunk):
             raise RunError(f"{file} belongs to another chunk or seed ({record.get('chunk')}); {fix}")
         try:
             tally = self.tally_type.from_dict(record["tally"])
+            if "forfeits" in record:
+                tally.forfeits = _checked_forfeits(record["forfeits"])
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RunError(f"{file} is damaged (bad tally: {guard.describe(error)}); {fix}") from None
         if self.hand_log:
@@ -879,6 +983,8 @@ class RunDirectory:
             "seconds": result.seconds,
             "tally": result.tally.to_dict(),
         }
+        if getattr(result.tally, "forfeits", None):
+            record["forfeits"] = result.tally.forfeits
         try:
             if self.hand_log and result.hand_log is not None:
                 target = self.path / "hands" / f"{chunk.key}.parquet"
@@ -890,6 +996,13 @@ class RunDirectory:
             _write_atomic(self.path / "chunks" / f"{chunk.key}.json", json.dumps(record))
         except OSError as error:
             raise RunError(f"cannot write chunk {chunk.key} into {self.path}: {_os_problem(error)}") from None
+
+
+def _checked_forfeits(value: Any) -> list[dict[str, Any]]:
+    """A chunk record's forfeit list (dicts, at most :data:`MAX_FORFEITS_KEPT`), or a TypeError."""
+    if not isinstance(value, list) or len(value) > MAX_FORFEITS_KEPT or not all(isinstance(x, dict) for x in value):
+        raise TypeError(f"forfeits must be a list of at most {MAX_FORFEITS_KEPT} records")
+    return value
 
 
 _REFUSED = (
@@ -1069,6 +1182,7 @@ def run_cells(
                     counts["resumed"] += 1
                 else:
                     result = next(results)
+                    _name_forfeits(result.tally, shipped[chunk.cell_index].players, config.players)
                     if directory:
                         directory.save(result)
                     tally = result.tally
@@ -1086,6 +1200,15 @@ def run_cells(
             results.close()
             process_strategy.close_programs()  # those this process started (one local worker)
     return results_so_far()
+
+
+def _name_forfeits(tally: Tally | Sums, shipped: Sequence[str], players: Sequence[str]) -> None:
+    """Name the players of forfeit records by their specs as given (a worker saw strategy files by
+    absolute path, which stays in the error and the replay command, which work from anywhere)."""
+    names = dict(zip(shipped, players, strict=True))
+    for record in getattr(tally, "forfeits", ()):
+        for key in ("player", "opponent"):
+            record[key] = names.get(record[key], record[key])
 
 
 def _plan(configs: Sequence[RunConfig]) -> Iterator[tuple[RunConfig, Chunk]]:
@@ -1113,10 +1236,14 @@ def run_tournament(
     games: int | None = None,
     seed: int = 0,
     duplicate: bool = True,
+    on_illegal: str = "stop",
     **options: Any,
 ) -> RunResult:
     """Round robin: every pair of ``players`` plays ``hands`` or ``games`` on the same seeds.
 
+    ``on_illegal`` is ``'stop'`` or ``'forfeit'`` (:attr:`RunConfig.on_illegal`); with
+    ``'forfeit'`` the result's tallies count the forfeits (``forfeits_a``, ``forfeits_b``) and
+    list them (``Tally.forfeits``, each with its hand seed and ``simgin replay`` command).
     ``options`` go to :func:`run_cells` (workers, backend, scheduler, out, hand_log, progress).
 
     >>> result = run_tournament(["simple", "random"], hands=200, seed=1, workers=1)
@@ -1126,7 +1253,14 @@ def run_tournament(
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {list(players)}")
     return _run_players(
-        tuple(players), rules=rules, hands=hands, games=games, seed=seed, duplicate=duplicate, **options
+        tuple(players),
+        rules=rules,
+        hands=hands,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        on_illegal=on_illegal,
+        **options,
     )
 
 
@@ -1138,9 +1272,10 @@ def _run_players(
     games: int | None = None,
     seed: int = 0,
     duplicate: bool = True,
+    on_illegal: str = "stop",
     **options: Any,
 ) -> RunResult:
-    config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate)
+    config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate, on_illegal=on_illegal)
     return run(config, **options)
 
 

@@ -1,8 +1,10 @@
 """From tallies to the numbers people read: the summary table and the match JSON.
 
 Rates of outcomes (knock, gin, big gin, undercut, dead) are shares of all hands played and
-sum to 1; ``knock`` counts knocks the knocker won without gin (a tie scored as a knock
-under ``undercut_on_tie=False`` included).
+sum to 1 with ``forfeit_rate`` (hands ended by an illegal move under ``--on-illegal forfeit``,
+0 otherwise); ``knock`` counts knocks the knocker won without gin (a tie scored as a knock
+under ``undercut_on_tie=False`` included). Each player's row also counts the hands (or, in a
+run of games, the games) it forfeited, ``forfeits``.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def pairing_rates(t: Tally) -> dict[str, float]:
     hands (summing to 1), hand length, the knocker's deadwood and the first-player and dealer edge."""
     hands = t["hands"]
     rates = {f"{outcome}_rate": ratio(t[outcome], hands) for outcome in OUTCOMES}
+    rates["forfeit_rate"] = ratio(t["forfeit"], hands)
     rates.update(
         {
             "mean_turns": ratio(t["turns"], hands),
@@ -145,6 +148,7 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
             "undercuts_made_per_hand": ratio(t[f"undercuts_{side}"], hands),
             "undercut_when_knocking": ratio(t[f"undercuts_{other}"], t[f"knocks_{side}"]),
             "dealt_share": ratio(t["dealt_a"] if side == "a" else hands - t["dealt_a"], hands),
+            "forfeits": t[f"forfeits_{side}"],
         }
         row.update(pairing_rates(t))
         row.update(
@@ -193,6 +197,9 @@ def match_json(result: RunResult) -> dict[str, Any]:
     data.update(pairing_rates(t))
     data.update(
         {
+            "forfeits": [int(t["forfeits_a"]), int(t["forfeits_b"])],
+            "forfeited": list(t.forfeits),
+            "on_illegal": config.on_illegal,
             "capped_hands": int(t["capped"]),
             "rules": config.rules.to_dict(),
             "overridden": overridden_rules(config),

@@ -8,10 +8,12 @@ of a duplicate pair); "B" is the other. Field meanings are in ``TALLY_FIELDS``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from simgin.game.showdown import KIND_FORFEIT
 from simgin.kernels import engine as _k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
 
@@ -41,7 +43,7 @@ TALLY_FIELDS: dict[str, str] = {
     "undercuts_b": "hands B won by undercutting A",
     "dealt_a": "hands A dealt",
     "first_player_wins": "scored hands won by the non-dealer, who plays first (R11)",
-    "scored": "hands with a winner",
+    "scored": "hands scored at a showdown (a winner; forfeited hands not included)",
     "dealer_net": "sum of the dealer's points minus the non-dealer's",
     "games": "games played",
     "games_won_a": "games won by A",
@@ -80,14 +82,30 @@ for _limit in range(11):
     for _what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points"):
         TALLY_FIELDS[f"limit{_limit}_{_what}"] = f"{_what} (a sum for turns, points) at knock limit {_limit}"
 TALLY_FIELDS["doubled"] = "hands scored double (Oklahoma spade up card, V9)"
+#: ``--on-illegal forfeit`` (added last: records written before them read them as 0).
+FORFEIT_FIELDS = {
+    "forfeit": "hands ended by an illegal move under --on-illegal forfeit (won by the other player, 0 points)",
+    "forfeits_a": "hands (in a game: games) A lost by an illegal move",
+    "forfeits_b": "hands (in a game: games) B lost by an illegal move",
+}
+TALLY_FIELDS.update(FORFEIT_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
+#: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
+#: counts stay exact beyond it.
+MAX_FORFEITS_KEPT = 1000
 
 
 @dataclass
 class Tally:
-    """Sums over hands and games of one pairing (A vs B); ``+`` merges two tallies."""
+    """Sums over hands and games of one pairing (A vs B); ``+`` merges two tallies.
+
+    ``forfeits`` lists where illegal moves forfeited hands or games (``--on-illegal forfeit``),
+    one dict each in play order, at most :data:`MAX_FORFEITS_KEPT`; it is not part of
+    :meth:`to_dict` (the sums), the runner keeps it with each chunk.
+    """
 
     values: np.ndarray
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def zero(cls) -> Tally:
@@ -100,14 +118,21 @@ class Tally:
         self.values[FIELD_INDEX[name]] += amount
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.values + other.values)
+        forfeits = self.forfeits + other.forfeits[: max(MAX_FORFEITS_KEPT - len(self.forfeits), 0)]
+        return Tally(self.values + other.values, forfeits)
 
     def to_dict(self) -> dict[str, float]:
         return {name: float(value) for name, value in zip(TALLY_FIELDS, self.values, strict=True)}
 
     @classmethod
     def from_dict(cls, data: dict[str, float]) -> Tally:
-        return cls(np.array([float(data[name]) for name in TALLY_FIELDS], dtype=np.float64))
+        """The tally of :meth:`to_dict`; the forfeit fields of a record written before them are 0."""
+        return cls(
+            np.array(
+                [float(data[name] if name in data or name not in FORFEIT_FIELDS else 0.0) for name in TALLY_FIELDS],
+                dtype=np.float64,
+            )
+        )
 
 
 def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
@@ -121,13 +146,14 @@ def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
     points = rows[:, _k.H_POINTS]
     dealer = rows[:, _k.H_DEALER]
     seat_b = 1 - seat_a
-    scored = kind != KIND_DEAD
-    a_won = scored & (winner == seat_a)
-    b_won = scored & (winner == seat_b)
+    forfeit = kind == KIND_FORFEIT
+    scored = (kind != KIND_DEAD) & ~forfeit
+    a_won = (scored | forfeit) & (winner == seat_a)
+    b_won = (scored | forfeit) & (winner == seat_b)
     net_a = net_points(rows, seat_a)
     gin_kinds = (kind == KIND_GIN) | (kind == KIND_BIG_GIN)
     t.add("hands", rows.shape[0])
-    t.add("dead", np.sum(~scored))
+    t.add("dead", np.sum(kind == KIND_DEAD))
     t.add("capped", np.sum(rows[:, _k.H_CAPPED]))
     t.add("knock", np.sum(kind == KIND_KNOCK))
     t.add("gin", np.sum(kind == KIND_GIN))
@@ -166,10 +192,13 @@ def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
     _add_limit(t, limit, "gin", kind == KIND_GIN)
     _add_limit(t, limit, "big_gin", kind == KIND_BIG_GIN)
     _add_limit(t, limit, "undercut", kind == KIND_UNDERCUT)
-    _add_limit(t, limit, "dead", ~scored)
+    _add_limit(t, limit, "dead", kind == KIND_DEAD)
     _add_limit(t, limit, "turns", rows[:, _k.H_TURNS])
     _add_limit(t, limit, "points", points)
     t.add("doubled", np.sum(scored & (rows[:, _k.H_MULTIPLIER] > 1)))
+    t.add("forfeit", np.sum(forfeit))
+    t.add("forfeits_a", np.sum(forfeit & (winner == seat_b)))
+    t.add("forfeits_b", np.sum(forfeit & (winner == seat_a)))
     return t
 
 

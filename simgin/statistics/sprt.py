@@ -81,11 +81,22 @@ def run_sprt(
     settings: SprtSettings,
     rules: Rules | None = None,
     seed: int = 0,
+    on_illegal: str = "stop",
     **options: Any,
 ) -> tuple[runner.RunResult, dict[str, Any]]:
-    """Play duplicate game pairs of ``a`` vs ``b`` until the SPRT decides; ``options`` go to ``run_cells``."""
+    """Play duplicate game pairs of ``a`` vs ``b`` until the SPRT decides; ``options`` go to ``run_cells``.
+
+    ``on_illegal='forfeit'`` makes an illegal move lose its game (a lost game in the pair
+    counts); the summary's ``forfeits`` counts them by player, ``forfeited`` lists them.
+    """
     config = runner.RunConfig(
-        (a, b), rules or Rules(), games=settings.max_games, seed=seed, duplicate=True, chunk_units=settings.batch_pairs
+        (a, b),
+        rules or Rules(),
+        games=settings.max_games,
+        seed=seed,
+        duplicate=True,
+        chunk_units=settings.batch_pairs,
+        on_illegal=on_illegal,
     )
     trajectory: list[dict[str, float]] = []
     state: dict[str, Any] = {"decision": "max games"}
@@ -122,6 +133,8 @@ def run_sprt(
         "elo_high": elo.elo + elo.error,
         "los": elo.los,
         "counts": counts.tolist(),
+        "forfeits": [int(result.tallies[0]["forfeits_a"]), int(result.tallies[0]["forfeits_b"])],
+        "forfeited": list(result.tallies[0].forfeits),
         "support": list(support),
         "trajectory": trajectory,
     }

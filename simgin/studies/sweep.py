@@ -147,7 +147,10 @@ def run_sweep(base: runner.RunConfig, grid: dict[str, list[Any]], **options: Any
         for pairing, tally in enumerate(result.tallies):
             a, b = (result.config.players[k] for k in result.config.pairings[pairing])
             paired = pair_statistics(tally)
-            pairings.append({"a": a, "b": b, "tally": tally.to_dict(), "paired": paired})
+            pairing_data = {"a": a, "b": b, "tally": tally.to_dict(), "paired": paired}
+            if tally.forfeits:  # --on-illegal forfeit: where, and how to replay each
+                pairing_data["forfeited"] = list(tally.forfeits)
+            pairings.append(pairing_data)
             for row in player_rows(result.config, pairing, tally):
                 summary.append(row)
                 rows.append(cell | row | {"same_game_as": label})

@@ -167,6 +167,8 @@ class TuneSettings:
     budget: int
     popsize: int
     seed: int
+    on_illegal: str = "stop"
+    """What an illegal move does in every evaluation (:attr:`simgin.running.runner.RunConfig.on_illegal`)."""
 
     @property
     def generations(self) -> int:
@@ -211,6 +213,7 @@ class TuneSettings:
             seed=seed,
             duplicate=True,
             chunk_units=math.ceil(pairs / BATCHES),
+            on_illegal=self.on_illegal,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -230,6 +233,8 @@ class TuneSettings:
             "seed": self.seed,
             "method": METHOD,
         }
+        if self.on_illegal != "stop":  # a tune of 'stop' keeps the settings it had before the option
+            data["on_illegal"] = self.on_illegal
         return json.loads(json.dumps(data))
 
 
@@ -258,6 +263,7 @@ def plan(
     final: int | None = None,
     popsize: int | None = None,
     seed: int = 0,
+    on_illegal: str = "stop",
 ) -> TuneSettings:
     """Check a tune's input and fix its settings, or raise a one-line :class:`TuneError`.
 
@@ -382,6 +388,7 @@ def plan(
         budget=budget,
         popsize=popsize,
         seed=seed,
+        on_illegal=on_illegal,
     )
 
 
@@ -817,14 +824,19 @@ def tune(
     scheduler: str | None = None,
     out: str | Path | None = None,
     progress: ProgressCallback | None = None,
+    on_illegal: str = "stop",
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against the ``against`` pool (see the module docstring).
 
     ``budget`` candidate evaluations of ``games`` games (or ``hands`` hands) per opponent in
     the first generation; ``final`` games per candidate in the final measurement (default
     ten times ``games``). ``progress(evaluation, done, total)`` is called after each
-    evaluation, recorded ones included. Bad input raises :class:`TuneError` (a ValueError).
+    evaluation, recorded ones included. ``on_illegal`` (``'stop'`` or ``'forfeit'``) is what an
+    illegal move does (:attr:`simgin.running.runner.RunConfig.on_illegal`); a final measurement's
+    tallies count the forfeits. Bad input raises :class:`TuneError` (a ValueError).
     """
+    if on_illegal not in runner.ON_ILLEGAL:
+        raise TuneError(f"on_illegal={on_illegal!r}: choose from {', '.join(runner.ON_ILLEGAL)}")
     if isinstance(against, str):
         against = [against]
     settings = plan(
@@ -840,6 +852,7 @@ def tune(
         final=final,
         popsize=popsize,
         seed=seed,
+        on_illegal=on_illegal,
     )
     if workers is not None and workers < 1:
         raise TuneError(f"--workers {workers}: must be at least 1")
