@@ -825,8 +825,11 @@ def replay(
     """
     from simgin import reference_engine, runner
     from simgin.registry import resolve
+    from simgin.rules import GAME_SWITCHES
 
-    warn_overridden(rules, games=False)
+    # One hand is replayed: the game's scoring never applies, whatever the preset sets (no
+    # warning naming --hands, which a replay is not given); a hand switch overridden still warns.
+    warn_overridden(rules, games=False, unwarned=GAME_SWITCHES)
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")

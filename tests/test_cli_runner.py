@@ -88,3 +88,30 @@ def test_bad_options_get_one_line_errors(args, message):
     assert message in result.output
     assert "Traceback" not in result.output
     assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_replay_prints_each_move_once_and_the_defenders_melds_without_unasked_warnings():
+    # Issue 25: taking the up card was printed twice ("takes the up card JH", then "draws JH
+    # from the pile"), the defender's melds were missing, and --rules eaai warned four times
+    # about --hands, which a replay is never given.
+    result = invoke("replay", "simple", "simple", "--hand-seed", "52", "--rules", "eaai")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == [
+        "hand seed 52, seat 0: simple, seat 1: simple, dealer: seat 0",
+        "deal by seat 0: seat 0 7S 7C 6H 5S 2D 3C 7D 8H 7H 3D; seat 1 AC 6D 5H 2H 8S TH 4S 4H QH QD; up card JH",
+        "seat 1 takes the up card JH",
+        "seat 1 discards QD",
+        "seat 0 draws 2S from the stock",
+        "seat 0 discards 5S",
+        "seat 0 knocks with deadwood 10: [7C 7D 7S] [6H 7H 8H]",
+        "seat 1 melds [TH JH QH], lays off 4H 5H (9 points), deadwood 21",
+        "knock: seat 0 scores 11",
+    ]
+    # A pile draw on a normal turn is still printed; a hand switch set without effect still warns.
+    drawn = invoke("replay", "simple", "random", "--seed", "7", "--hand", "3", "--rules", "oklahoma",
+                   "--set", "knock_limit=5")  # fmt: skip
+    assert "seat 0 draws JD from the pile" in drawn.stdout.splitlines()
+    assert drawn.stderr.splitlines() == [
+        "Warning: knock_limit=5 has no effect here: V9: under Oklahoma the up card sets the knock limit of each hand"
+    ]
