@@ -141,6 +141,11 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` and ``word``, made plural unless the count is one: ``'1 generation'``, ``'2 generations'``."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
 def show_value(value: Any) -> str:
     """A rule switch's value as ``simgin rules`` prints it (``true``/``false`` for a bool)."""
     if isinstance(value, bool):

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from simgin.cli_options import plural
 from simgin.rules import Rules
 
 
@@ -132,7 +133,9 @@ def tune(
     --games by the last generation; the best finalists are replayed on fresh deals. Then
     the tuned spec and the start play new deals that the search never saw, and their
     scores with 95% intervals and the p-value of the paired difference are printed,
-    with the tuned spec last (match, tournament, compare and sweep take it as is).
+    with the tuned spec last (match, tournament, compare and sweep take it as is). When
+    the tuned spec scores lower than the start on those fresh deals, the start is kept
+    and printed last instead, and the output says so.
     The defaults (128 evaluations, 400 games at first) take a few minutes on 2 cores;
     the examples below are tiny.
 
@@ -217,14 +220,15 @@ def _echo_result(result: Any) -> None:
     pool = ", ".join(result.against)
     tuned_names = [d.name for d in settings.dimensions]
     click.echo(
-        f"tuned {len(tuned_names)} parameters of {result.strategy} against {pool}: {result.evaluations} evaluations "
-        f"in {settings.generations} generations, seed {settings.seed}"
+        f"tuned {plural(len(tuned_names), 'parameter')} of {result.strategy} against {pool}: "
+        f"{plural(result.evaluations, 'evaluation')} in {plural(settings.generations, 'generation')}, "
+        f"seed {settings.seed}"
     )
     width = max(len(name) for name in [*tuned_names, "parameter"])
     click.echo(f"  {'parameter':<{width}}  {'start':>8}  {'tuned':>8}  bounds")
     for dimension in settings.dimensions:
         start = result.start_parameters[dimension.name]
-        value = result.parameters[dimension.name]
+        value = result.tuned_parameters[dimension.name]
         bounds = f"{dimension.low:g}..{dimension.high:g}"
         click.echo(f"  {dimension.name:<{width}}  {_number(start):>8}  {_number(value):>8}  {bounds}")
     what = "of games" if mode == "games" else "net points per hand"
@@ -242,17 +246,23 @@ def _echo_result(result: Any) -> None:
     )
     difference = result.difference
     scale = 100 if mode == "games" else 1
-    unit = " points" if mode == "games" else ""
+    unit = " percentage points of games" if mode == "games" else " net points per hand"
     p_value = result.p_value
     p_text = "-" if p_value is None or not math.isfinite(p_value) else f"{p_value:.2g}"
     click.echo(
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({scale * difference['low']:+.2f} to {scale * difference['high']:+.2f}), p = {p_text}"
     )
+    if result.kept_start:
+        click.echo(
+            "  the tuned spec scored lower than the start on these fresh deals: no gain found, the start is kept "
+            "(the spec below)"
+        )
     timing = result.timing
+    resumed = timing["evaluations_resumed"]
     click.echo(
         f"  {result.games:,} {mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "
-        f"{timing['evaluations_resumed']} evaluations resumed"
+        f"{plural(resumed, 'evaluation')} resumed"
     )
     click.echo(result.spec)
 

@@ -703,6 +703,9 @@ CONTRACT_KEYS = (
     "evaluations",
     "games",
     "timing",
+    "kept_start",
+    "tuned_spec",
+    "tuned_parameters",
 )
 
 
@@ -710,11 +713,15 @@ CONTRACT_KEYS = (
 class TuneResult:
     """What a tune found and how it measured it; :meth:`to_dict` is the ``--json`` object.
 
-    ``score`` and ``start_score`` are measured on the final, fresh deals: the share of games
-    won against the pool (a drawn game counts half), or with ``hands`` the net points per
-    hand; ``p_value`` is the two-sided p-value of their paired difference. ``evaluations``
-    counts the search's candidate evaluations; ``games`` every game (hand, with ``hands``)
-    played, the selection and the final measurement included.
+    ``score`` (the tuned candidate, ``tuned_spec``) and ``start_score`` are measured on the
+    final, fresh deals: the share of games won against the pool (a drawn game counts half),
+    or with ``hands`` the net points per hand; ``p_value`` is the two-sided p-value of their
+    paired difference. ``spec`` and ``parameters`` are the result to use: the tuned
+    candidate, or the start when the final measurement scored the tuned candidate lower
+    than the start (``kept_start``; a tune never claims a gain its final measurement does
+    not show, issue 25). ``evaluations`` counts the search's candidate evaluations;
+    ``games`` every game (hand, with ``hands``) played, the selection and the final
+    measurement included.
     """
 
     strategy: str
@@ -731,6 +738,11 @@ class TuneResult:
     evaluations: int
     games: int
     timing: dict[str, float]
+    kept_start: bool
+    """The tuned candidate scored lower than the start on the final deals: ``spec`` is the start."""
+    tuned_spec: str
+    """The candidate the search and the selection chose, measured as ``score``."""
+    tuned_parameters: dict[str, float | int]
     settings: TuneSettings = field(repr=False)
     history: list[Evaluation] = field(repr=False)
     """Every evaluation in play order: the search, then the selection round, then the final measurement."""
@@ -932,12 +944,14 @@ def tune(
     start_final = final_evaluations[-1]
     difference = paired_difference(tuned_final, start_final)
     units = sum(2 * e.pairs * len(settings.against) for e in history)
+    kept_start = tuned_final is not start_final and tuned_final.score < start_final.score
+    kept = start_final if kept_start else tuned_final
     result = TuneResult(
         strategy=settings.strategy,
         rules=settings.rules.to_dict(),
         against=list(settings.against),
-        spec=tuned_final.spec,
-        parameters=settings.all_values(tuned_final.values),
+        spec=kept.spec,
+        parameters=settings.all_values(kept.values),
         start_parameters=settings.all_values({}),
         score=tuned_final.score,
         score_ci=[tuned_final.score_low, tuned_final.score_high],
@@ -953,6 +967,9 @@ def tune(
             "worker_seconds": sum(e.seconds for e in history),
             "evaluations_resumed": sum(1 for e in history if e.key in recorded),
         },
+        kept_start=kept_start,
+        tuned_spec=tuned_final.spec,
+        tuned_parameters=settings.all_values(tuned_final.values),
         settings=settings,
         history=history,
         generations=generations,
