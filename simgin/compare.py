@@ -94,7 +94,7 @@ def run_sprt(
         counts, support = pair_counts(tallies[0][0])
         test = sprt(counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model)
         state.update(llr=test.llr, lower=test.lower, upper=test.upper)
-        trajectory.append({"games": float(2 * counts.sum()), "llr": test.llr})
+        trajectory.append({"games": int(2 * counts.sum()), "llr": test.llr})
         if test.decision != "continue":
             state["decision"] = test.decision
             return True

@@ -68,7 +68,7 @@ def tournament_analysis(
         error = math.sqrt(variance / n) if n > 1 else math.nan
         z = (score - 0.5) / error if error and error > 0 else 0.0
         pairwise.append(
-            {"a": players[i], "b": players[j], "units": n, "score": score, "se": error, "p": two_sided_p_value(z)}
+            {"a": players[i], "b": players[j], "units": int(n), "score": score, "se": error, "p": two_sided_p_value(z)}
         )
     comparisons = len(pairwise)
     adjusted = holm([row["p"] for row in pairwise]) if pairwise else []
@@ -95,8 +95,8 @@ def tournament_analysis(
             "rating": float(boot.ratings[k]),
             "low": float(boot.low[k]),
             "high": float(boot.high[k]),
-            "rank_low": float(boot.rank_low[k]),
-            "rank_high": float(boot.rank_high[k]),
+            "rank_low": int(boot.rank_low[k]),
+            "rank_high": int(boot.rank_high[k]),
             "sweep": _sweep(scored[k], played[k], config.mode[:-1]),
         }
         for k, name in enumerate(players)

@@ -1119,7 +1119,7 @@ def run_tournament(
 
     >>> result = run_tournament(["simple", "random"], hands=200, seed=1, workers=1)
     >>> result.summary[["player", "opponent", "hands"]].to_dict(orient="records")[0]
-    {'player': 'simple', 'opponent': 'random', 'hands': 200.0}
+    {'player': 'simple', 'opponent': 'random', 'hands': 200}
     """
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {list(players)}")

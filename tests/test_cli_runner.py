@@ -115,3 +115,44 @@ def test_replay_prints_each_move_once_and_the_defenders_melds_without_unasked_wa
     assert drawn.stderr.splitlines() == [
         "Warning: knock_limit=5 has no effect here: V9: under Oklahoma the up card sets the knock limit of each hand"
     ]
+
+
+def _floats_that_are_counts(data, path=""):
+    """Paths of whole-number floats under count keys (hands, games, wins, pairs, units, ranks, tallies)."""
+    counts = ("hands", "games", "hands_won", "games_won", "wins", "pairs", "pair_counts", "units", "rank_low",
+              "rank_high", "capped_hands", "capped_games")  # fmt: skip
+    found = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            inside = f"{path}.{key}"
+            if isinstance(value, float) and (key in counts or ".tally." in inside + "."):
+                found.append(inside)
+            found += _floats_that_are_counts(value, inside)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            if isinstance(value, float) and path.endswith(".pair_counts"):
+                found.append(f"{path}[{index}]")
+            found += _floats_that_are_counts(value, f"{path}[{index}]")
+    return found
+
+
+def test_counts_print_as_integers_in_text_and_json(tmp_path):
+    # Issue 25: "hands 2065.000 games 200.000" in the tournament table; "games": 1200.0 in the sweep's JSON.
+    base = ["--games", "20", "--seed", "2", "--workers", "1", "--quiet"]
+    text = invoke("tournament", "simple", "random", *base)
+    assert text.exit_code == 0, text.output
+    header, first = text.stdout.splitlines()[:2]
+    assert header.split()[-2:] == ["hands", "games"]
+    assert first.split()[-1] == "20" and first.split()[-2].isdigit()
+    data = json.loads(invoke("tournament", "simple", "random", *base, "--json", "--out", str(tmp_path / "t")).stdout)
+    assert _floats_that_are_counts(data) == []
+    assert isinstance(data["summary"][0]["hands"], int) and isinstance(data["ratings"][0]["rank_low"], int)
+    assert _floats_that_are_counts(json.loads((tmp_path / "t" / "result.json").read_text())) == []
+    sweep = invoke("sweep", "simple", "random", "--grid", "knock_limit=8,10", *base, "--out", str(tmp_path / "s"))
+    assert sweep.exit_code == 0, sweep.output
+    recorded = json.loads((tmp_path / "s" / "result.json").read_text())
+    assert _floats_that_are_counts(recorded) == [] and recorded["cells"][0]["summary"][0]["games"] == 20
+    match = json.loads(invoke("match", "simple", "random", "--hands", "40", "--workers", "1", "--json").stdout)
+    assert _floats_that_are_counts(match) == [] and match["paired"]["pairs"] == 20
+    three = json.loads(invoke("match", "simple", "random", "greedy", "--games", "6", "--workers", "1", "--json").stdout)
+    assert _floats_that_are_counts(three) == []
