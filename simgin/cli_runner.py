@@ -273,9 +273,18 @@ def _show_table_match(result: Any, as_json: bool, partial: bool) -> None:
     summary = result.summary
     name_column = "player" if config.table == "three" else "team"
     click.echo(f"{config.table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
-    for row in summary.to_dict(orient="records"):
+    labels = player_labels(config.players, ask=not partial)
+    rows = summary.to_dict(orient="records")
+    names = [
+        labels.get(row[name_column], row[name_column])
+        if config.table == "three"
+        else " + ".join(labels.get(member, member) for member in row[name_column].split(" + "))
+        for row in rows
+    ]
+    width = max([20, *(len(name) for name in names)])
+    for name, row in zip(names, rows, strict=True):
         click.echo(
-            f"  {row[name_column]:<20} wins {_percent(row['win_rate'])} of games "
+            f"  {name:<{width}} wins {_percent(row['win_rate'])} of games "
             f"({_percent(row['win_rate_low'])}-{_percent(row['win_rate_high'])}), "
             f"{row['points_per_hand']:.2f} points per hand"
         )
@@ -376,6 +385,38 @@ def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
     } | extra
 
 
+#: The longest label a program's handshake NAME gives a text column.
+MAX_LABEL = 32
+
+
+def player_labels(players: Sequence[str], ask: bool = True) -> dict[str, str]:
+    """The label of each player in text columns: an ``exec:`` program's handshake NAME (its spec is a
+    whole command line), an ``eaai:`` player's class name, else the spec itself.
+
+    A NAME is asked for once per program (it is started, shakes hands and ends); a program that
+    gives none, fails, or gives the name of another player keeps its spec, so no two players
+    share a label. JSON keeps the specs. With ``ask`` false (a partial result after Ctrl-C) no
+    program is started and ``exec:`` players keep their specs.
+    """
+    from simgin import process_strategy
+    from simgin.registry import is_program
+
+    labels: dict[str, str] = {}
+    for spec in dict.fromkeys(players):
+        label = spec
+        if spec.strip().startswith(process_strategy.PREFIX) and ask:
+            try:
+                name = process_strategy.handshake_name(spec)
+            except (process_strategy.ProgramError, ValueError, OSError):
+                name = ""
+            label = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_LABEL] or spec
+        elif is_program(spec) and not spec.strip().startswith(process_strategy.PREFIX):
+            label = spec.rpartition(":")[2].strip() or spec
+        labels[spec] = label
+    taken = list(labels.values())
+    return {spec: spec if taken.count(label) > 1 else label for spec, label in labels.items()}
+
+
 def _percent(value: float) -> str:
     return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
 
@@ -429,13 +470,15 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
         return
     if partial:
         click.echo(_partial_line(result))
-    a, b = result.config.players
+    labels = player_labels(result.config.players, ask=not partial)
+    a, b = (labels[player] for player in result.config.players)
     unit = "games" if result.config.mode == "games" else "hands"
     click.echo(f"{a} vs {b}: {data['hands']:,} hands, {data['games']:,} games, seed {data['seed']}")
+    width = max(12, len(a), len(b))
     for index, name in enumerate((a, b)):
         low, high = data["win_rate_ci"][index]
         click.echo(
-            f"  {name:<12} wins {_percent(data['win_rate'][index])} of {unit} ({_percent(low)}-{_percent(high)}), "
+            f"  {name:<{width}} wins {_percent(data['win_rate'][index])} of {unit} ({_percent(low)}-{_percent(high)}), "
             f"{data['points_per_hand'][index]:.2f} points per hand"
         )
     capped = data.get("capped_games", 0)
@@ -508,21 +551,28 @@ def _show_tournament_partial(result: Any, as_json: bool) -> None:
         echo_json(jsonable(data | {"partial": _partial_json(result)}))
         return
     click.echo(_partial_line(result))
-    click.echo(_tournament_table(result))
+    click.echo(_tournament_table(result, player_labels(result.config.players, ask=False)))
 
 
-def _tournament_table(result: Any) -> str:
+def _tournament_table(result: Any, labels: dict[str, str] | None = None) -> str:
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
-    return result.summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}")
+    labels = labels or player_labels(result.config.players)
+    table = result.summary[columns].copy()
+    for column in ("player", "opponent"):
+        table[column] = [labels.get(spec, spec) for spec in table[column]]
+    return table.to_string(index=False, float_format=lambda x: f"{x:.3f}")
 
 
 def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
-    click.echo(_tournament_table(result))
-    anchor_name = analysis["anchor"] or "the mean"
+    labels = player_labels(result.config.players)
+    click.echo(_tournament_table(result, labels))
+    anchor_name = labels.get(analysis["anchor"], analysis["anchor"]) if analysis["anchor"] else "the mean"
     click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
+    width = max([16, *(len(label) for label in labels.values())])
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
+        name = labels.get(row["player"], row["player"])
         line = (
-            f"  {row['player']:<16} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
+            f"  {name:<{width}} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
             f"rank {row['rank_low']:.0f}-{row['rank_high']:.0f}"
         )
         if row["sweep"] and row["player"] != analysis["anchor"]:
@@ -532,7 +582,7 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     if claims:
         click.echo("significant after Holm's correction:")
         for row in claims:
-            click.echo(f"  {holm_claim(row)}")
+            click.echo(f"  {holm_claim(row | {side: labels.get(row[side], row[side]) for side in ('a', 'b')})}")
 
 
 def holm_claim(row: dict[str, Any]) -> str:

@@ -156,3 +156,30 @@ def test_counts_print_as_integers_in_text_and_json(tmp_path):
     assert _floats_that_are_counts(match) == [] and match["paired"]["pairs"] == 20
     three = json.loads(invoke("match", "simple", "random", "greedy", "--games", "6", "--workers", "1", "--json").stdout)
     assert _floats_that_are_counts(three) == []
+
+
+def test_exec_players_are_labelled_by_their_handshake_name_and_columns_align():
+    # Issue 25: an exec: spec (a whole command line) misaligned the player columns; the program's
+    # handshake NAME ("simgin 1 simple-example") labels it, and widths follow the labels.
+    import sys
+    from pathlib import Path
+
+    bot = f"exec:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
+    result = invoke("match", bot, "random", "--hands", "20", "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("simple-example vs random: 20 hands")
+    rows = [line for line in lines if " wins " in line and " of hands " in line]
+    assert [row.split()[0] for row in rows] == ["simple-example", "random"]
+    assert rows[0].index(" wins ") == rows[1].index(" wins ")
+    assert bot not in result.stdout
+    assert json.loads(invoke("match", bot, "random", "--hands", "20", "--workers", "1", "--json").stdout)[
+        "players"
+    ] == [bot, "random"]  # JSON keeps the specs
+    table = invoke("tournament", bot, "random", "simple", "--hands", "20", "--workers", "1", "--quiet")
+    assert table.exit_code == 0, table.output
+    assert bot not in table.stdout and "simple-example" in table.stdout
+    header, *body = table.stdout.split("\n\n")[0].splitlines()
+    assert len({len(line) for line in [header, *body]}) == 1  # one width for every row of the table
+    ratings = [line for line in table.stdout.splitlines() if "rank " in line]
+    assert len({line.index("(") for line in ratings}) == 1
