@@ -937,20 +937,55 @@ def _os_problem(error: OSError) -> str:
 
 
 def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
-    """Names of the settings that differ, e.g. ``'seed, hands'``."""
-    changed: list[str] = []
-    if recorded.get("kind") != settings["kind"]:
-        changed.append("kind")
-    if recorded.get("hand_log") != settings["hand_log"]:
-        changed.append("hand_log")
+    """The settings that differ, each with the recorded value next to the new one, e.g.
+    ``'seed: recorded 1, now 2; hands: recorded 400, now 800'`` (issue 25)."""
+    changed = setting_differences(
+        {key: recorded.get(key) for key in ("kind", "hand_log")}, {key: settings[key] for key in ("kind", "hand_log")}
+    )
     old_runs, new_runs = recorded.get("runs", []), settings["runs"]
-    if len(old_runs) != len(new_runs):
-        changed.append("number of runs")
-    for old, new in zip(old_runs, new_runs, strict=False):
-        changed.extend(
-            key for key in sorted(new.keys() | old.keys()) if old.get(key) != new.get(key) and key not in changed
-        )
-    return ", ".join(changed) or "unknown"
+    if not isinstance(old_runs, list) or len(old_runs) != len(new_runs):
+        count = len(old_runs) if isinstance(old_runs, list) else "?"
+        changed.append(f"number of runs: recorded {count}, now {len(new_runs)}")
+    elif len(new_runs) == 1:
+        changed += setting_differences(old_runs[0], new_runs[0])
+    else:
+        for index, (old, new) in enumerate(zip(old_runs, new_runs, strict=True)):
+            changed += [f"cell {index} {line}" for line in setting_differences(old, new)]
+    return show_differences(changed)
+
+
+def setting_differences(recorded: Any, wanted: Any, path: str = "") -> list[str]:
+    """``'NAME: recorded OLD, now NEW'`` for each setting that differs, nested settings named
+    with dots after the plain ones (``'seed: recorded 1, now 2; rules.gin_bonus: recorded 25, now 30'``);
+    values as JSON."""
+    if isinstance(recorded, dict) and isinstance(wanted, dict):
+        lines: list[str] = []
+        keys = [*wanted, *(key for key in recorded if key not in wanted)]
+        for key in sorted(keys, key=lambda key: isinstance(wanted.get(key), dict)):  # plain values first
+            name = f"{path}.{key}" if path else str(key)
+            lines += setting_differences(recorded.get(key, _MISSING), wanted.get(key, _MISSING), name)
+        return lines
+    if recorded == wanted:
+        return []
+    return [f"{path or 'settings'}: recorded {_shown_setting(recorded)}, now {_shown_setting(wanted)}"]
+
+
+def show_differences(lines: list[str], most: int = 6) -> str:
+    """At most ``most`` differences joined with ``'; '``, then how many more there are."""
+    if not lines:
+        return "unknown"
+    more = f"; and {len(lines) - most} more" if len(lines) > most else ""
+    return "; ".join(lines[:most]) + more
+
+
+_MISSING = object()
+
+
+def _shown_setting(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _write_atomic(path: Path, text: str) -> None:

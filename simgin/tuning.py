@@ -577,9 +577,9 @@ class TuneDirectory:
             except (OSError, ValueError) as error:
                 raise TuneError(f"{settings_path} cannot be read ({error}); use another --out directory") from None
             if recorded != wanted:
-                changed = [key for key in wanted if recorded.get(key) != wanted[key]] or ["unknown"]
+                changed = runner.show_differences(runner.setting_differences(recorded, wanted))
                 raise TuneError(
-                    f"{self.path} holds a tune with other settings ({', '.join(changed)}); "
+                    f"{self.path} holds a tune with other settings ({changed}); "
                     "use another --out directory or rerun with the recorded settings"
                 )
         elif (self.path / runner.SETTINGS_FILE).exists() or (self.path / RESULT_FILE).exists():

@@ -62,7 +62,16 @@ def test_out_directory_resumes(tmp_path):
     assert {k: v for k, v in first.items() if k != "timing"} == {k: v for k, v in second.items() if k != "timing"}
     other = invoke("match", "simple", "random", "--hands", "400", "--seed", "5", "--out", str(tmp_path))
     assert other.exit_code != 0
-    assert "other settings" in other.output
+    # Issue 25: the refusal shows the recorded value next to the new one.
+    assert other.output == (
+        f"Error: {tmp_path} holds a run with other settings (seed: recorded 0, now 5); "
+        "use another --out directory or rerun with the recorded settings\n"
+    )
+    rules = invoke("match", "simple", "greedy", "--hands", "400", "--set", "gin_bonus=30", "--out", str(tmp_path))
+    assert (
+        '(players: recorded ["simple", "random"], now ["simple", "greedy"]; rules.gin_bonus: recorded 20, now 30)'
+        in rules.output
+    )
 
 
 @pytest.mark.parametrize(

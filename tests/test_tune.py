@@ -331,14 +331,16 @@ def test_a_finished_tune_reruns_from_its_records_without_playing(tiny):
 
 def test_a_rerun_with_other_settings_is_refused(tiny):
     _, out = tiny
-    with pytest.raises(TuneError, match=r"holds a tune with other settings \(budget, seed\)"):
+    # Issue 25: each refused setting is shown with its recorded value next to the new one.
+    expected = r"holds a tune with other settings \(budget: recorded 4, now 6; seed: recorded 3, now 4\)"
+    with pytest.raises(TuneError, match=expected):
         tune("heuristic", ["simple"], workers=1, out=out, **(TINY | {"seed": 4, "budget": 6}))
     outcome = CliRunner().invoke(
         main, ["tune", "heuristic", "--against", "greedy", "--budget", "4", "--out", str(out), "--quiet"]
     )
     assert outcome.exit_code == 1
     assert outcome.output.startswith("Error: ") and outcome.output.count("\n") == 1
-    assert "other settings" in outcome.output and "against" in outcome.output
+    assert "other settings" in outcome.output and 'against: recorded ["simple"], now ["greedy"]' in outcome.output
 
 
 def test_a_record_that_the_search_no_longer_asks_for_is_refused(tiny, tmp_path):
