@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from simgin import runner
-from simgin.registry import Player, lookup, resolve, split_spec
+from simgin.registry import Player, did_you_mean, lookup, resolve, split_spec
 from simgin.rules import Rules
 from simgin.stats import z_value
 from simgin.tally import Tally
@@ -287,7 +287,8 @@ def plan(
     for name, (low, high) in bounds.items():
         if name not in declared:
             raise TuneError(
-                f"--bound {name}: strategy {info.name!r} has no such parameter: choose from {', '.join(declared)}"
+                f"--bound {name}: strategy {info.name!r} has no such parameter{did_you_mean(name, declared)}: "
+                f"choose from {', '.join(declared)}"
             )
         parameter = declared[name]
         for value in (low, high):
@@ -320,7 +321,8 @@ def plan(
         for name in names:
             if name not in declared:
                 raise TuneError(
-                    f"unknown parameter {name!r} of strategy {info.name!r}: choose from {', '.join(declared)}"
+                    f"unknown parameter {name!r}{did_you_mean(name, declared)} of strategy {info.name!r}: "
+                    f"choose from {', '.join(declared)}"
                 )
             if names.count(name) > 1:
                 raise TuneError(f"--params names {name!r} twice")

@@ -192,3 +192,16 @@ def test_exec_players_are_labelled_by_their_handshake_name_and_columns_align():
     assert len({len(line) for line in [header, *body]}) == 1  # one width for every row of the table
     ratings = [line for line in table.stdout.splitlines() if "rank " in line]
     assert len({line.index("(") for line in ratings}) == 1
+
+
+def test_strategy_typos_get_did_you_mean_in_every_command():
+    # Issue 25: option typos got "Did you mean", strategy typos did not.
+    match = invoke("match", "simpel", "random", "--hands", "10")
+    assert match.exit_code == 1
+    assert match.output.startswith("Error: unknown strategy 'simpel' (did you mean 'simple'?): choose from ")
+    tournament = invoke("tournament", "simple", "opponnent", "--hands", "10")
+    assert "unknown strategy 'opponnent' (did you mean 'opponent'?)" in tournament.output
+    parameter = invoke("match", "heuristic:knok_late=3", "random", "--hands", "10")
+    assert "unknown parameter 'knok_late' (did you mean 'knock_late'?)" in parameter.output
+    tune = invoke("tune", "heuristic", "--against", "simple", "--params", "knok", "--quiet")
+    assert "unknown parameter 'knok' (did you mean 'knock'?) of strategy 'heuristic'" in tune.output

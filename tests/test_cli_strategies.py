@@ -61,11 +61,18 @@ def test_one_spec_shows_every_value_and_marks_the_given_ones():
 def test_bad_specs_are_one_line_errors_that_list_what_exists():
     result = run("greddy")
     assert result.exit_code == 1
-    assert result.output.startswith("Error: unknown strategy 'greddy': choose from random, simple, greedy,")
+    # Issue 25: a typo gets "did you mean", as a mistyped option does.
+    assert result.output.startswith(
+        "Error: unknown strategy 'greddy' (did you mean 'greedy'?): choose from random, simple, greedy,"
+    )
     assert len(result.output.strip().splitlines()) == 1
     result = run("heuristic:knok=7")
     assert result.exit_code == 1
-    assert result.output.startswith("Error: unknown parameter 'knok' for strategy 'heuristic': choose from knock,")
+    assert result.output.startswith(
+        "Error: unknown parameter 'knok' (did you mean 'knock'?) for strategy 'heuristic': choose from knock,"
+    )
+    far = run("xyzzy")
+    assert far.output.startswith("Error: unknown strategy 'xyzzy': choose from")  # nothing close: no guess
     result = run("mcts:budget=0")
     assert result.exit_code == 1 and "must be between 1 and" in result.output
 
