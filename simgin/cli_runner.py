@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli_options import echo_json, json_option, rules_options, user_error, warn_overridden
+from simgin.cli_options import echo_json, json_option, plural, rules_options, user_error, warn_overridden
 from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -207,8 +207,15 @@ def _running(
             bar.__exit__(None, None, None)
             show = False
         if out is not None:
+            kept = _finished_files(out / "chunks")
+            if not kept:  # nothing finished, here or in an earlier session: nothing to keep
+                raise click.ClickException(
+                    f"interrupted before any chunk was finished: nothing is kept in {out}; "
+                    "rerun the same command to start again"
+                ) from None
             raise click.ClickException(
-                f"interrupted; finished chunks are kept in {out}, rerun the same command to resume"
+                f"interrupted; {plural(kept, 'finished chunk')} {'is' if kept == 1 else 'are'} kept in {out}, "
+                "rerun the same command to resume"
             ) from None
         keep = "run with --out DIR to keep finished chunks and resume after an interruption"
         results = getattr(interrupt, "results", None) or []
@@ -224,6 +231,14 @@ def _running(
     finally:
         if show:
             bar.__exit__(None, None, None)
+
+
+def _finished_files(folder: Path) -> int:
+    """How many finished records (``*.json``, each written whole) ``folder`` holds; 0 when it cannot be read."""
+    try:
+        return sum(1 for path in folder.glob("*.json") if path.is_file())
+    except OSError:
+        return 0
 
 
 def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
@@ -417,6 +432,18 @@ def player_labels(players: Sequence[str], ask: bool = True) -> dict[str, str]:
     return {spec: spec if taken.count(label) > 1 else label for spec, label in labels.items()}
 
 
+def _timing_line(result: Any, seconds: float) -> str:
+    """Time and throughput of what this command played (D17): resumed chunks are not counted, and a
+    run read back whole says so instead of a rate."""
+    if not result.chunks_run:
+        done = "its one chunk was" if result.chunks_resumed == 1 else f"all {result.chunks_resumed:,} chunks were"
+        return f"{seconds:.1f} s; {done} already done (read back from --out), nothing was played"
+    rate = result.hands_run / seconds if seconds > 0 else math.nan
+    resumed = f", {plural(result.chunks_resumed, 'chunk')} resumed" if result.chunks_resumed else ""
+    shown = f"{rate:,.0f}" if math.isfinite(rate) else "-"
+    return f"{seconds:.1f} s, {shown} hands/s ({result.hands_run:,} hands played now{resumed})"
+
+
 def _percent(value: float) -> str:
     return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
 
@@ -499,7 +526,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  duplicate pairs: {paired['pairs']:,.0f}, {a}'s pair score {paired['pair_score']:.3f} "
             f"({paired['pair_score_low']:.3f}-{paired['pair_score_high']:.3f}), legs correlate rho={paired['rho']:.2f}"
         )
-    click.echo(f"  {data['timing']['seconds']:.1f} s, {data['timing']['hands_per_second']:,.0f} hands/s")
+    click.echo(f"  {_timing_line(result, data['timing']['seconds'])}")
 
 
 @click.command()

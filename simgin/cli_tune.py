@@ -203,8 +203,7 @@ def tune(
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
-        kept = f"; finished evaluations are kept in {out}, rerun the same command to resume" if out else ""
-        raise click.ClickException(f"interrupted{kept}") from None
+        raise click.ClickException(_interrupted(out)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -212,6 +211,22 @@ def tune(
         echo_json(result.to_dict())
         return
     _echo_result(result)
+
+
+def _interrupted(out: Path | None) -> str:
+    """The line after Ctrl-C: what ``out`` keeps, or that nothing was finished to keep (issue 25)."""
+    if out is None:
+        return "interrupted"
+    from simgin.tuning import EVALUATIONS_DIR
+
+    try:
+        kept = sum(1 for path in (out / EVALUATIONS_DIR).glob("*.json") if path.is_file())
+    except OSError:
+        kept = 0
+    if not kept:
+        return f"interrupted before any evaluation was finished: nothing is kept in {out}"
+    verb = "is" if kept == 1 else "are"
+    return f"interrupted; {plural(kept, 'finished evaluation')} {verb} kept in {out}, rerun the same command to resume"
 
 
 def _echo_result(result: Any) -> None:

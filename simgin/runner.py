@@ -1006,6 +1006,8 @@ class RunResult:
     seconds: float
     chunks_run: int
     chunks_resumed: int
+    hands_run: int = 0
+    """Hands played in this call, all cells together: resumed chunks excluded (the throughput's base, D17)."""
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -1072,12 +1074,12 @@ def run_cells(
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
         todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
-        counts = {"ran": 0, "resumed": 0}
+        counts = {"ran": 0, "resumed": 0, "hands": 0}
 
         def results_so_far() -> list[RunResult]:
             seconds = time.perf_counter() - start
             return [
-                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"])
+                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"], int(counts["hands"]))
                 for cell, config in enumerate(configs)
             ]
 
@@ -1106,6 +1108,7 @@ def run_cells(
                         directory.save(result)
                     tally = result.tally
                     counts["ran"] += 1
+                    counts["hands"] += tally["hands"]
                     if progress:
                         progress(result, chunk.unit_count * (2 if config.duplicate else 1))
                 cell_tallies = tallies[chunk.cell_index]

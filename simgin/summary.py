@@ -204,11 +204,13 @@ def match_json(result: RunResult) -> dict[str, Any]:
         data["capped_games"] = int(t["games_capped"])
     if config.duplicate:
         data["paired"] = pair_statistics(t)
+    # D17: the rate counts only the hands played now; a run read back whole played none (null).
     data["timing"] = {
         "seconds": result.seconds,
-        "hands_per_second": ratio(sum(x["hands"] for x in result.tallies), result.seconds),
+        "hands_per_second": ratio(result.hands_run, result.seconds) if result.chunks_run else math.nan,
         "chunks_run": result.chunks_run,
         "chunks_resumed": result.chunks_resumed,
+        "hands_run": result.hands_run,
     }
     return jsonable(data)
 

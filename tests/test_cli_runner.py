@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -205,3 +206,29 @@ def test_strategy_typos_get_did_you_mean_in_every_command():
     assert "unknown parameter 'knok_late' (did you mean 'knock_late'?)" in parameter.output
     tune = invoke("tune", "heuristic", "--against", "simple", "--params", "knok", "--quiet")
     assert "unknown parameter 'knok' (did you mean 'knock'?) of strategy 'heuristic'" in tune.output
+
+
+def test_throughput_counts_only_the_hands_played_now(tmp_path):
+    # D17: a fully resumed run printed about 165,000 hands/s for 0 chunks played.
+    from simgin import runner
+
+    args = ("match", "simple", "random", "--hands", "400", "--workers", "1", "--quiet", "--out", str(tmp_path))
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    assert re.search(r"^  [\d.]+ s, [\d,]+ hands/s \(400 hands played now\)$", first.stdout, re.MULTILINE)
+    again = invoke(*args)
+    assert again.stdout.splitlines()[-1].endswith(
+        "s; its one chunk was already done (read back from --out), nothing was played"
+    )
+    assert "hands/s" not in again.stdout
+    timing = json.loads(invoke(*args, "--json").stdout)["timing"]
+    assert timing["hands_per_second"] is None and timing["hands_run"] == 0 and timing["chunks_resumed"] == 1
+    # Half read back, half played: the rate is of the played half.
+    config = runner.RunConfig(("simple", "random"), hands=2000, seed=4, chunk_units=500)
+    out = tmp_path / "half"
+    whole = runner.run(config, workers=1, out=out)
+    for chunk in sorted((out / "chunks").glob("*.json"))[:1]:
+        chunk.unlink()
+    half = runner.run(config, workers=1, out=out)
+    assert (half.chunks_run, half.chunks_resumed) == (1, 1)
+    assert half.hands_run == 1000 and whole.hands_run == 2000

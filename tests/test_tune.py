@@ -487,8 +487,13 @@ def test_ctrl_c_says_where_the_evaluations_are_kept(monkeypatch, tmp_path):
     monkeypatch.setattr("simgin.tuning.tune", interrupted)
     outcome = CliRunner().invoke(main, ["tune", "heuristic", "--against", "simple", "--out", str(tmp_path)])
     assert outcome.exit_code == 1
+    # Issue 25: nothing finished is nothing kept; otherwise the count of what is kept.
+    assert outcome.output == f"Error: interrupted before any evaluation was finished: nothing is kept in {tmp_path}\n"
+    (tmp_path / "evaluations").mkdir()
+    (tmp_path / "evaluations" / "search-g000-000.json").write_text("{}")
+    outcome = CliRunner().invoke(main, ["tune", "heuristic", "--against", "simple", "--out", str(tmp_path)])
     assert outcome.output == (
-        f"Error: interrupted; finished evaluations are kept in {tmp_path}, rerun the same command to resume\n"
+        f"Error: interrupted; 1 finished evaluation is kept in {tmp_path}, rerun the same command to resume\n"
     )
 
 
