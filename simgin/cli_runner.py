@@ -16,7 +16,15 @@ from typing import Any, TypeVar
 
 import click
 
-from simgin.cli_options import echo_json, json_option, plural, rules_options, user_error, warn_overridden
+from simgin.cli_options import (
+    echo_json,
+    json_option,
+    plural,
+    rules_options,
+    show_value,
+    user_error,
+    warn_overridden,
+)
 from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -904,9 +912,16 @@ def replay(
     from simgin.registry import resolve
     from simgin.rules import GAME_SWITCHES
 
-    # One hand is replayed: the game's scoring never applies, whatever the preset sets (no
-    # warning naming --hands, which a replay is not given); a hand switch overridden still warns.
-    warn_overridden(rules, games=False, unwarned=GAME_SWITCHES)
+    # One hand is replayed: the game's scoring never applies. No warning about what the preset
+    # sets there (the warning named --hands, which a replay is not given); a game switch named
+    # with --set is told it has no effect in one hand; a hand switch overridden still warns.
+    overridden = warn_overridden(rules, games=False, unwarned=GAME_SWITCHES)
+    named = {item.partition("=")[0].strip() for item in click.get_current_context().params.get("settings", ())}
+    for name in [name for name in GAME_SWITCHES if name in overridden and name in named]:
+        value = show_value(getattr(rules, name))
+        click.echo(
+            f"Warning: {name}={value} has no effect here: a replay plays one hand, not a game (R20-R23)", err=True
+        )
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")

@@ -125,6 +125,11 @@ def test_replay_prints_each_move_once_and_the_defenders_melds_without_unasked_wa
     assert drawn.stderr.splitlines() == [
         "Warning: knock_limit=5 has no effect here: V9: under Oklahoma the up card sets the knock limit of each hand"
     ]
+    # A game switch the user named is told why it does nothing, without naming --hands.
+    named = invoke("replay", "simple", "simple", "--hand-seed", "52", "--rules", "eaai", "--set", "target=200")
+    assert named.stderr.splitlines() == [
+        "Warning: target=200 has no effect here: a replay plays one hand, not a game (R20-R23)"
+    ]
 
 
 def _floats_that_are_counts(data, path=""):
