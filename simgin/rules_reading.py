@@ -75,8 +75,9 @@ def _spread(deadwood: np.ndarray) -> str:
 
 
 def describe_knocks(knocks: KnocksInPlay) -> str:
-    """The ``typical knocks`` line: the middle half of the knock deadwoods with their median, overall
-    and by stock cards left, and the sample they come from."""
+    """The ``typical knocks`` line: the middle half of the deadwoods of its knocks that were not gin,
+    with their median, overall and by stock cards left; the mean deadwood of all the hands it
+    ended, gins (deadwood 0) included; and the sample they come from."""
     count = len(knocks.deadwood)
     hands = max(knocks.hands, 1)
     sample = (
@@ -84,14 +85,18 @@ def describe_knocks(knocks: KnocksInPlay) -> str:
         f"{100 * count / hands:.0f}% knocks, {100 * knocks.gins / hands:.0f}% gin"
     )
     if not count:
-        return f"none; {sample}"
+        return f"none, only gin; {sample}"
     stages = []
     for high, low in STAGES:
         inside = knocks.deadwood[(knocks.stock >= low) & (knocks.stock <= high)]
         stages.append(f"{_spread(inside) if len(inside) else 'none'} with {high}-{low}")
     stages[0] += " stock cards left"
     knocks_text = f"{count} knock{'s' if count != 1 else ''}"
-    return f"deadwood {_spread(knocks.deadwood)} in {knocks_text}; {', '.join(stages)}; {sample}"
+    mean = float(knocks.deadwood.sum()) / (count + knocks.gins)
+    return (
+        f"deadwood {_spread(knocks.deadwood)} in {knocks_text}; {', '.join(stages)}; "
+        f"mean {mean:.1f} with its gins (deadwood 0) counted; {sample}"
+    )
 
 
 def rules_reading(player: Player, rules: Rules) -> list[tuple[str, str]]:

@@ -125,17 +125,19 @@ def test_bots_that_read_no_rules_say_so_and_rules_need_a_spec():
     assert result.exit_code == 1 and result.output.startswith("Error: --rules and --set go with a SPEC")
 
 
-def _knock_deadwoods_in_play(spec: str, rules_name: str, games: int, seed: int) -> np.ndarray:
-    """The knocker's deadwood at every knock that was not gin in ``games`` games of ``spec`` against itself."""
+def _knock_deadwoods_in_play(spec: str, rules_name: str, games: int, seed: int) -> tuple[np.ndarray, int]:
+    """The knocker's deadwood at every knock that was not gin in ``games`` games of ``spec`` against
+    itself, and how many hands ended in gin."""
     from simgin import engine
     from simgin.kernels import engine as kernels
-    from simgin.kernels.showdown import KIND_KNOCK, KIND_UNDERCUT
+    from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
     from simgin.rules import Rules
 
     _, game_rows, counts = engine.play_game_rows((spec, spec), Rules.preset(rules_name), engine.hand_seeds(seed, games))
     rows, _ = engine.game_hands(game_rows, counts)
     knocked = np.isin(rows[:, kernels.H_KIND], (KIND_KNOCK, KIND_UNDERCUT))
-    return rows[knocked, kernels.H_KNOCKER_DEADWOOD]
+    gins = int(np.isin(rows[:, kernels.H_KIND], (KIND_GIN, KIND_BIG_GIN)).sum())
+    return rows[knocked, kernels.H_KNOCKER_DEADWOOD], gins
 
 
 @pytest.mark.parametrize(("spec", "rules_name"), [("opponent", "eaai"), ("heuristic", "standard")])
@@ -149,12 +151,15 @@ def test_typical_knocks_agree_with_the_knocks_the_bot_makes_in_play(spec, rules_
     found = re.search(r"deadwood (\d+)(?:-(\d+))? \(median (\d+)\) in (\d+) knocks", line)
     assert found, line
     low, high, median = int(found[1]), int(found[2] or found[1]), int(found[3])
-    observed = _knock_deadwoods_in_play(spec, rules_name, games=60, seed=12345)
+    observed, gins = _knock_deadwoods_in_play(spec, rules_name, games=60, seed=12345)
     assert len(observed) > 30
     q1, q2, q3 = np.percentile(observed, [25, 50, 75])
     assert low <= q2 <= high, (line, q1, q2, q3)  # the median seen in play lies in the printed middle half
     assert q1 - 1 <= median <= q3 + 1, (line, q1, q2, q3)  # and the printed median in the middle half seen
     assert low <= observed.mean() + 1 and observed.mean() - 1 <= high
+    # The mean with gins (deadwood 0) counted, as "mean deadwood at its knocks" is often measured.
+    printed_mean = float(re.search(r"mean ([\d.]+) with its gins \(deadwood 0\) counted", line)[1])
+    assert printed_mean == pytest.approx(observed.sum() / (len(observed) + gins), abs=1.0)
     # The early / midway / late parts name the stock cards left, and the sample is said.
     assert "with 31-21 stock cards left" in line and "with 20-11" in line and "with 10-0" in line
     assert "games against itself" in line
