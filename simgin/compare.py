@@ -121,7 +121,7 @@ def run_sprt(
         "elo_low": elo.elo - elo.error,
         "elo_high": elo.elo + elo.error,
         "los": elo.los,
-        "counts": counts.tolist(),
+        "counts": [int(count) for count in counts],
         "support": list(support),
         "trajectory": trajectory,
     }

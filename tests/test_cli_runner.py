@@ -171,6 +171,10 @@ def test_counts_print_as_integers_in_text_and_json(tmp_path):
     assert _floats_that_are_counts(match) == [] and match["paired"]["pairs"] == 20
     three = json.loads(invoke("match", "simple", "random", "greedy", "--games", "6", "--workers", "1", "--json").stdout)
     assert _floats_that_are_counts(three) == []
+    compare = invoke("compare", "simple", "random", "--max-games", "20", "--batch", "5", "--workers", "1", "--json")
+    sprt = json.loads(compare.stdout)["sprt"]
+    assert all(isinstance(count, int) for count in sprt["counts"]) and isinstance(sprt["games"], int)
+    assert all(isinstance(step["games"], int) for step in sprt.get("trajectory", []))
 
 
 def test_exec_players_are_labelled_by_their_handshake_name_and_columns_align():
