@@ -859,7 +859,9 @@ def _show_sweep(
         data = {"players": list(players), "grid": grid, "overridden": overridden}
         echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
         return
-    shown = table[table["side"] == "a"][columns]
+    shown = table[table["side"] == "a"][columns].copy()
+    labels = player_labels(players)
+    shown["player"] = [labels.get(spec, spec) for spec in shown["player"]]
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     _echo_oklahoma_breakdowns(cells, out)
 
