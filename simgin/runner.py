@@ -946,11 +946,12 @@ def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
     if not isinstance(old_runs, list) or len(old_runs) != len(new_runs):
         count = len(old_runs) if isinstance(old_runs, list) else "?"
         changed.append(f"number of runs: recorded {count}, now {len(new_runs)}")
-    elif len(new_runs) == 1:
-        changed += setting_differences(old_runs[0], new_runs[0])
-    else:
-        for index, (old, new) in enumerate(zip(old_runs, new_runs, strict=True)):
-            changed += [f"cell {index} {line}" for line in setting_differences(old, new)]
+    else:  # a difference of every cell (a sweep's seed) is named once, one of some cells with the cell
+        cells = [setting_differences(old, new) for old, new in zip(old_runs, new_runs, strict=True)]
+        common = [line for line in cells[0] if all(line in lines for lines in cells)] if cells else []
+        changed += common
+        for index, lines in enumerate(cells):
+            changed += [f" of cell {index}: ".join(line.split(": ", 1)) for line in lines if line not in common]
     return show_differences(changed)
 
 

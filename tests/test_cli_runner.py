@@ -68,6 +68,10 @@ def test_out_directory_resumes(tmp_path):
         f"Error: {tmp_path} holds a run with other settings (seed: recorded 0, now 5); "
         "use another --out directory or rerun with the recorded settings\n"
     )
+    sweep = ("sweep", "simple", "random", "--grid", "knock_limit=8,10", "--hands", "40", "--workers", "1", "--quiet")
+    invoke(*sweep, "--out", str(tmp_path / "sweep"))
+    again = invoke(*sweep[:4], "knock_limit=8,9", *sweep[5:], "--seed", "3", "--out", str(tmp_path / "sweep"))
+    assert "(seed: recorded 0, now 3; rules.knock_limit of cell 1: recorded 10, now 9)" in again.output
     rules = invoke("match", "simple", "greedy", "--hands", "400", "--set", "gin_bonus=30", "--out", str(tmp_path))
     assert (
         '(players: recorded ["simple", "random"], now ["simple", "greedy"]; rules.gin_bonus: recorded 20, now 30)'
