@@ -165,13 +165,19 @@ def win_rate_table(summary: pd.DataFrame, mode: str, order: list[str] | None = N
     return table
 
 
+def _count(value: Any) -> Any:
+    """A tally's count (or sum of counts) as an int, so tables show ``2065``, not ``2065.0`` (issue 25)."""
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
 def outcome_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFrame:
     """Outcome counts and shares of all hands, one row per pairing."""
     rows = []
     for a, b, t in tallies:
-        row: dict[str, Any] = {"label": pairing_label(a, b), "player": a, "opponent": b, "hands": t["hands"]}
+        row: dict[str, Any] = {"label": pairing_label(a, b), "player": a, "opponent": b, "hands": _count(t["hands"])}
         for outcome in OUTCOMES:
-            row[outcome] = t[outcome]
+            row[outcome] = _count(t[outcome])
         for outcome in OUTCOMES:
             row[f"{outcome}_rate"] = t[outcome] / t["hands"] if t["hands"] else np.nan
         rows.append(row)
@@ -198,8 +204,8 @@ def deadwood_table(tallies: list[tuple[str, str, dict[str, float]]], players: li
                 {
                     "player": player,
                     "deadwood": d,
-                    "knocks": n,
-                    "undercut": k,
+                    "knocks": _count(n),
+                    "undercut": _count(k),
                     "share_of_knocks": n / total if total else np.nan,
                     "undercut_rate": k / n if n else np.nan,
                     "undercut_low": low[d],
@@ -216,7 +222,7 @@ def hand_length_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.Da
         mean = t["turns"] / t["hands"] if t["hands"] else np.nan
         for turns in range(TURN_BINS):
             rows.append(
-                {"label": pairing_label(a, b), "turns": turns, "hands": t[f"turns_{turns}"], "mean_turns": mean}
+                {"label": pairing_label(a, b), "turns": turns, "hands": _count(t[f"turns_{turns}"]), "mean_turns": mean}
             )
     return pd.DataFrame(rows)
 
@@ -241,17 +247,17 @@ def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: 
         rows.append(
             {
                 "label": pairing_label(a, b),
-                "hands": t["hands"],
-                "scored": t["scored"],
-                "first_player_wins": t["first_player_wins"],
+                "hands": _count(t["hands"]),
+                "scored": _count(t["scored"]),
+                "first_player_wins": _count(t["first_player_wins"]),
                 "first_player_win_rate": rate,
                 "first_player_low": low[0],
                 "first_player_high": high[0],
-                "dealer_net": t["dealer_net"],
-                "net_sq": t["net_a_sq"],
+                "dealer_net": _count(t["dealer_net"]),
+                "net_sq": _count(t["net_a_sq"]),
                 "dealer_points_per_hand": t["dealer_net"] / t["hands"] if t["hands"] else np.nan,
-                "games": t["games"],
-                "first_dealer_wins": t["first_dealer_wins"],
+                "games": _count(t["games"]),
+                "first_dealer_wins": _count(t["first_dealer_wins"]),
                 "dealer_rotation": rotation,
             }
         )
@@ -268,9 +274,9 @@ def knock_limit_table(variants: list[tuple[str, dict[str, float]]]) -> pd.DataFr
         for limit in range(11):
             row: dict[str, Any] = {"variant": variant, "oklahoma": variant == "Oklahoma", "limit": limit}
             for what in ("hands", *OUTCOMES, "turns", "points"):
-                row[what] = t[f"limit{limit}_{what}"]
-            row["doubled"] = t["doubled"]
-            row["scored"] = t["scored"]
+                row[what] = _count(t[f"limit{limit}_{what}"])
+            row["doubled"] = _count(t["doubled"])
+            row["scored"] = _count(t["scored"])
             rows.append(row)
     return pd.DataFrame(rows)
 

@@ -191,7 +191,7 @@ def _p_text(p_value: Any) -> str:
 
 def _difference_text(difference: dict[str, Any], result: dict[str, Any]) -> str:
     scale = _scale(result)
-    unit = " points" if _games(result) else " points per hand"
+    unit = " percentage points" if _games(result) else " points per hand"
     low, high = difference.get("low"), difference.get("high")
     digits = 1 if _games(result) else 2
     interval = f" ({scale * low:+.{digits}f} to {scale * high:+.{digits}f})" if finite(low) and finite(high) else ""
@@ -254,7 +254,7 @@ def search_caption(result: dict[str, Any]) -> str:
     means = search.groupby("generation")["score"].mean()
     best = search.loc[search["score"].idxmax()]
     sentence = (
-        f"{len(search)} evaluations in {len(means)} generations: the generation mean went from "
+        f"{_plural(len(search), 'evaluation')} in {_plural(len(means), 'generation')}: the generation mean went from "
         f"{_score_text(means.iloc[0], result)} to {_score_text(means.iloc[-1], result)}; the best search score, "
         f"{_score_text(best['score'], result)} {_interval_text(best['score_low'], best['score_high'], result)}, "
         f"came in generation {int(best['generation'])}"
@@ -379,6 +379,20 @@ TUNE_FIGURES = (
 )
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word if count == 1 else word + 's'}"
+
+
+def _kept_text(result: dict[str, Any]) -> str:
+    """The result spec; when the tuned candidate scored lower than the start on the final deals, says so."""
+    if not result.get("kept_start"):
+        return str(result["spec"])
+    return (
+        f"{result['spec']} (the start, kept: the tuned candidate {result.get('tuned_spec', '')} scored lower on the "
+        "fresh deals of the final measurement)"
+    )
+
+
 def title(result: dict[str, Any]) -> str:
     return f"Tune: {result['strategy']} against {', '.join(result['against'])}"
 
@@ -400,11 +414,12 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         ("strategy", result["strategy"]),
         ("against", ", ".join(result["against"])),
-        ("tuned spec", result["spec"]),
+        ("tuned spec", _kept_text(result)),
         ("parameters", ", ".join(d["name"] for d in dimensions(result))),
         (
             "search",
-            f"{result['evaluations']} evaluations in {generations} generations of {settings['popsize']}, "
+            f"{_plural(result['evaluations'], 'evaluation')} in {_plural(generations, 'generation')} "
+            f"of {settings['popsize']}, "
             f"{settings['count']:,} {unit} per opponent at first, growing to twice that",
         ),
         ("final", f"{settings['final']:,} fresh {unit} per candidate and opponent"),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 
+import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
@@ -58,11 +61,18 @@ def test_one_spec_shows_every_value_and_marks_the_given_ones():
 def test_bad_specs_are_one_line_errors_that_list_what_exists():
     result = run("greddy")
     assert result.exit_code == 1
-    assert result.output.startswith("Error: unknown strategy 'greddy': choose from random, simple, greedy,")
+    # Issue 25: a typo gets "did you mean", as a mistyped option does.
+    assert result.output.startswith(
+        "Error: unknown strategy 'greddy' (did you mean 'greedy'?): choose from random, simple, greedy,"
+    )
     assert len(result.output.strip().splitlines()) == 1
     result = run("heuristic:knok=7")
     assert result.exit_code == 1
-    assert result.output.startswith("Error: unknown parameter 'knok' for strategy 'heuristic': choose from knock,")
+    assert result.output.startswith(
+        "Error: unknown parameter 'knok' (did you mean 'knock'?) for strategy 'heuristic': choose from knock,"
+    )
+    far = run("xyzzy")
+    assert far.output.startswith("Error: unknown strategy 'xyzzy': choose from")  # nothing close: no guess
     result = run("mcts:budget=0")
     assert result.exit_code == 1 and "must be between 1 and" in result.output
 
@@ -113,3 +123,43 @@ def test_bots_that_read_no_rules_say_so_and_rules_need_a_spec():
     )
     result = run("--rules", "eaai")
     assert result.exit_code == 1 and result.output.startswith("Error: --rules and --set go with a SPEC")
+
+
+def _knock_deadwoods_in_play(spec: str, rules_name: str, games: int, seed: int) -> tuple[np.ndarray, int]:
+    """The knocker's deadwood at every knock that was not gin in ``games`` games of ``spec`` against
+    itself, and how many hands ended in gin."""
+    from simgin.game import engine
+    from simgin.game.rules import Rules
+    from simgin.kernels import engine as kernels
+    from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
+
+    _, game_rows, counts = engine.play_game_rows((spec, spec), Rules.preset(rules_name), engine.hand_seeds(seed, games))
+    rows, _ = engine.game_hands(game_rows, counts)
+    knocked = np.isin(rows[:, kernels.H_KIND], (KIND_KNOCK, KIND_UNDERCUT))
+    gins = int(np.isin(rows[:, kernels.H_KIND], (KIND_GIN, KIND_BIG_GIN)).sum())
+    return rows[knocked, kernels.H_KNOCKER_DEADWOOD], gins
+
+
+@pytest.mark.parametrize(("spec", "rules_name"), [("opponent", "eaai"), ("heuristic", "standard")])
+def test_typical_knocks_agree_with_the_knocks_the_bot_makes_in_play(spec, rules_name):
+    # Issue 25: "typical knocks deadwood 10 with 28; never with 18" was printed for a bot that
+    # knocks at a mean deadwood of about 4 in play. The line now comes from the bot's own play;
+    # games on other seeds must knock in the range it prints.
+    result = run(spec, "--rules", rules_name)
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "typical knocks" in line)
+    found = re.search(r"deadwood (\d+)(?:-(\d+))? \(median (\d+)\) in (\d+) knocks", line)
+    assert found, line
+    low, high, median = int(found[1]), int(found[2] or found[1]), int(found[3])
+    observed, gins = _knock_deadwoods_in_play(spec, rules_name, games=60, seed=12345)
+    assert len(observed) > 30
+    q1, q2, q3 = np.percentile(observed, [25, 50, 75])
+    assert low <= q2 <= high, (line, q1, q2, q3)  # the median seen in play lies in the printed middle half
+    assert q1 - 1 <= median <= q3 + 1, (line, q1, q2, q3)  # and the printed median in the middle half seen
+    assert low <= observed.mean() + 1 and observed.mean() - 1 <= high
+    # The mean with gins (deadwood 0) counted, as "mean deadwood at its knocks" is often measured.
+    printed_mean = float(re.search(r"mean ([\d.]+) with its gins \(deadwood 0\) counted", line)[1])
+    assert printed_mean == pytest.approx(observed.sum() / (len(observed) + gins), abs=1.0)
+    # The early / midway / late parts name the stock cards left, and the sample is said.
+    assert "with 31-21 stock cards left" in line and "with 20-11" in line and "with 10-0" in line
+    assert "games against itself" in line

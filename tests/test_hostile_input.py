@@ -345,8 +345,25 @@ def test_ctrl_c_before_anything_finished_says_how_to_keep_work(monkeypatch, tmp_
     result = invoke("tournament", "simple", "random", "--games", "40", "--workers", "1", "--quiet")
     line = one_error_line(result)
     assert "interrupted before any result was finished" in line and "--out DIR" in line
-    kept = invoke("match", "simple", "random", "--games", "40", "--workers", "1", "--out", str(tmp_path / "o"))
-    assert "finished chunks are kept in" in one_error_line(kept)
+    # Issue 25: with --out and no chunk finished, it said "finished chunks are kept": there were none.
+    out = tmp_path / "o"
+    kept = invoke("match", "simple", "random", "--games", "40", "--workers", "1", "--out", str(out))
+    assert one_error_line(kept) == (
+        f"Error: interrupted before any chunk was finished: nothing is kept in {out}; "
+        "rerun the same command to start again"
+    )
+
+
+def test_ctrl_c_with_out_says_how_many_finished_chunks_are_kept(monkeypatch, tmp_path):
+    interrupt_after(monkeypatch, 2)
+    out = tmp_path / "o"
+    args = ("match", "simple", "random", "--games", "4000", "--workers", "1", "--quiet", "--out", str(out))
+    assert one_error_line(invoke(*args)) == (
+        f"Error: interrupted; 2 finished chunks are kept in {out}, rerun the same command to resume"
+    )
+    # Interrupted again before another chunk finishes: the two of the first session are still kept.
+    interrupt_after(monkeypatch, 0)
+    assert "2 finished chunks are kept" in one_error_line(invoke(*args))
 
 
 def test_ctrl_c_in_compare_says_what_was_lost_and_how_to_keep_it(monkeypatch):

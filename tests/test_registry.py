@@ -137,7 +137,7 @@ def test_unknown_name_lists_the_strategies_that_exist():
     with pytest.raises(ValueError) as error:
         resolve("greddy")
     message = str(error.value)
-    assert message.startswith("unknown strategy 'greddy': choose from random, simple, greedy, heuristic")
+    assert message.startswith("unknown strategy 'greddy' (did you mean 'greedy'?): choose from random, simple, greedy")
     assert "module:Class" in message and "\n" not in message
 
 
@@ -145,7 +145,7 @@ def test_unknown_parameter_lists_the_parameters_that_exist():
     with pytest.raises(ValueError) as error:
         resolve("heuristic:knok=7")
     assert str(error.value) == (
-        "unknown parameter 'knok' for strategy 'heuristic': choose from "
+        "unknown parameter 'knok' (did you mean 'knock'?) for strategy 'heuristic': choose from "
         + ", ".join(p.name for p in registry.builtin_strategies()["heuristic"].parameters)
     )
     with pytest.raises(ValueError, match="'simple': choose from none"):

@@ -331,14 +331,16 @@ def test_a_finished_tune_reruns_from_its_records_without_playing(tiny):
 
 def test_a_rerun_with_other_settings_is_refused(tiny):
     _, out = tiny
-    with pytest.raises(TuneError, match=r"holds a tune with other settings \(budget, seed\)"):
+    # Issue 25: each refused setting is shown with its recorded value next to the new one.
+    expected = r"holds a tune with other settings \(budget: recorded 4, now 6; seed: recorded 3, now 4\)"
+    with pytest.raises(TuneError, match=expected):
         tune("heuristic", ["simple"], workers=1, out=out, **(TINY | {"seed": 4, "budget": 6}))
     outcome = CliRunner().invoke(
         main, ["tune", "heuristic", "--against", "greedy", "--budget", "4", "--out", str(out), "--quiet"]
     )
     assert outcome.exit_code == 1
     assert outcome.output.startswith("Error: ") and outcome.output.count("\n") == 1
-    assert "other settings" in outcome.output and "against" in outcome.output
+    assert "other settings" in outcome.output and 'against: recorded ["simple"], now ["greedy"]' in outcome.output
 
 
 def test_a_record_that_the_search_no_longer_asks_for_is_refused(tiny, tmp_path):
@@ -485,8 +487,13 @@ def test_ctrl_c_says_where_the_evaluations_are_kept(monkeypatch, tmp_path):
     monkeypatch.setattr("simgin.studies.tune.tune", interrupted)
     outcome = CliRunner().invoke(main, ["tune", "heuristic", "--against", "simple", "--out", str(tmp_path)])
     assert outcome.exit_code == 1
+    # Issue 25: nothing finished is nothing kept; otherwise the count of what is kept.
+    assert outcome.output == f"Error: interrupted before any evaluation was finished: nothing is kept in {tmp_path}\n"
+    (tmp_path / "evaluations").mkdir()
+    (tmp_path / "evaluations" / "search-g000-000.json").write_text("{}")
+    outcome = CliRunner().invoke(main, ["tune", "heuristic", "--against", "simple", "--out", str(tmp_path)])
     assert outcome.output == (
-        f"Error: interrupted; finished evaluations are kept in {tmp_path}, rerun the same command to resume\n"
+        f"Error: interrupted; 1 finished evaluation is kept in {tmp_path}, rerun the same command to resume\n"
     )
 
 
@@ -611,3 +618,58 @@ def test_parameters_that_cost_time_are_tuned_only_when_named():
     assert "budget" not in [d.name for d in plan("mcts", ["simple"]).dimensions]
     named = plan("opponent", ["simple"], params=["knock_samples", "potential"])
     assert [d.name for d in named.dimensions] == ["knock_samples", "potential"]
+
+
+# -- a tuned spec that measures worse than the start (issue 25) ---------------------------------------------
+
+LOSING = ["--params", "potential,safety,value", "--budget", "4", "--popsize", "2", "--hands", "10", "--final", "20"]
+
+
+def test_a_tuned_spec_worse_than_the_start_on_the_final_deals_keeps_the_start(tmp_path):
+    # Issue 25: the tuned spec was presented as the result even when the final measurement scored
+    # it below the start. Seed 3 of this tiny tune is such a case; seed 4 is not.
+    args = ["tune", "heuristic", "--against", "simple", *LOSING, "--workers", "1"]
+    outcome = CliRunner().invoke(main, [*args, "--seed", "3", "--json", "--out", str(tmp_path / "lost")])
+    assert outcome.exit_code == 0, outcome.output
+    data = json.loads(outcome.stdout)
+    assert tuple(data) == CONTRACT_KEYS
+    assert data["score"] < data["start_score"]
+    assert data["kept_start"] is True
+    assert data["parameters"] == data["start_parameters"]
+    assert resolve(data["spec"]).values == pytest.approx(data["start_parameters"])
+    assert data["tuned_spec"] != data["spec"] and resolve(data["tuned_spec"]).values == data["tuned_parameters"]
+    from simgin.reports import tune as tune_report
+
+    recorded = load_result(tmp_path / "lost")
+    assert recorded["kept_start"] is True
+    assert dict(tune_report.facts(recorded))["tuned spec"].startswith(f"{data['spec']} (the start, kept: ")
+    text = CliRunner().invoke(main, [*args, "--seed", "3", "--quiet"])
+    lines = text.output.strip().splitlines()
+    assert lines[-1] == data["spec"]  # the start is the result
+    assert (
+        "  the tuned spec scored lower than the start on these fresh deals: no gain found, the start is kept "
+        "(the spec below)"
+    ) in lines
+    # The parameter table still shows what the search found.
+    potential = next(line for line in lines if line.strip().startswith("potential"))
+    assert potential.split()[1:3] == [
+        format_value(data["start_parameters"]["potential"]),
+        format_value(data["tuned_parameters"]["potential"]),
+    ]
+    # A tuned spec that measures better is the result, as before.
+    won = json.loads(CliRunner().invoke(main, [*args, "--seed", "4", "--json"]).stdout)
+    assert won["score"] > won["start_score"] and won["kept_start"] is False
+    assert won["spec"] == won["tuned_spec"] and won["parameters"] == won["tuned_parameters"]
+
+
+def test_tune_text_says_percentage_points_and_counts_in_the_singular():
+    # Issue 25: "points" meant percentage points of games, and "1 generations" was printed.
+    args = ["tune", "heuristic", "--against", "simple", "--params", "knock", "--budget", "2", "--popsize", "2"]
+    outcome = CliRunner().invoke(main, [*args, "--games", "8", "--final", "20", "--seed", "3", "--workers", "1"])
+    assert outcome.exit_code == 0, outcome.output
+    lines = outcome.output.splitlines()
+    assert lines[0] == "tuned 1 parameter of heuristic against simple: 2 evaluations in 1 generation, seed 3"
+    difference = next(line for line in lines if "paired difference" in line)
+    assert " percentage points of games (" in difference
+    assert "generations" not in outcome.output and "1 parameters" not in outcome.output
+    assert lines[-2].endswith(", 0 evaluations resumed")

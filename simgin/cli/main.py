@@ -334,7 +334,9 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
     SPEC: the values the spec gives every parameter; with --rules or --set as well, what
     the rules-aware built-ins (heuristic, opponent, mcts) read from those rules: the knock
     limit, the bonuses they weigh, how a result is valued in the game, and the deadwoods
-    they knock with in a typical situation early, midway and late in a hand.
+    heuristic and opponent knock with in play: from 100 games against themselves under
+    those rules, the middle half of their knocks' deadwoods and the median, overall and
+    early, midway and late in a hand (by stock cards left).
 
     \b
     Examples:
@@ -357,6 +359,11 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
         except ValueError as error:
             raise user_error("", error) from None
         info = player.info
+        if rules is not None and player.info.name in ("heuristic", "opponent") and player.info.kind == "compiled":
+            from simgin.running import runner
+
+            if not runner.kernels_cached("games"):  # the knocks in play are played (simgin.players.rules_reading)
+                click.echo("compiling kernels, first run only (10-30 seconds)...", err=True)
         reading = rules_reading(player, rules) if rules is not None else []
         if as_json:
             data = {**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given}

@@ -60,14 +60,22 @@ def build_rules(preset: str, settings: Iterable[str] = ()) -> Rules:
         raise user_error("bad --set", error) from None
 
 
-def warn_overridden(rules: Rules, table: str = "pairs", games: bool = True) -> dict[str, str]:
+def warn_overridden(
+    rules: Rules, table: str = "pairs", games: bool = True, unwarned: Iterable[str] = ()
+) -> dict[str, str]:
     """Print one ``Warning:`` line on stderr per switch that is set but has no effect here
-    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error."""
+    (:meth:`Rules.overridden`), and return them; a combination the table refuses is an error.
+
+    ``unwarned`` names switches not to warn about (still returned): those a command never uses
+    whatever the options, such as the game switches for ``simgin replay`` of one hand.
+    """
     try:
         overridden = rules.overridden(table, games)
     except ValueError as error:
         raise user_error("", error) from None
     for name, why in overridden.items():
+        if name in unwarned:
+            continue
         click.echo(f"Warning: {name}={show_value(getattr(rules, name))} has no effect here: {why}", err=True)
     return overridden
 
@@ -144,6 +152,11 @@ def show_cards(cards: Iterable[int]) -> str:
 def one_line(text: str) -> str:
     """``text`` with its line breaks and runs of spaces made single spaces."""
     return " ".join(str(text).split())
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` and ``word``, made plural unless the count is one: ``'1 generation'``, ``'2 generations'``."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def show_value(value: Any) -> str:

@@ -20,7 +20,9 @@ from simgin.cli.options import (
     echo_json,
     json_option,
     on_illegal_option,
+    plural,
     rules_options,
+    show_value,
     user_error,
     warn_overridden,
 )
@@ -225,8 +227,15 @@ def _running(
             bar.__exit__(None, None, None)
             show = False
         if out is not None:
+            kept = _finished_files(out / "chunks")
+            if not kept:  # nothing finished, here or in an earlier session: nothing to keep
+                raise click.ClickException(
+                    f"interrupted before any chunk was finished: nothing is kept in {out}; "
+                    "rerun the same command to start again"
+                ) from None
             raise click.ClickException(
-                f"interrupted; finished chunks are kept in {out}, rerun the same command to resume"
+                f"interrupted; {plural(kept, 'finished chunk')} {'is' if kept == 1 else 'are'} kept in {out}, "
+                "rerun the same command to resume"
             ) from None
         keep = "run with --out DIR to keep finished chunks and resume after an interruption"
         results = getattr(interrupt, "results", None) or []
@@ -242,6 +251,14 @@ def _running(
     finally:
         if show:
             bar.__exit__(None, None, None)
+
+
+def _finished_files(folder: Path) -> int:
+    """How many finished records (``*.json``, each written whole) ``folder`` holds; 0 when it cannot be read."""
+    try:
+        return sum(1 for path in folder.glob("*.json") if path.is_file())
+    except OSError:
+        return 0
 
 
 def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
@@ -291,9 +308,18 @@ def _show_table_match(result: Any, as_json: bool, partial: bool) -> None:
     summary = result.summary
     name_column = "player" if config.table == "three" else "team"
     click.echo(f"{config.table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
-    for row in summary.to_dict(orient="records"):
+    labels = player_labels(config.players, ask=not partial)
+    rows = summary.to_dict(orient="records")
+    names = [
+        labels.get(row[name_column], row[name_column])
+        if config.table == "three"
+        else " + ".join(labels.get(member, member) for member in row[name_column].split(" + "))
+        for row in rows
+    ]
+    width = max([20, *(len(name) for name in names)])
+    for name, row in zip(names, rows, strict=True):
         click.echo(
-            f"  {row[name_column]:<20} wins {_percent(row['win_rate'])} of games "
+            f"  {name:<{width}} wins {_percent(row['win_rate'])} of games "
             f"({_percent(row['win_rate_low'])}-{_percent(row['win_rate_high'])}), "
             f"{row['points_per_hand']:.2f} points per hand"
         )
@@ -397,6 +423,50 @@ def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
     return data | extra
 
 
+#: The longest label a program's handshake NAME gives a text column.
+MAX_LABEL = 32
+
+
+def player_labels(players: Sequence[str], ask: bool = True) -> dict[str, str]:
+    """The label of each player in text columns: an ``exec:`` program's handshake NAME (its spec is a
+    whole command line), an ``eaai:`` player's class name, else the spec itself.
+
+    A NAME is asked for once per program (it is started, shakes hands and ends); a program that
+    gives none, fails, or gives the name of another player keeps its spec, so no two players
+    share a label. JSON keeps the specs. With ``ask`` false (a partial result after Ctrl-C) no
+    program is started and ``exec:`` players keep their specs.
+    """
+    from simgin.players import programs as process_strategy
+    from simgin.players.registry import is_program
+
+    labels: dict[str, str] = {}
+    for spec in dict.fromkeys(players):
+        label = spec
+        if spec.strip().startswith(process_strategy.PREFIX) and ask:
+            try:
+                name = process_strategy.handshake_name(spec)
+            except (process_strategy.ProgramError, ValueError, OSError):
+                name = ""
+            label = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_LABEL] or spec
+        elif is_program(spec) and not spec.strip().startswith(process_strategy.PREFIX):
+            label = spec.rpartition(":")[2].strip() or spec
+        labels[spec] = label
+    taken = list(labels.values())
+    return {spec: spec if taken.count(label) > 1 else label for spec, label in labels.items()}
+
+
+def _timing_line(result: Any, seconds: float) -> str:
+    """Time and throughput of what this command played (D17): resumed chunks are not counted, and a
+    run read back whole says so instead of a rate."""
+    if not result.chunks_run:
+        done = "its one chunk was" if result.chunks_resumed == 1 else f"all {result.chunks_resumed:,} chunks were"
+        return f"{seconds:.1f} s; {done} already done (read back from --out), nothing was played"
+    rate = result.hands_run / seconds if seconds > 0 else math.nan
+    resumed = f", {plural(result.chunks_resumed, 'chunk')} resumed" if result.chunks_resumed else ""
+    shown = f"{rate:,.0f}" if math.isfinite(rate) else "-"
+    return f"{seconds:.1f} s, {shown} hands/s ({result.hands_run:,} hands played now{resumed})"
+
+
 def _percent(value: float) -> str:
     return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
 
@@ -450,13 +520,15 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
         return
     if partial:
         click.echo(_partial_line(result))
-    a, b = result.config.players
+    labels = player_labels(result.config.players, ask=not partial)
+    a, b = (labels[player] for player in result.config.players)
     unit = "games" if result.config.mode == "games" else "hands"
     click.echo(f"{a} vs {b}: {data['hands']:,} hands, {data['games']:,} games, seed {data['seed']}")
+    width = max(12, len(a), len(b))
     for index, name in enumerate((a, b)):
         low, high = data["win_rate_ci"][index]
         click.echo(
-            f"  {name:<12} wins {_percent(data['win_rate'][index])} of {unit} ({_percent(low)}-{_percent(high)}), "
+            f"  {name:<{width}} wins {_percent(data['win_rate'][index])} of {unit} ({_percent(low)}-{_percent(high)}), "
             f"{data['points_per_hand'][index]:.2f} points per hand"
         )
     capped = data.get("capped_games", 0)
@@ -479,7 +551,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  duplicate pairs: {paired['pairs']:,.0f}, {a}'s pair score {paired['pair_score']:.3f} "
             f"({paired['pair_score_low']:.3f}-{paired['pair_score_high']:.3f}), legs correlate rho={paired['rho']:.2f}"
         )
-    click.echo(f"  {data['timing']['seconds']:.1f} s, {data['timing']['hands_per_second']:,.0f} hands/s")
+    click.echo(f"  {_timing_line(result, data['timing']['seconds'])}")
 
 
 @click.command()
@@ -531,14 +603,18 @@ def _show_tournament_partial(result: Any, as_json: bool) -> None:
         echo_json(jsonable(data | {"partial": _partial_json(result)}))
         return
     click.echo(_partial_line(result))
-    click.echo(_tournament_table(result))
+    click.echo(_tournament_table(result, player_labels(result.config.players, ask=False)))
 
 
-def _tournament_table(result: Any) -> str:
+def _tournament_table(result: Any, labels: dict[str, str] | None = None) -> str:
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
     if result.config.on_illegal == "forfeit":
         columns.append("forfeits")
-    return result.summary[columns].to_string(index=False, float_format=lambda x: f"{x:.3f}")
+    labels = labels or player_labels(result.config.players)
+    table = result.summary[columns].copy()
+    for column in ("player", "opponent"):
+        table[column] = [labels.get(spec, spec) for spec in table[column]]
+    return table.to_string(index=False, float_format=lambda x: f"{x:.3f}")
 
 
 def forfeit_lines(result: Any) -> list[str]:
@@ -568,14 +644,17 @@ def forfeit_lines(result: Any) -> list[str]:
 
 
 def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
-    click.echo(_tournament_table(result))
+    labels = player_labels(result.config.players)
+    click.echo(_tournament_table(result, labels))
     for line in forfeit_lines(result):
         click.echo(line)
-    anchor_name = analysis["anchor"] or "the mean"
+    anchor_name = labels.get(analysis["anchor"], analysis["anchor"]) if analysis["anchor"] else "the mean"
     click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
+    width = max([16, *(len(label) for label in labels.values())])
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
+        name = labels.get(row["player"], row["player"])
         line = (
-            f"  {row['player']:<16} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
+            f"  {name:<{width}} {row['rating']:8.1f}  ({row['low']:.1f} to {row['high']:.1f}), "
             f"rank {row['rank_low']:.0f}-{row['rank_high']:.0f}"
         )
         if row["sweep"] and row["player"] != analysis["anchor"]:
@@ -585,7 +664,7 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     if claims:
         click.echo("significant after Holm's correction:")
         for row in claims:
-            click.echo(f"  {holm_claim(row)}")
+            click.echo(f"  {holm_claim(row | {side: labels.get(row[side], row[side]) for side in ('a', 'b')})}")
     else:
         click.echo("no pairwise claim is significant after Holm's correction")
     for note in analysis.get("rating_notes", []):
@@ -839,7 +918,9 @@ def _show_sweep(
         data = {"players": list(players), "grid": grid, "overridden": overridden}
         echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
         return
-    shown = table[table["side"] == "a"][columns]
+    shown = table[table["side"] == "a"][columns].copy()
+    labels = player_labels(players)
+    shown["player"] = [labels.get(spec, spec) for spec in shown["player"]]
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     if forfeited:
         for cell in cells:
@@ -903,11 +984,25 @@ def replay(
       simgin replay simple random --seed 7 --hand 3
     """
     from simgin.game import reference_engine
+    from simgin.game.rules import GAME_SWITCHES
     from simgin.players.registry import resolve
     from simgin.running import runner
 
     in_game = _replay_scores(scores, hand_seed)
-    warn_overridden(rules, games=in_game is not None)
+    if in_game is not None:
+        # A hand of a game (--scores): the rules-aware bots read the game's switches.
+        warn_overridden(rules, games=True)
+    else:
+        # One hand is replayed: the game's scoring never applies. No warning about what the preset
+        # sets there (the warning named --hands, which a replay is not given); a game switch named
+        # with --set is told it has no effect in one hand; a hand switch overridden still warns.
+        overridden = warn_overridden(rules, games=False, unwarned=GAME_SWITCHES)
+        named = {item.partition("=")[0].strip() for item in click.get_current_context().params.get("settings", ())}
+        for name in [name for name in GAME_SWITCHES if name in overridden and name in named]:
+            value = show_value(getattr(rules, name))
+            click.echo(
+                f"Warning: {name}={value} has no effect here: a replay plays one hand, not a game (R20-R23)", err=True
+            )
     if hand_seed is None:
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")

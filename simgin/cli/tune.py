@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from simgin.cli.options import on_illegal_option
+from simgin.cli.options import on_illegal_option, plural
 from simgin.game.rules import Rules
 
 
@@ -135,7 +135,9 @@ def tune(
     --games by the last generation; the best finalists are replayed on fresh deals. Then
     the tuned spec and the start play new deals that the search never saw, and their
     scores with 95% intervals and the p-value of the paired difference are printed,
-    with the tuned spec last (match, tournament, compare and sweep take it as is).
+    with the tuned spec last (match, tournament, compare and sweep take it as is). When
+    the tuned spec scores lower than the start on those fresh deals, the start is kept
+    and printed last instead, and the output says so.
     The defaults (128 evaluations, 400 games at first) take a few minutes on 2 cores;
     the examples below are tiny.
 
@@ -204,8 +206,7 @@ def tune(
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
-        kept = f"; finished evaluations are kept in {out}, rerun the same command to resume" if out else ""
-        raise click.ClickException(f"interrupted{kept}") from None
+        raise click.ClickException(_interrupted(out)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -215,20 +216,37 @@ def tune(
     _echo_result(result)
 
 
+def _interrupted(out: Path | None) -> str:
+    """The line after Ctrl-C: what ``out`` keeps, or that nothing was finished to keep (issue 25)."""
+    if out is None:
+        return "interrupted"
+    from simgin.studies.tune import EVALUATIONS_DIR
+
+    try:
+        kept = sum(1 for path in (out / EVALUATIONS_DIR).glob("*.json") if path.is_file())
+    except OSError:
+        kept = 0
+    if not kept:
+        return f"interrupted before any evaluation was finished: nothing is kept in {out}"
+    verb = "is" if kept == 1 else "are"
+    return f"interrupted; {plural(kept, 'finished evaluation')} {verb} kept in {out}, rerun the same command to resume"
+
+
 def _echo_result(result: Any) -> None:
     settings = result.settings
     mode = settings.mode
     pool = ", ".join(result.against)
     tuned_names = [d.name for d in settings.dimensions]
     click.echo(
-        f"tuned {len(tuned_names)} parameters of {result.strategy} against {pool}: {result.evaluations} evaluations "
-        f"in {settings.generations} generations, seed {settings.seed}"
+        f"tuned {plural(len(tuned_names), 'parameter')} of {result.strategy} against {pool}: "
+        f"{plural(result.evaluations, 'evaluation')} in {plural(settings.generations, 'generation')}, "
+        f"seed {settings.seed}"
     )
     width = max(len(name) for name in [*tuned_names, "parameter"])
     click.echo(f"  {'parameter':<{width}}  {'start':>8}  {'tuned':>8}  bounds")
     for dimension in settings.dimensions:
         start = result.start_parameters[dimension.name]
-        value = result.parameters[dimension.name]
+        value = result.tuned_parameters[dimension.name]
         bounds = f"{dimension.low:g}..{dimension.high:g}"
         click.echo(f"  {dimension.name:<{width}}  {_number(start):>8}  {_number(value):>8}  {bounds}")
     what = "of games" if mode == "games" else "net points per hand"
@@ -246,7 +264,7 @@ def _echo_result(result: Any) -> None:
     )
     difference = result.difference
     scale = 100 if mode == "games" else 1
-    unit = " points" if mode == "games" else ""
+    unit = " percentage points of games" if mode == "games" else " net points per hand"
     p_value = result.p_value
     p_text = "-" if p_value is None or not math.isfinite(p_value) else f"{p_value:.2g}"
     click.echo(
@@ -257,10 +275,16 @@ def _echo_result(result: Any) -> None:
         finals = [entry.get("tally") or {} for e in result.history if e.phase == "final" for entry in e.opponents]
         own, theirs = (int(sum(t.get(f"forfeits_{side}", 0) for t in finals)) for side in ("a", "b"))
         click.echo(f"  forfeits (illegal moves) in the final measurement: {settings.strategy} {own}, the pool {theirs}")
+    if result.kept_start:
+        click.echo(
+            "  the tuned spec scored lower than the start on these fresh deals: no gain found, the start is kept "
+            "(the spec below)"
+        )
     timing = result.timing
+    resumed = timing["evaluations_resumed"]
     click.echo(
         f"  {result.games:,} {mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "
-        f"{timing['evaluations_resumed']} evaluations resumed"
+        f"{plural(resumed, 'evaluation')} resumed"
     )
     click.echo(result.spec)
 

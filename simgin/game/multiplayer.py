@@ -47,7 +47,7 @@ from simgin.kernels import run_kernel
 from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
-from simgin.running.summary import mean_from_sums, overridden_rules, ratio
+from simgin.running.summary import count, mean_from_sums, overridden_rules, ratio
 from simgin.statistics.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -90,8 +90,9 @@ class Sums:
             merged[name] = merged.get(name, 0.0) + value
         return Sums(merged)
 
-    def to_dict(self) -> dict[str, float]:
-        return dict(sorted(self.values.items()))
+    def to_dict(self) -> dict[str, int | float]:
+        """The sums by name, whole ones as ints (counts show as ``25``, not ``25.0``)."""
+        return {name: count(value) for name, value in sorted(self.values.items())}
 
     @classmethod
     def from_dict(cls, data: dict[str, float]) -> Sums:
@@ -204,8 +205,8 @@ def summarize_table(table: str, players: tuple[str, ...], t: Sums) -> pd.DataFra
             rows.append(
                 {
                     "player": name,
-                    "games": games,
-                    "wins": wins,
+                    "games": count(games),
+                    "wins": count(wins),
                     "win_rate": ratio(wins, games),
                     "win_rate_low": float(low),
                     "win_rate_high": float(high),
@@ -231,8 +232,8 @@ def summarize_table(table: str, players: tuple[str, ...], t: Sums) -> pd.DataFra
             rows.append(
                 {
                     "team": " + ".join(players[m] for m in members),
-                    "games": games,
-                    "wins": wins,
+                    "games": count(games),
+                    "wins": count(wins),
                     "win_rate": ratio(wins, games),
                     "win_rate_low": float(low),
                     "win_rate_high": float(high),
@@ -262,7 +263,7 @@ def seat_advantage(table: str, t: Sums) -> pd.DataFrame:
         wins = t[f"{prefix}{seat}"]
         low, high = wilson_interval(wins, games)
         rows.append(
-            {"seat": seat, "wins": wins, "win_rate": ratio(wins, games), "low": float(low), "high": float(high)}
+            {"seat": seat, "wins": count(wins), "win_rate": ratio(wins, games), "low": float(low), "high": float(high)}
         )
     return pd.DataFrame(rows)
 

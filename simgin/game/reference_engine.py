@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from simgin.game.cards import CARD_COUNT, format_card, format_cards
+from simgin.game.cards import CARD_COUNT, card_value, format_card, format_cards
 from simgin.game.melds import deadwood, discard_deadwoods
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
@@ -190,8 +190,11 @@ class LayOff:
     """The defender's deadwood after lay-offs (R16)."""
 
     def __str__(self) -> str:
-        laid = format_cards(self.cards) if self.cards else "nothing"
-        return f"seat {self.seat} lays off {laid}, deadwood {self.deadwood}"
+        """The defender's melds and lay-offs, as the knocker's melds are shown (issue 25)."""
+        shown = " ".join("[" + format_cards(meld) + "]" for meld in self.melds) or "nothing"
+        points = sum(card_value(card) for card in self.cards)
+        laid = f"{format_cards(self.cards)} ({points} points)" if self.cards else "nothing"
+        return f"seat {self.seat} melds {shown}, lays off {laid}, deadwood {self.deadwood}"
 
 
 @dataclass(frozen=True)
@@ -268,8 +271,26 @@ class HandRecord:
         return tuple(int(getattr(self, f.name)) for f in fields(self) if f.name != "moves")
 
     def replay(self) -> str:
-        """The move log, one line per move."""
-        return "\n".join(str(move) for move in self.moves)
+        """The move log, one line per move.
+
+        Taking the up card (R11) or the 50th card (V7) is one move on the page: the pile draw
+        that the engine records after the offer is not printed again.
+        """
+        befores = (None, *self.moves)  # one longer: zip stops at the last move
+        return "\n".join(
+            str(move) for before, move in zip(befores, self.moves, strict=False) if not _repeats(before, move)
+        )
+
+
+def _repeats(before: Move | None, move: Move) -> bool:
+    """Whether ``move`` is the pile draw recorded after ``before``, the offer of the same card taken."""
+    return (
+        isinstance(before, (Offer, FiftiethOffer))
+        and before.taken
+        and isinstance(move, Draw)
+        and move.source == PILE
+        and (move.seat, move.card) == (before.seat, before.card)
+    )
 
 
 HAND_RECORD_FIELDS = tuple(f.name for f in fields(HandRecord) if f.name != "moves")

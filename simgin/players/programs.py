@@ -647,6 +647,20 @@ def parse_command(spec: str) -> list[str]:
     return argv
 
 
+def handshake_name(spec: str) -> str:
+    """The NAME an ``exec:`` program gives at the handshake (``simgin 1 NAME``), '' when it gives none.
+
+    Starts the program, shakes hands and ends it; a program that fails raises :class:`ProgramError`.
+    The text commands label the program's rows with it (issue 25: a long command misaligned them).
+    """
+    program = Program(spec, 0, parse_command(spec), current_settings())
+    try:
+        program.start()
+        return program.name
+    finally:
+        program.close()
+
+
 def program_info(spec: str) -> Any:
     """Registry info for an ``exec:`` spec (see :mod:`simgin.players.registry`)."""
     from functools import partial
@@ -675,6 +689,7 @@ __all__ = [
     "close_programs",
     "configure",
     "ending_lines",
+    "handshake_name",
     "is_meld",
     "layoff_targets",
     "parse_command",

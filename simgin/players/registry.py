@@ -23,12 +23,13 @@ parameter is a one-line ``ValueError`` that lists what exists.
 >>> resolve("greddy")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown strategy 'greddy': choose from random, simple, greedy, heuristic, opponent, mcts, or give ...
+ValueError: unknown strategy 'greddy' (did you mean 'greedy'?): choose from random, simple, greedy, heuristic, ...
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import importlib
 import importlib.metadata
@@ -37,7 +38,7 @@ import inspect
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -240,7 +241,8 @@ def _load_class(target: str, class_name: str) -> StrategyInfo:
         source = "module"
     if not hasattr(module, class_name):
         names = sorted(n for n, obj in vars(module).items() if isinstance(obj, type) and not n.startswith("_"))
-        raise ValueError(f"{target!r} has no {class_name!r}: it defines {', '.join(names) or 'no classes'}")
+        hint = did_you_mean(class_name, names)
+        raise ValueError(f"{target!r} has no {class_name!r}{hint}: it defines {', '.join(names) or 'no classes'}")
     return _python_info(f"{target}:{class_name}", getattr(module, class_name), source)
 
 
@@ -338,8 +340,16 @@ def lookup(target: str) -> StrategyInfo:
             return _load_entry_point(entry)
     names = [*BUILTIN_NAMES, *(entry.name for entry in entry_points() if entry.name not in BUILTIN_NAMES)]
     raise ValueError(
-        f"unknown strategy {target!r}: choose from {', '.join(names)}, or give module:Class or path/to/file.py:Class"
+        f"unknown strategy {target!r}{did_you_mean(target, names)}: choose from {', '.join(names)}, "
+        "or give module:Class or path/to/file.py:Class"
     )
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'simple'?)"`` for the choice closest to a mistyped ``word``, '' when none is close;
+    as click suggests for a mistyped option (issue 25)."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def resolve(spec: str) -> Player:
@@ -357,7 +367,8 @@ def resolve(spec: str) -> Player:
         for key, text in texts.items():
             if key not in known:
                 choices = ", ".join(known) if known else "none (it takes no parameters)"
-                raise ValueError(f"unknown parameter {key!r} for strategy {info.name!r}: choose from {choices}")
+                hint = did_you_mean(key, known)
+                raise ValueError(f"unknown parameter {key!r}{hint} for strategy {info.name!r}: choose from {choices}")
             try:
                 given[key] = known[key].check(_number(text))
             except ValueError as error:
@@ -369,7 +380,8 @@ def resolve(spec: str) -> Player:
         for key, text in texts.items():
             if key not in accepted:
                 choices = ", ".join(accepted) if accepted else "none (it takes no parameters)"
-                raise ValueError(f"unknown parameter {key!r} for strategy {info.name!r}: choose from {choices}")
+                hint = did_you_mean(key, accepted)
+                raise ValueError(f"unknown parameter {key!r}{hint} for strategy {info.name!r}: choose from {choices}")
             try:
                 given[key] = _literal(text)
             except ValueError as error:

@@ -4,11 +4,12 @@
 force at every decision (``simgin/kernels/payoff.py``, ``simgin/kernels/knock.py``). This
 module states, for one rule set, what they read: the hand's knock limit, the bonuses they
 weigh, how a result is valued in the game, the discard weights of a hand only gin can end,
-and for ``heuristic`` and ``opponent`` the deadwoods with which they knock in a typical
-situation at three points of a hand (the opponent's deadwood typical for the stage, no gin
-outs, game scores 0-0). The real decision also weighs the hand in play (its gin outs, the
-opponent hands drawn from the bot's estimate), so the typical knocks show the rules'
-effect, not a fixed threshold.
+and for ``heuristic`` and ``opponent`` the deadwoods with which they knock. Those are not
+read off a formula: the knock decision weighs the hand in play (its gin outs, opponent hands
+drawn from the bot's estimate, the game score), so the bot plays :data:`SAMPLE_GAMES` games
+against itself under the rules and the line reports the deadwoods of the knocks it made,
+overall and early, midway and late in a hand (issue 25: a line derived from a typical
+situation once said "deadwood 10" for a bot that knocks at 4 in play).
 
 >>> from simgin.players.registry import resolve
 >>> dict(rules_reading(resolve("opponent"), Rules.preset("straight")))["knock limit"]
@@ -17,52 +18,85 @@ effect, not a fixed threshold.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simgin.game.rules import Rules
-from simgin.kernels import knock as _knock
 from simgin.kernels import payoff as _payoff
+from simgin.kernels.heuristic import FULL_STOCK
 from simgin.players.registry import Player
 
-#: Stock sizes of the typical knock situations: early, midway and late in a hand (R8: 31 after the deal).
-TYPICAL_STOCKS = (28, 18, 8)
+#: Games the bot plays against itself to find the deadwoods it knocks with (seed 0: the same line every run).
+SAMPLE_GAMES = 100
+#: Stages of a hand by stock cards left when the knock came (R8: 31 after the deal): early, midway, late.
+STAGES = ((31, 21), (20, 11), (10, 0))
 READING_BOTS = ("heuristic", "opponent", "mcts")
 
 
-def typical_opponent_deadwood(stock: int) -> float:
-    """The opponent's mean deadwood at a knock decision by stock size (fitted on the knock-model data)."""
-    return 4.1 + 0.89 * stock
+@dataclass(frozen=True)
+class KnocksInPlay:
+    """What a bot's hands against itself ended in: the deadwood and stock left at each knock that
+    was not gin (R12, R17, R18), and how many hands there were and how many ended in gin (R13, V13)."""
+
+    games: int
+    hands: int
+    gins: int
+    deadwood: np.ndarray
+    stock: np.ndarray
 
 
-def typical_knocks(rules: Rules, stock: int, knock_limit: int, bias: float = 0.0) -> list[int]:
-    """The deadwoods 1..knock_limit with which a bot knocks in the typical situation at ``stock``."""
-    array = rules.to_array()
-    x = np.empty(_knock.FEATURE_COUNT)
-    opponent = typical_opponent_deadwood(stock)
-    knocks = []
-    for deadwood in range(1, knock_limit + 1):
-        points = max(0, round(-5.2 + 1.09 * (opponent - deadwood)))
-        now = _payoff.result_value(array, 0, 0, points)
-        _knock.features(deadwood, stock, knock_limit, 0.0, opponent, 0, x)
-        if now + bias >= _knock.playing_on_value(array, 0, 0, 1, x):
-            knocks.append(deadwood)
-    return knocks
+def knocks_in_play(spec: str, rules: Rules, games: int = SAMPLE_GAMES, seed: int = 0) -> KnocksInPlay:
+    """Play ``games`` games of ``spec`` against itself under ``rules`` (the compiled engine, game seeds
+    from ``seed``) and collect its knocks: the same decision function it plays with, so the
+    deadwoods are the ones it really knocks with, gin outs, estimates and game scores included."""
+    from simgin.game import engine
+    from simgin.kernels import engine as _k
+    from simgin.kernels import showdown as _s
+
+    _, game_rows, counts = engine.play_game_rows((spec, spec), rules, engine.hand_seeds(seed, games))
+    rows, _ = engine.game_hands(game_rows, counts)
+    kind = rows[:, _k.H_KIND]
+    knocked = (kind == _s.KIND_KNOCK) | (kind == _s.KIND_UNDERCUT)
+    stock_draws = rows[:, _k.H_DRAWS] - rows[:, _k.H_PILE_TAKES_0] - rows[:, _k.H_PILE_TAKES_1]
+    return KnocksInPlay(
+        games=games,
+        hands=int(rows.shape[0]),
+        gins=int(np.count_nonzero((kind == _s.KIND_GIN) | (kind == _s.KIND_BIG_GIN))),
+        deadwood=rows[knocked, _k.H_KNOCKER_DEADWOOD].astype(np.int64),
+        stock=(FULL_STOCK - stock_draws[knocked]).astype(np.int64),
+    )
 
 
-def _ranges(values: list[int]) -> str:
-    """``[1, 2, 3, 7]`` as ``'1-3, 7'``; none as ``'never'``."""
-    if not values:
-        return "never"
-    parts = []
-    start = previous = values[0]
-    for value in [*values[1:], None]:
-        if value is not None and value == previous + 1:
-            previous = value
-            continue
-        parts.append(f"{start}" if start == previous else f"{start}-{previous}")
-        if value is not None:
-            start = previous = value
-    return ", ".join(parts)
+def _spread(deadwood: np.ndarray) -> str:
+    """The middle half and the median of knock deadwoods, e.g. ``'7-10 (median 9)'``."""
+    low, median, high = (int(q) for q in np.percentile(deadwood, [25, 50, 75], method="lower"))
+    return f"{low} (median {median})" if low == high else f"{low}-{high} (median {median})"
+
+
+def describe_knocks(knocks: KnocksInPlay) -> str:
+    """The ``typical knocks`` line: the middle half of the deadwoods of its knocks that were not gin,
+    with their median, overall and by stock cards left; the mean deadwood of all the hands it
+    ended, gins (deadwood 0) included; and the sample they come from."""
+    count = len(knocks.deadwood)
+    hands = max(knocks.hands, 1)
+    sample = (
+        f"played in {knocks.games} games against itself: {knocks.hands} hands, "
+        f"{100 * count / hands:.0f}% knocks, {100 * knocks.gins / hands:.0f}% gin"
+    )
+    if not count:
+        return f"none, only gin; {sample}"
+    stages = []
+    for high, low in STAGES:
+        inside = knocks.deadwood[(knocks.stock >= low) & (knocks.stock <= high)]
+        stages.append(f"{_spread(inside) if len(inside) else 'none'} with {high}-{low}")
+    stages[0] += " stock cards left"
+    knocks_text = f"{count} knock{'s' if count != 1 else ''}"
+    mean = float(knocks.deadwood.sum()) / (count + knocks.gins)
+    return (
+        f"deadwood {_spread(knocks.deadwood)} in {knocks_text}; {', '.join(stages)}; "
+        f"mean {mean:.1f} with its gins (deadwood 0) counted; {sample}"
+    )
 
 
 def rules_reading(player: Player, rules: Rules) -> list[tuple[str, str]]:
@@ -105,9 +139,5 @@ def rules_reading(player: Player, rules: Rules) -> list[tuple[str, str]]:
         scale = values["gin_only"]
         rows.append(("gin-only hands", f"potential and safety weights x{scale:g} where the knock limit is 0"))
     if name in ("heuristic", "opponent") and (rules.oklahoma or rules.knock_limit > 0):
-        limit = 10 if rules.oklahoma else rules.knock_limit
-        bias = values.get("knock_bias", 0.0)
-        typical = [f"{_ranges(typical_knocks(rules, stock, limit, bias))} with {stock}" for stock in TYPICAL_STOCKS]
-        where = " (knock limit 10)" if rules.oklahoma else ""
-        rows.append(("typical knocks", f"deadwood {'; '.join(typical)} stock cards left{where}"))
+        rows.append(("typical knocks", describe_knocks(knocks_in_play(player.spec, rules))))
     return rows

@@ -1052,20 +1052,56 @@ def _os_problem(error: OSError) -> str:
 
 
 def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
-    """Names of the settings that differ, e.g. ``'seed, hands'``."""
-    changed: list[str] = []
-    if recorded.get("kind") != settings["kind"]:
-        changed.append("kind")
-    if recorded.get("hand_log") != settings["hand_log"]:
-        changed.append("hand_log")
+    """The settings that differ, each with the recorded value next to the new one, e.g.
+    ``'seed: recorded 1, now 2; hands: recorded 400, now 800'`` (issue 25)."""
+    changed = setting_differences(
+        {key: recorded.get(key) for key in ("kind", "hand_log")}, {key: settings[key] for key in ("kind", "hand_log")}
+    )
     old_runs, new_runs = recorded.get("runs", []), settings["runs"]
-    if len(old_runs) != len(new_runs):
-        changed.append("number of runs")
-    for old, new in zip(old_runs, new_runs, strict=False):
-        changed.extend(
-            key for key in sorted(new.keys() | old.keys()) if old.get(key) != new.get(key) and key not in changed
-        )
-    return ", ".join(changed) or "unknown"
+    if not isinstance(old_runs, list) or len(old_runs) != len(new_runs):
+        count = len(old_runs) if isinstance(old_runs, list) else "?"
+        changed.append(f"number of runs: recorded {count}, now {len(new_runs)}")
+    else:  # a difference of every cell (a sweep's seed) is named once, one of some cells with the cell
+        cells = [setting_differences(old, new) for old, new in zip(old_runs, new_runs, strict=True)]
+        common = [line for line in cells[0] if all(line in lines for lines in cells)] if cells else []
+        changed += common
+        for index, lines in enumerate(cells):
+            changed += [f" of cell {index}: ".join(line.split(": ", 1)) for line in lines if line not in common]
+    return show_differences(changed)
+
+
+def setting_differences(recorded: Any, wanted: Any, path: str = "") -> list[str]:
+    """``'NAME: recorded OLD, now NEW'`` for each setting that differs, nested settings named
+    with dots after the plain ones (``'seed: recorded 1, now 2; rules.gin_bonus: recorded 25, now 30'``);
+    values as JSON."""
+    if isinstance(recorded, dict) and isinstance(wanted, dict):
+        lines: list[str] = []
+        keys = [*wanted, *(key for key in recorded if key not in wanted)]
+        for key in sorted(keys, key=lambda key: isinstance(wanted.get(key), dict)):  # plain values first
+            name = f"{path}.{key}" if path else str(key)
+            lines += setting_differences(recorded.get(key, _MISSING), wanted.get(key, _MISSING), name)
+        return lines
+    if recorded == wanted:
+        return []
+    return [f"{path or 'settings'}: recorded {_shown_setting(recorded)}, now {_shown_setting(wanted)}"]
+
+
+def show_differences(lines: list[str], most: int = 6) -> str:
+    """At most ``most`` differences joined with ``'; '``, then how many more there are."""
+    if not lines:
+        return "unknown"
+    more = f"; and {len(lines) - most} more" if len(lines) > most else ""
+    return "; ".join(lines[:most]) + more
+
+
+_MISSING = object()
+
+
+def _shown_setting(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -1086,6 +1122,8 @@ class RunResult:
     seconds: float
     chunks_run: int
     chunks_resumed: int
+    hands_run: int = 0
+    """Hands played in this call, all cells together: resumed chunks excluded (the throughput's base, D17)."""
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -1152,12 +1190,12 @@ def run_cells(
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
         todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
-        counts = {"ran": 0, "resumed": 0}
+        counts = {"ran": 0, "resumed": 0, "hands": 0}
 
         def results_so_far() -> list[RunResult]:
             seconds = time.perf_counter() - start
             return [
-                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"])
+                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"], int(counts["hands"]))
                 for cell, config in enumerate(configs)
             ]
 
@@ -1187,6 +1225,7 @@ def run_cells(
                         directory.save(result)
                     tally = result.tally
                     counts["ran"] += 1
+                    counts["hands"] += tally["hands"]
                     if progress:
                         progress(result, chunk.unit_count * config.legs)
                 cell_tallies = tallies[chunk.cell_index]
@@ -1248,7 +1287,7 @@ def run_tournament(
 
     >>> result = run_tournament(["simple", "random"], hands=200, seed=1, workers=1)
     >>> result.summary[["player", "opponent", "hands"]].to_dict(orient="records")[0]
-    {'player': 'simple', 'opponent': 'random', 'hands': 200.0}
+    {'player': 'simple', 'opponent': 'random', 'hands': 200}
     """
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {list(players)}")

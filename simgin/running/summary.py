@@ -25,6 +25,12 @@ Z95 = 1.959963984540054
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 
 
+def count(value: float) -> int | float:
+    """A count or a sum of counts as an int (tallies keep them as exact floats), so that text and
+    JSON show ``2065``, not ``2065.0``; a value that is not whole (a shared win) stays a float."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
 def ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else math.nan
 
@@ -70,8 +76,8 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     pair_sum_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
     margin, low, high = mean_from_sums(pair_sum / 2, pair_sum_sq / 4, n)
     return {
-        "pairs": n,
-        "pair_counts": counts,
+        "pairs": count(n),
+        "pair_counts": [count(c) for c in counts],
         "pair_score": score,
         "pair_score_low": score - half_low,
         "pair_score_high": score + half_high,
@@ -127,10 +133,10 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
             "side": side,
             "player": me,
             "opponent": them,
-            "hands": hands,
-            "games": t["games"],
-            "hands_won": hands_won,
-            "games_won": games_won,
+            "hands": count(hands),
+            "games": count(t["games"]),
+            "hands_won": count(hands_won),
+            "games_won": count(games_won),
             "win_rate": ratio(wins, trials),
             "win_rate_low": float(low),
             "win_rate_high": float(high),
@@ -154,8 +160,8 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
         row.update(
             {
                 "hands_per_game": ratio(t["game_hands"], t["games"]),
-                "capped_hands": t["capped"],
-                "capped_games": t["games_capped"],
+                "capped_hands": count(t["capped"]),
+                "capped_games": count(t["games_capped"]),
             }
         )
         rows.append(row)
@@ -211,11 +217,13 @@ def match_json(result: RunResult) -> dict[str, Any]:
         data["capped_games"] = int(t["games_capped"])
     if config.duplicate:
         data["paired"] = pair_statistics(t)
+    # D17: the rate counts only the hands played now; a run read back whole played none (null).
     data["timing"] = {
         "seconds": result.seconds,
-        "hands_per_second": ratio(sum(x["hands"] for x in result.tallies), result.seconds),
+        "hands_per_second": ratio(result.hands_run, result.seconds) if result.chunks_run else math.nan,
         "chunks_run": result.chunks_run,
         "chunks_resumed": result.chunks_resumed,
+        "hands_run": result.hands_run,
     }
     return jsonable(data)
 
@@ -233,14 +241,14 @@ def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
     rows = []
     hands = t["hands"]
     for limit in range(11):
-        count = t[f"limit{limit}_hands"]
-        if not count:
+        at_limit = t[f"limit{limit}_hands"]
+        if not at_limit:
             continue
-        row: dict[str, Any] = {"knock_limit": limit, "hands": count, "share": ratio(count, hands)}
+        row: dict[str, Any] = {"knock_limit": limit, "hands": count(at_limit), "share": ratio(at_limit, hands)}
         for outcome in OUTCOMES:
-            row[f"{outcome}_rate"] = ratio(t[f"limit{limit}_{outcome}"], count)
-        row["mean_turns"] = ratio(t[f"limit{limit}_turns"], count)
-        row["points_per_hand"] = ratio(t[f"limit{limit}_points"], count)
+            row[f"{outcome}_rate"] = ratio(t[f"limit{limit}_{outcome}"], at_limit)
+        row["mean_turns"] = ratio(t[f"limit{limit}_turns"], at_limit)
+        row["points_per_hand"] = ratio(t[f"limit{limit}_points"], at_limit)
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["doubled_share"] = ratio(t["doubled"], t["scored"])

@@ -121,8 +121,12 @@ class Tally:
         forfeits = self.forfeits + other.forfeits[: max(MAX_FORFEITS_KEPT - len(self.forfeits), 0)]
         return Tally(self.values + other.values, forfeits)
 
-    def to_dict(self) -> dict[str, float]:
-        return {name: float(value) for name, value in zip(TALLY_FIELDS, self.values, strict=True)}
+    def to_dict(self) -> dict[str, int | float]:
+        """The sums by name; whole ones (all of them: sums of integers) as ints, as JSON shows counts."""
+        return {
+            name: int(value) if value.is_integer() else float(value)
+            for name, value in zip(TALLY_FIELDS, self.values.tolist(), strict=True)
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, float]) -> Tally:

@@ -103,8 +103,8 @@ def tournament_analysis(
             "rating": float(boot.ratings[k]),
             "low": float(boot.low[k]),
             "high": float(boot.high[k]),
-            "rank_low": float(boot.rank_low[k]),
-            "rank_high": float(boot.rank_high[k]),
+            "rank_low": int(boot.rank_low[k]),
+            "rank_high": int(boot.rank_high[k]),
             "sweep": _sweep(scored[k], played[k], config.mode[:-1]),
         }
         for k, name in enumerate(players)

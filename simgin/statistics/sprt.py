@@ -105,7 +105,7 @@ def run_sprt(
         counts, support = pair_counts(tallies[0][0])
         test = sprt(counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model)
         state.update(llr=test.llr, lower=test.lower, upper=test.upper)
-        trajectory.append({"games": float(2 * counts.sum()), "llr": test.llr})
+        trajectory.append({"games": int(2 * counts.sum()), "llr": test.llr})
         if test.decision != "continue":
             state["decision"] = test.decision
             return True
@@ -132,7 +132,7 @@ def run_sprt(
         "elo_low": elo.elo - elo.error,
         "elo_high": elo.elo + elo.error,
         "los": elo.los,
-        "counts": counts.tolist(),
+        "counts": [int(count) for count in counts],
         "forfeits": [int(result.tallies[0]["forfeits_a"]), int(result.tallies[0]["forfeits_b"])],
         "forfeited": list(result.tallies[0].forfeits),
         "support": list(support),

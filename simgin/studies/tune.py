@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from simgin.game.rules import Rules
-from simgin.players.registry import Player, lookup, resolve, split_spec
+from simgin.players.registry import Player, did_you_mean, lookup, resolve, split_spec
 from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import z_value
@@ -293,7 +293,8 @@ def plan(
     for name, (low, high) in bounds.items():
         if name not in declared:
             raise TuneError(
-                f"--bound {name}: strategy {info.name!r} has no such parameter: choose from {', '.join(declared)}"
+                f"--bound {name}: strategy {info.name!r} has no such parameter{did_you_mean(name, declared)}: "
+                f"choose from {', '.join(declared)}"
             )
         parameter = declared[name]
         for value in (low, high):
@@ -326,7 +327,8 @@ def plan(
         for name in names:
             if name not in declared:
                 raise TuneError(
-                    f"unknown parameter {name!r} of strategy {info.name!r}: choose from {', '.join(declared)}"
+                    f"unknown parameter {name!r}{did_you_mean(name, declared)} of strategy {info.name!r}: "
+                    f"choose from {', '.join(declared)}"
                 )
             if names.count(name) > 1:
                 raise TuneError(f"--params names {name!r} twice")
@@ -584,9 +586,9 @@ class TuneDirectory:
             except (OSError, ValueError) as error:
                 raise TuneError(f"{settings_path} cannot be read ({error}); use another --out directory") from None
             if recorded != wanted:
-                changed = [key for key in wanted if recorded.get(key) != wanted[key]] or ["unknown"]
+                changed = runner.show_differences(runner.setting_differences(recorded, wanted))
                 raise TuneError(
-                    f"{self.path} holds a tune with other settings ({', '.join(changed)}); "
+                    f"{self.path} holds a tune with other settings ({changed}); "
                     "use another --out directory or rerun with the recorded settings"
                 )
         elif (self.path / runner.SETTINGS_FILE).exists() or (self.path / RESULT_FILE).exists():
@@ -710,6 +712,9 @@ CONTRACT_KEYS = (
     "evaluations",
     "games",
     "timing",
+    "kept_start",
+    "tuned_spec",
+    "tuned_parameters",
 )
 
 
@@ -717,11 +722,15 @@ CONTRACT_KEYS = (
 class TuneResult:
     """What a tune found and how it measured it; :meth:`to_dict` is the ``--json`` object.
 
-    ``score`` and ``start_score`` are measured on the final, fresh deals: the share of games
-    won against the pool (a drawn game counts half), or with ``hands`` the net points per
-    hand; ``p_value`` is the two-sided p-value of their paired difference. ``evaluations``
-    counts the search's candidate evaluations; ``games`` every game (hand, with ``hands``)
-    played, the selection and the final measurement included.
+    ``score`` (the tuned candidate, ``tuned_spec``) and ``start_score`` are measured on the
+    final, fresh deals: the share of games won against the pool (a drawn game counts half),
+    or with ``hands`` the net points per hand; ``p_value`` is the two-sided p-value of their
+    paired difference. ``spec`` and ``parameters`` are the result to use: the tuned
+    candidate, or the start when the final measurement scored the tuned candidate lower
+    than the start (``kept_start``; a tune never claims a gain its final measurement does
+    not show, issue 25). ``evaluations`` counts the search's candidate evaluations;
+    ``games`` every game (hand, with ``hands``) played, the selection and the final
+    measurement included.
     """
 
     strategy: str
@@ -738,6 +747,11 @@ class TuneResult:
     evaluations: int
     games: int
     timing: dict[str, float]
+    kept_start: bool
+    """The tuned candidate scored lower than the start on the final deals: ``spec`` is the start."""
+    tuned_spec: str
+    """The candidate the search and the selection chose, measured as ``score``."""
+    tuned_parameters: dict[str, float | int]
     settings: TuneSettings = field(repr=False)
     history: list[Evaluation] = field(repr=False)
     """Every evaluation in play order: the search, then the selection round, then the final measurement."""
@@ -945,12 +959,14 @@ def tune(
     start_final = final_evaluations[-1]
     difference = paired_difference(tuned_final, start_final)
     units = sum(2 * e.pairs * len(settings.against) for e in history)
+    kept_start = tuned_final is not start_final and tuned_final.score < start_final.score
+    kept = start_final if kept_start else tuned_final
     result = TuneResult(
         strategy=settings.strategy,
         rules=settings.rules.to_dict(),
         against=list(settings.against),
-        spec=tuned_final.spec,
-        parameters=settings.all_values(tuned_final.values),
+        spec=kept.spec,
+        parameters=settings.all_values(kept.values),
         start_parameters=settings.all_values({}),
         score=tuned_final.score,
         score_ci=[tuned_final.score_low, tuned_final.score_high],
@@ -966,6 +982,9 @@ def tune(
             "worker_seconds": sum(e.seconds for e in history),
             "evaluations_resumed": sum(1 for e in history if e.key in recorded),
         },
+        kept_start=kept_start,
+        tuned_spec=tuned_final.spec,
+        tuned_parameters=settings.all_values(tuned_final.values),
         settings=settings,
         history=history,
         generations=generations,
