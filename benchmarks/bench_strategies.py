@@ -19,7 +19,7 @@ the target, duplicate deals: each game seed is played with A in seat 0 and again
 
 Then the **robustness** table: ``opponent`` against ``simple`` in every cell of the sweep
 ``gin_bonus=10,25,40 x undercut_bonus=0,10,25 x knock_limit=5,10`` (standard otherwise),
-played through ``simgin.sweep.run_sweep`` exactly as ``simgin sweep opponent simple --grid
+played through ``simgin.studies.sweep.run_sweep`` exactly as ``simgin sweep opponent simple --grid
 gin_bonus=10,25,40 --grid undercut_bonus=0,10,25 --grid knock_limit=5,10 --games N`` plays
 it, each cell wanted with its interval above 50%.
 
@@ -58,7 +58,7 @@ from simgin.registry import BUILTIN_NAMES, resolve
 from simgin.rules import Rules
 from simgin.runner import RunConfig
 from simgin.stats import bradley_terry
-from simgin.sweep import run_sweep
+from simgin.studies.sweep import run_sweep
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 README = Path(__file__).resolve().parent.parent / "README.md"

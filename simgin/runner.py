@@ -55,7 +55,16 @@ from simgin.process_strategy import ProgramSettings
 from simgin.registry import absolute_spec
 from simgin.rng import derive
 from simgin.rules import Rules
-from simgin.tally import Tally, game_margin, net_points, tally_games, tally_hands, tally_pairs
+from simgin.tally import (
+    UNIT_FIELDS,
+    Tally,
+    game_margin,
+    net_points,
+    tally_games,
+    tally_hands,
+    tally_pairs,
+    unit_records,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -263,20 +272,28 @@ def unit_seeds(chunk: Chunk) -> np.ndarray:
 
 @dataclass
 class ChunkResult:
-    """What a worker sends back: the chunk, its tally and, on request, its hand rows."""
+    """What a worker sends back: the chunk, its tally and, on request, its hand rows and its unit records."""
 
     chunk: Chunk
     tally: Tally | Sums
     hand_log: pd.DataFrame | None = None
     seconds: float = 0.0
+    units: np.ndarray | None = None
+    """On request, one row of :data:`~simgin.tally.UNIT_FIELDS` per unit of the chunk (two-player runs)."""
 
 
 def run_chunk(
-    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+    config: RunConfig,
+    chunk: Chunk,
+    hand_log: bool = False,
+    programs: ProgramSettings | None = None,
+    unit_records: bool = False,
 ) -> ChunkResult:
     """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result).
 
     ``programs`` sets how ``exec:`` and ``eaai:`` strategies run here (time limit, stderr folder).
+    With ``unit_records`` (two-player runs) the result also carries one record per unit
+    (:func:`simgin.tally.unit_records`), for comparisons paired unit by unit across runs.
     """
     process_strategy.configure(programs)
     start = time.perf_counter()
@@ -292,6 +309,7 @@ def run_chunk(
     leg_scores: list[np.ndarray] = []
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
+    records = np.zeros((chunk.unit_count, len(UNIT_FIELDS)), dtype=np.int64) if unit_records else None
     for leg_players, seat_a_value in legs:
         try:
             if config.mode == "hands":
@@ -315,6 +333,10 @@ def run_chunk(
                 f"with chunk seed {chunk.seed}); replay it with 'simgin replay'"
             ) from None
         tally = tally + tally_hands(rows, seat_a)
+        if records is not None:
+            in_games = config.mode == "games"
+            played = games if in_games else None
+            records += _unit_records(rows, unit_of_row, seat_a, chunk.unit_count, played, seat_a_value)
         if hand_log:
             units = unit_of_row + chunk.chunk_index * config.units_per_chunk
             logs.append(_hand_log_frame(rows, chunk, units, seat_a_value, seat_a))
@@ -325,7 +347,15 @@ def run_chunk(
         import pandas as pd
 
         log = pd.concat(logs, ignore_index=True)
-    return ChunkResult(chunk, tally, log, time.perf_counter() - start)
+    return ChunkResult(chunk, tally, log, time.perf_counter() - start, records)
+
+
+def _unit_records(
+    rows: np.ndarray, unit_of_row: np.ndarray, seat_a: np.ndarray, units: int, games: np.ndarray | None, leg: int
+) -> np.ndarray:
+    """One leg's unit records; ``leg`` is A's seat in every game of the leg."""
+    game_seat_a = None if games is None else np.full(games.shape[0], leg)
+    return unit_records(rows, unit_of_row, seat_a, units, games, game_seat_a)
 
 
 def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
@@ -617,11 +647,15 @@ def compile_kernels(config: RunConfig) -> None:
 
 
 def compile_and_run_chunk(
-    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+    config: RunConfig,
+    chunk: Chunk,
+    hand_log: bool = False,
+    programs: ProgramSettings | None = None,
+    unit_records: bool = False,
 ) -> ChunkResult:
     """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
     compile_kernels(config)
-    return run_chunk(config, chunk, hand_log, programs)
+    return run_chunk(config, chunk, hand_log, programs, unit_records)
 
 
 def kernel_for(mode: str, table: str = "pairs") -> Any:
@@ -663,6 +697,7 @@ def execute(
     compile_first: bool = False,
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
+    unit_records: bool = False,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
@@ -673,7 +708,7 @@ def execute(
     cache, which the other workers then load instead of each compiling the same code.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while.
-    ``programs`` goes to :func:`run_chunk`.
+    ``programs`` and ``unit_records`` go to :func:`run_chunk`.
     """
     notice = notice or _log_notice
     with backend_for(workers, backend, scheduler) as runner_backend:
@@ -691,6 +726,8 @@ def execute(
                     function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
                     if programs is not None:
                         function = functools.partial(function, programs=programs)
+                    if unit_records:
+                        function = functools.partial(function, unit_records=True)
                     pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                 if not pending:
                     return
@@ -745,8 +782,12 @@ class RunDirectory:
         hand_log: bool,
         kind: str = "run",
         notice: Callable[[str], None] | None = None,
+        unit_records: bool = False,
     ) -> None:
         self.path = Path(path)
+        self.unit_records = unit_records
+        self.units: dict[str, np.ndarray] = {}
+        """Unit records of the chunks read back (with ``unit_records``), by chunk key."""
         self.configs = list(configs)
         self.digests = [config.digest() for config in self.configs]
         self.hand_log = hand_log
@@ -861,6 +902,15 @@ class RunDirectory:
             if problem:
                 self.notice(f"{problem}; playing chunk {chunk.key} again")
                 return None
+        if self.unit_records:
+            if "units" not in record:
+                self.notice(f"{file} has no unit records; playing chunk {chunk.key} again")
+                return None
+            try:
+                units = np.array(record["units"], dtype=np.int64).reshape(chunk.unit_count, len(UNIT_FIELDS))
+            except (TypeError, ValueError, OverflowError) as error:
+                raise RunError(f"{file} is damaged (bad unit records: {guard.describe(error)}); {fix}") from None
+            self.units[chunk.key] = units
         return tally
 
     def save(self, result: ChunkResult) -> None:
@@ -877,6 +927,8 @@ class RunDirectory:
             "seconds": result.seconds,
             "tally": result.tally.to_dict(),
         }
+        if result.units is not None:
+            record["units"] = result.units.tolist()
         try:
             if self.hand_log and result.hand_log is not None:
                 target = self.path / "hands" / f"{chunk.key}.parquet"
@@ -971,6 +1023,8 @@ class RunResult:
     seconds: float
     chunks_run: int
     chunks_resumed: int
+    units: list[np.ndarray] | None = None
+    """With ``unit_records``: per pairing, the unit records of every chunk finished, in unit order."""
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -1004,6 +1058,7 @@ def run_cells(
     kind: str = "run",
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
+    unit_records: bool = False,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
@@ -1013,7 +1068,9 @@ def run_cells(
     run (:class:`~simgin.process_strategy.ProgramSettings`); with ``out`` their stderr is kept
     in ``out/stderr``, and they are ended when the run ends. ``notice`` hears what the run
     cannot stop for (a hand log played again, a Dask cluster without workers); by default
-    the ``simgin`` logger.
+    the ``simgin`` logger. With ``unit_records`` (two-player runs) every chunk also returns, and
+    its record in ``out`` keeps, one record per unit (:data:`simgin.tally.UNIT_FIELDS`); each
+    result's ``units`` holds them per pairing.
     Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
     if hand_log and out is None:
@@ -1025,24 +1082,34 @@ def run_cells(
             import pyarrow  # noqa: F401
         except ImportError:
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
+    if unit_records and any(config.table != "pairs" for config in configs):
+        raise ValueError("unit records are kept for two-player runs only")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
     workers = check_workers(workers or os.cpu_count() or 1, backend, scheduler)
     notice = notice or _log_notice
     with guard.counting_interrupts():
         start = time.perf_counter()
-        directory = RunDirectory(Path(out), configs, hand_log, kind, notice) if out is not None else None
+        directory = RunDirectory(Path(out), configs, hand_log, kind, notice, unit_records) if out is not None else None
         finished = directory.finished() if directory else {}
         # Workers get strategy files by absolute path: a remote worker's working directory is its own.
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
         todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
         counts = {"ran": 0, "resumed": 0}
+        units: list[list[list[np.ndarray]]] = [[[] for _ in config.pairings] for config in configs]
 
         def results_so_far() -> list[RunResult]:
             seconds = time.perf_counter() - start
             return [
-                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"])
+                RunResult(
+                    config,
+                    tallies[cell],
+                    seconds,
+                    counts["ran"],
+                    counts["resumed"],
+                    [_stack_units(pieces) for pieces in units[cell]] if unit_records else None,
+                )
                 for cell, config in enumerate(configs)
             ]
 
@@ -1058,19 +1125,31 @@ def run_cells(
             stderr_dir = str(Path(out).resolve() / "stderr")
             programs = dataclasses.replace(programs or ProgramSettings(), stderr_dir=stderr_dir)
         results = execute(
-            todo, workers, backend, scheduler, hand_log, compile_first=compile_first, notice=notice, programs=programs
+            todo,
+            workers,
+            backend,
+            scheduler,
+            hand_log,
+            compile_first=compile_first,
+            notice=notice,
+            programs=programs,
+            unit_records=unit_records,
         )
         try:
             for config, chunk in _plan(configs):
                 if chunk.key in finished:
                     tally = finished[chunk.key]
+                    chunk_units = directory.units.get(chunk.key) if directory else None
                     counts["resumed"] += 1
                 else:
                     result = next(results)
                     if directory:
                         directory.save(result)
                     tally = result.tally
+                    chunk_units = result.units
                     counts["ran"] += 1
+                if unit_records and chunk_units is not None:
+                    units[chunk.cell_index][chunk.pairing_index].append(chunk_units)
                     if progress:
                         progress(result, chunk.unit_count * (2 if config.duplicate else 1))
                 cell_tallies = tallies[chunk.cell_index]
@@ -1084,6 +1163,13 @@ def run_cells(
             results.close()
             process_strategy.close_programs()  # those this process started (one local worker)
     return results_so_far()
+
+
+def _stack_units(pieces: list[np.ndarray]) -> np.ndarray:
+    """Chunks' unit records as one (units, fields) array."""
+    if not pieces:
+        return np.zeros((0, len(UNIT_FIELDS)), dtype=np.int64)
+    return np.concatenate(pieces)
 
 
 def _plan(configs: Sequence[RunConfig]) -> Iterator[tuple[RunConfig, Chunk]]:

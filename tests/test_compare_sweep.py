@@ -12,7 +12,7 @@ from simgin.cli import main
 from simgin.compare import SprtSettings, parse_sprt, run_sprt
 from simgin.ratings import tournament_analysis
 from simgin.results import load_result
-from simgin.sweep import grid_cells, parse_grid, run_sweep
+from simgin.studies.sweep import grid_cells, parse_grid, run_sweep
 
 EAAI = Rules.preset("eaai")
 

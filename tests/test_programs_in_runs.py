@@ -245,7 +245,7 @@ def _ancestors(pid: int) -> set[int]:
 
 def test_programs_follow_the_rules_of_each_sweep_cell(tmp_path):
     """One program plays every cell of a sweep; it is told the rules again when they change."""
-    from simgin.sweep import run_sweep
+    from simgin.studies.sweep import run_sweep
 
     log = tmp_path / "views.jsonl"
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {log}"
