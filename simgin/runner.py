@@ -1148,10 +1148,10 @@ def run_cells(
                     tally = result.tally
                     chunk_units = result.units
                     counts["ran"] += 1
-                if unit_records and chunk_units is not None:
-                    units[chunk.cell_index][chunk.pairing_index].append(chunk_units)
                     if progress:
                         progress(result, chunk.unit_count * (2 if config.duplicate else 1))
+                if unit_records and chunk_units is not None:
+                    units[chunk.cell_index][chunk.pairing_index].append(chunk_units)
                 cell_tallies = tallies[chunk.cell_index]
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):

@@ -67,7 +67,7 @@ def parse_grid(items: list[str] | tuple[str, ...], base: Rules) -> dict[str, lis
         if not sep or not key or not text.strip():
             raise ValueError(f"bad --grid {item!r}: expected SWITCH=A..B or SWITCH=V1,V2, e.g. knock_limit=0..10")
         if key not in grid_switches():
-            raise ValueError(f"unknown grid switch {key!r}: choose from {', '.join(grid_switches())}")
+            raise ValueError(f"unknown rule {key!r} in --grid: choose from {', '.join(grid_switches())}")
         if key in grid:
             raise ValueError(f"--grid {key} given twice")
         if ".." in text:
