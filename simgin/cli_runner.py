@@ -793,7 +793,7 @@ def sweep(
             write_result=False,
             **_execution(options),
         )
-    _show_sweep(result, as_json, out)
+    _show_sweep(result, as_json)
     if out is not None:
         try:
             result.save(out)
@@ -811,7 +811,7 @@ def sweep(
 MAX_DIFFERENCES = 50
 
 
-def _show_sweep(result: Any, as_json: bool, out: Path | None) -> None:
+def _show_sweep(result: Any, as_json: bool) -> None:
     """Print a sweep: the significant differences first, in words, then the cells' table with intervals and,
     with three or more players, each cell's ratings and skill spread (or the JSON document)."""
     from simgin.studies.sweep import difference_text
@@ -866,7 +866,7 @@ def _show_sweep(result: Any, as_json: bool, out: Path | None) -> None:
                 f"  {cell.label}: {shown}; skill spread {spread['spread']:.0f} ({spread['low']:.0f} to "
                 f"{spread['high']:.0f})"
             )
-    _echo_oklahoma_breakdowns(result.to_json()["cells"], out)
+    _echo_oklahoma_breakdowns(result)
 
 
 def _unit_label(config: Any) -> str:
@@ -909,22 +909,12 @@ def _switch_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> None:
+def _echo_oklahoma_breakdowns(result: Any) -> None:
     """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
-    from simgin.summary import knock_limit_breakdown
-    from simgin.tally import Tally
-
-    for index, cell in enumerate(cells):
-        rules = cell.get("rules") or cell["settings"]
-        if not rules.get("oklahoma", False) or cell.get("same_game_as") is not None:
-            continue
-        breakdown = knock_limit_breakdown(Tally.from_dict(cell["pairings"][0]["tally"]))
-        breakdown["hands"] = breakdown["hands"].astype(int)
-        label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
+    for index, breakdown in result.oklahoma_breakdowns().items():
+        label = result.cells[index].label
         click.echo(f"\n{label}: by up card (knock limit); {100 * breakdown['doubled_share'].iloc[0]:.1f}% doubled")
         click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-        if out is not None:
-            breakdown.to_csv(out / f"oklahoma_cell{index:03d}.csv", index=False)
 
 
 @click.command()

@@ -309,3 +309,31 @@ def test_the_library_refuses_the_same_bad_input():
         sweep(["simple", "random"], {"gin_bonus": [20, 25]}, baseline={"gin_bonus": 30}, hands=2)
     assert parse_baseline(None, {"gin_bonus": [20, 25]}, Rules()) == 0
     assert parse_baseline({"preset": "oklahoma"}, {"preset": ["standard", "oklahoma"]}, Rules()) == 1
+
+
+def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path, monkeypatch):
+    args = ["sweep", "simple", "greedy", "random", "--grid", "preset=standard,oklahoma", "--games", "8"]
+    args += ["--seed", "2", "--workers", "1", "--quiet", "--json"]
+    whole = json.loads(invoke(*args).stdout)
+    play = runner.run_chunk
+    calls = []
+
+    def interrupted_on_the_third_chunk(*chunk_args, **chunk_options):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return play(*chunk_args, **chunk_options)
+
+    monkeypatch.setattr(runner, "run_chunk", interrupted_on_the_third_chunk)
+    stopped = invoke(*args, "--out", str(tmp_path))
+    line = one_error_line(stopped)
+    assert line == f"Error: interrupted; finished chunks are kept in {tmp_path}, rerun the same command to resume"
+    assert len(list((tmp_path / "chunks").glob("*.json"))) == 2
+    monkeypatch.setattr(runner, "run_chunk", play)
+    resumed = invoke(*args, "--out", str(tmp_path))
+    assert resumed.exit_code == 0, resumed.output
+    data = json.loads(resumed.stdout)
+    assert data["timing"]["chunks_resumed"] == 2
+    assert data["differences"] == whole["differences"] and data["cells"] == whole["cells"]
+    assert load_result(tmp_path)["differences"] == whole["differences"]
+    assert (tmp_path / "oklahoma_cell001.csv").is_file() and (tmp_path / "differences.csv").is_file()

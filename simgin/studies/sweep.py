@@ -386,8 +386,12 @@ class SweepResult:
 
     @property
     def significant(self) -> tuple[Difference, ...]:
-        """The significant differences, the smallest adjusted p first."""
-        return tuple(sorted((d for d in self.differences if d.significant), key=lambda d: (d.p_holm, d.p)))
+        """The significant differences, cell by cell in grid order, and within a cell metric by metric in the
+        order of :data:`METRICS` (the win rate first), every pairing of a metric together."""
+        order = list(METRICS)
+        return tuple(
+            sorted((d for d in self.differences if d.significant), key=lambda d: (d.cell, order.index(d.metric)))
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cell, pairing and player (both sides of every pairing): the cell's switch values, ``player``
@@ -499,13 +503,29 @@ class SweepResult:
         )
 
     def save(self, out: str | Path) -> None:
-        """Write ``result.json``, ``sweep.csv`` (:meth:`to_frame`) and ``differences.csv`` into ``out``, a run
-        directory of this sweep (the CLI's ``--out``)."""
+        """Write ``result.json``, ``sweep.csv`` (:meth:`to_frame`), ``differences.csv`` and, per distinct Oklahoma
+        cell, ``oklahoma_cellNNN.csv`` (:meth:`oklahoma_breakdowns`) into ``out``, a run directory of this sweep
+        (the CLI's ``--out``)."""
         from simgin.results import save_result
 
         save_result(out, self.to_json())
         self.to_frame().to_csv(Path(out) / "sweep.csv", index=False)
         self.differences_frame().to_csv(Path(out) / "differences.csv", index=False)
+        for index, breakdown in self.oklahoma_breakdowns().items():
+            breakdown.to_csv(Path(out) / f"oklahoma_cell{index:03d}.csv", index=False)
+
+    def oklahoma_breakdowns(self) -> dict[int, pd.DataFrame]:
+        """Per distinct Oklahoma cell (by index), the first pairing's outcomes by up card, i.e. by the hand's knock
+        limit, with the share of doubled spade hands (V9; :func:`simgin.summary.knock_limit_breakdown`)."""
+        from simgin.summary import knock_limit_breakdown
+
+        breakdowns = {}
+        for cell in self.cells:
+            if cell.rules.oklahoma and cell.same_game_as is None:
+                breakdown = knock_limit_breakdown(cell.result.tallies[0])
+                breakdown["hands"] = breakdown["hands"].astype(int)
+                breakdowns[cell.index] = breakdown
+        return breakdowns
 
 
 def _unit_name(config: runner.RunConfig) -> str:
