@@ -261,10 +261,10 @@ def unit_rate(units: np.ndarray, metric: str, mode: str, side: str = "a") -> tup
 
     The value is the pooled rate Σ events / Σ trials; its standard error comes from the units (the
     delta method for a ratio of sums, docs/STATISTICS.md §9), so the correlation of the hands of one
-    deal pair or game is respected; Student's t below 30 units. Shares are clipped to [0, 1]; when every unit
-    has the same share (a clean sweep) there is no spread to measure, and Wilson's interval on the pooled
-    counts is given instead (docs/STATISTICS.md §4). ``side``
-    ``'b'`` gives the second player's win rate and net points.
+    deal pair or game is respected; Student's t below 30 units. Shares are clipped to [0, 1]; when
+    every unit has the same share (a clean sweep) there is no spread to measure, and Wilson's interval
+    on the pooled counts is given instead (§4). ``side='b'`` gives the second player's win rate and
+    net points.
     """
     events, trials = _fields(metric, mode, side)
     x = units[:, UNIT_INDEX[events]].astype(float)
