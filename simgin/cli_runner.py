@@ -737,7 +737,8 @@ def sweep(
     (non-dealer's) share of scored hands, the gin, undercut, dead and knock rates, net points per
     hand and hands per game, each with a 95% interval over deal pairs (over games or hands with
     --no-duplicate). With three or more players each cell also gets Bradley-Terry ratings with
-    bootstrap intervals and the skill spread (best minus worst rating, with its interval).
+    bootstrap intervals, the skill spread (best minus worst rating, with its interval) and the
+    first-named player's win rate against all the others (name the player of interest first).
 
     Every other cell is compared with the baseline (the first cell, or --baseline) on each of
     those numbers for each pairing, paired deal by deal; Holm's correction runs over all the
@@ -866,6 +867,12 @@ def _show_sweep(result: Any, as_json: bool) -> None:
                 f"  {cell.label}: {shown}; skill spread {spread['spread']:.0f} ({spread['low']:.0f} to "
                 f"{spread['high']:.0f})"
             )
+            if cell.first_named is not None:
+                value, low, high = cell.first_named.rates["win_rate"]
+                click.echo(
+                    f"    {cell.first_named.a} wins {_percent(value)} ({_percent(low)}-{_percent(high)}) of {unit} "
+                    "against the others"
+                )
     _echo_oklahoma_breakdowns(result)
 
 

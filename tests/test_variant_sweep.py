@@ -83,7 +83,7 @@ def test_a_preset_cell_is_exactly_rules_preset_with_set_on_top(tmp_path):
 
 def test_three_players_get_ratings_and_a_skill_spread_per_cell():
     result = simgin.sweep(
-        ["simple", "greedy", "random"], {"knock_limit": [10, 5]}, games=16, seed=2, workers=1, reps=200
+        ["simple", "greedy", "random"], {"knock_limit": [10, 5]}, games=64, seed=2, workers=1, reps=200
     )
     for cell in result.cells:
         ratings = {row["player"]: row for row in cell.ratings["ratings"]}
@@ -95,7 +95,18 @@ def test_three_players_get_ratings_and_a_skill_spread_per_cell():
         assert 0 <= spread["low"] <= spread["high"]
         assert spread["worst"] == "random"
     data = result.to_json()
-    assert {"ratings", "skill_spread", "pairwise"} <= set(data["cells"][0])
+    assert {"ratings", "skill_spread", "pairwise", "first_named"} <= set(data["cells"][0])
+    # The first-named player against the others: its two pairings added deal by deal, compared paired.
+    for cell in result.cells:
+        both = cell.result.units[0] + cell.result.units[1]  # simple vs greedy, simple vs random
+        won, games = both[:, UNIT_INDEX["games_won_a"]].sum(), both[:, UNIT_INDEX["games"]].sum()
+        assert cell.first_named.rates["win_rate"][0] == pytest.approx(won / games)
+    pooled = [d for d in result.differences if d.pairing == ("simple", "the others") and d.metric == "win_rate"]
+    assert len(pooled) == 1
+    mine = result.cells[1].result.units[0] + result.cells[1].result.units[1]
+    base = result.cells[0].result.units[0] + result.cells[0].result.units[1]
+    difference, p = _by_hand(mine, base, "games_won_a", "games")
+    assert pooled[0].difference == pytest.approx(difference) and pooled[0].p == pytest.approx(p, abs=1e-300)
     frame = result.to_frame()
     assert set(frame["player"]) == {"simple", "greedy", "random"} and len(frame) == 2 * 3 * 2
 
@@ -253,8 +264,10 @@ def test_json_has_the_differences_with_fixed_names_and_the_table():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["baseline"] == {"cell": 1, "label": "gin_bonus=40"}
-    assert data["comparisons"] == len(data["differences"]) == 3 * len(metric_names("games"))
+    assert data["comparisons"] == len(data["differences"]) == 3 * len(metric_names("games")) + 2
     assert all(set(item) >= FIXED_KEYS and item["cell"] == "gin_bonus=20" for item in data["differences"])
+    pooled = [item for item in data["differences"] if item["pairing"] == "simple vs the others"]
+    assert [item["metric"] for item in pooled] == ["win_rate", "net_points_per_hand"]
     assert {row["player"] for row in data["table"]} == {"simple", "greedy", "random"}
     assert "tally" not in data["cells"][0]["pairings"][0]
     assert all("skill_spread" in cell for cell in data["cells"])

@@ -240,6 +240,10 @@ METRICS: dict[str, tuple[str, str, str]] = {
 #: Metrics that are shares (intervals are clipped to 0-1, differences are stated in percentage points).
 RATES = ("win_rate", "first_player_win_rate", "gin_rate", "undercut_rate", "dead_rate", "knock_rate")
 CONFIDENCE = 0.95
+#: The opponent's name in the first-named player's results pooled over every other player.
+OTHERS = "the others"
+#: What the first-named player's pooled results are measured, and compared with the baseline, on.
+FIRST_NAMED_METRICS = ("win_rate", "net_points_per_hand")
 
 
 def metric_names(mode: str) -> list[str]:
@@ -300,6 +304,19 @@ def compare_units(
     return value, base, d.difference, d.low, d.high, d.p, d.units
 
 
+def first_named_units(result: runner.RunResult) -> np.ndarray | None:
+    """The first-named player's unit records against all the other players, added unit by unit (unit k is the
+    same deal in every pairing, so the sum is one unit of the pooled results), or None with two players.
+
+    The user names the player of interest (the stronger, say) first; its share of games won against the
+    field is what a variant study asks about ("for whom does Oklahoma change the game?").
+    """
+    config = result.config
+    if len(config.players) < 3:
+        return None
+    return np.sum([_units(result, k) for k, (i, _) in enumerate(config.pairings) if i == 0], axis=0)
+
+
 def _ratio(numerator: float, denominator: float) -> float:
     return float(numerator) / float(denominator) if denominator else math.nan
 
@@ -333,6 +350,9 @@ class SweepCell:
     ratings: dict[str, Any] | None
     """With three or more players: :func:`simgin.ratings.tournament_analysis` of the cell (ratings relative to
     the mean, 95% bootstrap intervals over deal pairs, ``skill_spread`` best minus worst with its interval)."""
+    first_named: PairingRates | None = None
+    """With three or more players: the first-named player against all the others together
+    (:func:`first_named_units`; opponent :data:`OTHERS`, metrics :data:`FIRST_NAMED_METRICS`)."""
 
     @property
     def label(self) -> str:
@@ -471,6 +491,12 @@ class SweepResult:
                     for row in player_rows(cell.result.config, k, tally)
                 ],
             }
+            if cell.first_named is not None:
+                named = cell.first_named
+                data["first_named"] = {"player": named.a, "against": list(self.players[1:]), "units": named.units}
+                data["first_named"] |= {"games": named.games, "hands": named.hands}
+                for metric, (value, low, high) in named.rates.items():
+                    data["first_named"] |= {metric: value, f"{metric}_ci": [low, high]}
             if cell.ratings is not None:
                 data["ratings"] = cell.ratings["ratings"]
                 data["skill_spread"] = cell.ratings["skill_spread"]
@@ -634,9 +660,11 @@ def sweep(
     effect there) are played once. ``games`` or ``hands`` are per pairing and cell (2,000 hands by default).
 
     The result has, per cell and pairing, every :data:`METRICS` entry with its 95% interval over units; with
-    three or more players, per cell, Bradley-Terry ratings with bootstrap intervals (``reps`` replicates) and
-    the skill spread; and the differences of every other distinct cell from the ``baseline`` cell (the first,
-    or the one named by ``SWITCH=VALUE,...`` or a dict), on every metric of every pairing, paired unit by unit
+    three or more players, per cell, Bradley-Terry ratings with bootstrap intervals (``reps`` replicates), the
+    skill spread and the first-named player's results against all the others (:func:`first_named_units`);
+    and the differences of every other distinct cell from the ``baseline`` cell (the first,
+    or the one named by ``SWITCH=VALUE,...`` or a dict), on every metric of every pairing (and on the first-named
+    player's pooled win rate and net points), paired unit by unit
     (:func:`compare_units`), with Holm's correction over all of them (docs/STATISTICS.md §4, §9).
 
     ``workers``, ``backend``, ``scheduler``, ``out`` (resumable run directory), ``progress``, ``hand_log`` and
@@ -692,10 +720,17 @@ def sweep(
                 PairingRates(players[i], players[j], len(units), int(tally["games"]), int(tally["hands"]), rates)
             )
         ratings = None
+        first_named = None
         if len(players) >= 3:
             from simgin.ratings import tournament_analysis
 
             ratings = tournament_analysis(result, anchor=None, reps=reps, seed=seed)
+            pooled = first_named_units(result)
+            assert pooled is not None
+            rates = {metric: unit_rate(pooled, metric, mode) for metric in FIRST_NAMED_METRICS}
+            games_played = int(pooled[:, UNIT_INDEX["games"]].sum())
+            hands_played = int(pooled[:, UNIT_INDEX["hands"]].sum())
+            first_named = PairingRates(players[0], OTHERS, len(pooled), games_played, hands_played, rates)
         sweep_cells.append(
             SweepCell(
                 index,
@@ -706,6 +741,7 @@ def sweep(
                 result,
                 tuple(pairings),
                 ratings,
+                first_named,
             )
         )
     differences = _differences(sweep_cells, chosen, config)
@@ -730,7 +766,9 @@ def _grid_text(value: Any) -> str:
 
 
 def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig) -> tuple[Difference, ...]:
-    """Every distinct game other than the baseline's against it, on every metric of every pairing; Holm over all."""
+    """Every distinct game other than the baseline's against it, on every metric of every pairing and, with three
+    or more players, on the first-named player's pooled win rate and net points against the others; Holm over
+    all of them."""
     base_cell = cells[baseline]
     base_game = baseline if base_cell.same_game_as is None else base_cell.same_game_as
     rows = []
@@ -742,6 +780,12 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
             for metric in metric_names(config.mode):
                 value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
                 rows.append((cell.index, (rates.a, rates.b), metric, value, base, difference, (low, high), p, units))
+        mine, theirs = first_named_units(cell.result), first_named_units(base_cell.result)
+        if mine is not None and theirs is not None:
+            for metric in FIRST_NAMED_METRICS:
+                value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
+                pairing = (config.players[0], OTHERS)
+                rows.append((cell.index, pairing, metric, value, base, difference, (low, high), p, units))
     adjusted = holm([row[7] for row in rows]) if rows else []
     return tuple(
         Difference(cell, pairing, metric, value, base, difference, ci, p, float(p_holm), bool(p_holm < 0.05), units)
