@@ -13,7 +13,8 @@ It is what ``simgin report`` reads. Its keys:
   one entry per grid cell with its ``settings`` (``preset`` included), full ``rules``, its own
   ``pairings`` (each with every metric and its ``_ci``) and ``summary``, its ``overridden`` and
   ``same_game_as``: the index of the earlier cell whose game it repeats; with three or more
-  players also ``ratings``, ``skill_spread`` and ``pairwise``). A sweep also has ``baseline``,
+  players also ``ratings``, ``skill_spread``, ``pairwise`` and ``first_named``: the first-named
+  player's results against all the others). A sweep also has ``baseline``,
   ``metrics`` and ``differences``: one item per comparison of a cell with the baseline, with
   ``cell``, ``pairing``, ``metric``, ``difference``, ``ci``, ``p``, ``p_holm`` and ``significant``
   (:meth:`simgin.studies.sweep.SweepResult.to_json`).
