@@ -181,6 +181,19 @@ def test_differences_and_p_values_agree_with_paired_statistics_by_hand():
     assert items[0]["cell"] == "knock_limit=10" and items[0]["pairing"] == "simple vs greedy"
 
 
+def test_a_sweep_of_single_hands_compares_hand_win_rates_unit_by_unit():
+    result = sweep(["simple", "greedy"], {"gin_bonus": [20, 40]}, hands=60, duplicate=False, seed=6, workers=1)
+    cell, base = (result.cells[k].result.units[0] for k in (1, 0))
+    assert len(cell) == 60 and set(cell[:, UNIT_INDEX["hands"]]) == {1}
+    assert [d.metric for d in result.differences] == metric_names("hands")
+    for d in result.differences:
+        events, trials = ("hands_won_a", "hands") if d.metric == "win_rate" else METRICS[d.metric][:2]
+        difference, p = _by_hand(cell, base, events, trials)
+        assert d.difference == pytest.approx(difference, abs=1e-12) and d.p == pytest.approx(p, abs=1e-300)
+    text = invoke("sweep", "simple", "greedy", "--grid", "gin_bonus=20,40", "--hands", "20", "--workers", "1")
+    assert "1st-named wins (hands)" in text.output and "hands/game" not in text.output
+
+
 def test_compare_units_is_calibrated_on_simulated_null_units():
     """Unit records drawn from one distribution for both cells: p < 0.05 in about 5% of 400 repetitions."""
     rng = np.random.default_rng(23)
