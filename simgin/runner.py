@@ -56,6 +56,7 @@ from simgin.registry import absolute_spec
 from simgin.rng import derive
 from simgin.rules import Rules
 from simgin.tally import (
+    UNIT_DTYPE,
     UNIT_FIELDS,
     Tally,
     game_margin,
@@ -309,7 +310,7 @@ def run_chunk(
     leg_scores: list[np.ndarray] = []
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
-    records = np.zeros((chunk.unit_count, len(UNIT_FIELDS)), dtype=np.int64) if unit_records else None
+    records = np.zeros((chunk.unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
     for leg_players, seat_a_value in legs:
         try:
             if config.mode == "hands":
@@ -907,7 +908,7 @@ class RunDirectory:
                 self.notice(f"{file} has no unit records; playing chunk {chunk.key} again")
                 return None
             try:
-                units = np.array(record["units"], dtype=np.int64).reshape(chunk.unit_count, len(UNIT_FIELDS))
+                units = np.array(record["units"], dtype=UNIT_DTYPE).reshape(chunk.unit_count, len(UNIT_FIELDS))
             except (TypeError, ValueError, OverflowError) as error:
                 raise RunError(f"{file} is damaged (bad unit records: {guard.describe(error)}); {fix}") from None
             self.units[chunk.key] = units
@@ -1168,7 +1169,7 @@ def run_cells(
 def _stack_units(pieces: list[np.ndarray]) -> np.ndarray:
     """Chunks' unit records as one (units, fields) array."""
     if not pieces:
-        return np.zeros((0, len(UNIT_FIELDS)), dtype=np.int64)
+        return np.zeros((0, len(UNIT_FIELDS)), dtype=UNIT_DTYPE)
     return np.concatenate(pieces)
 
 

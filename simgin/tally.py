@@ -241,7 +241,7 @@ def tally_pairs(score_1: np.ndarray, score_2: np.ndarray, x1: np.ndarray, x2: np
     return t
 
 
-#: The per-unit record of a two-player chunk (``runner.run_chunk(..., unit_records=True)``): one int64 row per
+#: The per-unit record of a two-player chunk (``runner.run_chunk(..., unit_records=True)``): one int32 row per
 #: unit (a deal pair with duplicate deals, else one hand or game), both legs summed, seen from A. Paired
 #: comparisons of rule sets use them: unit k starts from the same seed in every cell (docs/STATISTICS.md §9).
 UNIT_FIELDS: dict[str, str] = {
@@ -261,6 +261,8 @@ UNIT_FIELDS: dict[str, str] = {
     "dead": "dead hands (R15)",
 }
 UNIT_INDEX = {name: i for i, name in enumerate(UNIT_FIELDS)}
+#: A unit's counts are small (one deal pair or game): 32 bits keep 14 fields at 56 bytes a unit, 56 MB a million.
+UNIT_DTYPE = np.int32
 
 
 def unit_records(
@@ -274,14 +276,14 @@ def unit_records(
     """The :data:`UNIT_FIELDS` of one leg, per unit: hand rows summed by ``unit_of_row`` and, when hands were
     played in games, the game rows (one per unit). Adding the legs' records gives the unit's record; the sum
     over units equals the matching fields of :func:`tally_hands` plus :func:`tally_games`."""
-    records = np.zeros((units, len(UNIT_FIELDS)), dtype=np.int64)
+    records = np.zeros((units, len(UNIT_FIELDS)), dtype=UNIT_DTYPE)
     kind = rows[:, _k.H_KIND]
     winner = rows[:, _k.H_WINNER]
     scored = kind != KIND_DEAD
 
     def add(name: str, values: np.ndarray | int) -> None:
         weights = np.broadcast_to(np.asarray(values, dtype=np.int64), unit_of_row.shape)
-        records[:, UNIT_INDEX[name]] += np.bincount(unit_of_row, weights=weights, minlength=units).astype(np.int64)
+        records[:, UNIT_INDEX[name]] += np.bincount(unit_of_row, weights=weights, minlength=units).astype(UNIT_DTYPE)
 
     add("hands", 1)
     add("hands_won_a", scored & (winner == seat_a))

@@ -47,12 +47,23 @@ def test_unit_records_add_up_to_the_tally_and_survive_a_resume(tmp_path, mode, d
     config = runner.RunConfig(("simple", "greedy"), seed=3, duplicate=duplicate, chunk_units=7, **{mode: 24})
     result = runner.run_cells([config], workers=1, unit_records=True, out=tmp_path)[0]
     units, tally = result.units[0], result.tallies[0]
-    assert units.shape == (config.units, len(UNIT_FIELDS)) and units.dtype == np.int64
+    assert units.shape == (config.units, len(UNIT_FIELDS)) and units.dtype == np.int32
     totals = dict(zip(UNIT_FIELDS, units.sum(axis=0).tolist(), strict=True))
     assert totals.pop("net_points_a") == tally["points_a"] - tally["points_b"]
     assert totals == {name: tally[name] for name in totals}
     again = runner.run_cells([config], workers=1, unit_records=True, out=tmp_path)[0]
     assert again.chunks_run == 0 and np.array_equal(again.units[0], units)
+
+
+def test_a_chunk_record_without_unit_records_is_played_again(tmp_path):
+    """A directory written before unit records existed (or without them) resumes by replaying those chunks."""
+    config = runner.RunConfig(("simple", "greedy"), games=8, seed=1, chunk_units=2)
+    runner.run_cells([config], workers=1, out=tmp_path, kind="sweep")
+    heard = []
+    again = runner.run_cells([config], workers=1, out=tmp_path, kind="sweep", unit_records=True, notice=heard.append)[0]
+    assert again.chunks_run == config.chunk_count and again.chunks_resumed == 0
+    assert len(heard) == config.chunk_count and "has no unit records; playing chunk" in heard[0]
+    assert runner.run_cells([config], workers=1, out=tmp_path, kind="sweep", unit_records=True)[0].chunks_run == 0
 
 
 # -- item 1: presets as a grid dimension, any number of players --------------------------------------------
