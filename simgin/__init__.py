@@ -9,11 +9,16 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``simgin.run_match``, ``simgin.run_tournament`` and ``simgin.tune`` load their modules on first use."""
+    """``simgin.run_match``, ``simgin.run_tournament``, ``simgin.sweep`` and ``simgin.tune`` load their modules on
+    first use."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 
         return getattr(runner, name)
+    if name == "sweep":
+        from simgin.studies.sweep import sweep
+
+        return sweep
     if name == "tune":
         from simgin.studies.tune import tune
 
@@ -36,5 +41,6 @@ __all__ = [
     "run_match",
     "run_tournament",
     "score_showdown",
+    "sweep",
     "tune",
 ]

@@ -17,11 +17,13 @@ from typing import Any, TypeVar
 import click
 
 from simgin.cli.options import (
+    build_rules,
     echo_json,
     json_option,
     on_illegal_option,
     plural,
     rules_options,
+    set_option,
     show_value,
     user_error,
     warn_overridden,
@@ -818,45 +820,87 @@ def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[s
 
 
 @click.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("players", nargs=-1, metavar="P1 P2 [P3 ...]")
 @click.option(
     "--grid",
     "grid_items",
     multiple=True,
     required=True,
     metavar="SWITCH=VALUES",
-    help="A rule switch and its values: knock_limit=0..10 or gin_bonus=20,25 (repeatable).",
+    help="A rule switch and its values: knock_limit=0..10, gin_bonus=20,25 or preset=standard,oklahoma "
+    "(repeatable; every combination is a cell).",
 )
-@rules_options
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="SWITCH=VALUE,...",
+    help="The cell every other cell is compared with (default: the first cell), e.g. --baseline preset=standard.",
+)
+@click.option(
+    "--rules",
+    "preset",
+    default="standard",
+    show_default=True,
+    metavar="PRESET",
+    help=f"Base rules preset: {', '.join(Rules.PRESETS)}; a --grid preset=... dimension replaces it in its cells.",
+)
+@set_option
 @run_options
 @json_option
-def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
-    """Play A against B under every combination of rule values, all on the same seeds.
+def sweep(
+    players: tuple[str, ...],
+    grid_items: tuple[str, ...],
+    baseline: str | None,
+    preset: str,
+    settings: tuple[str, ...],
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Play every pairing of the players under every combination of rule values, all on the same
+    deals, and test every cell's difference from a baseline cell.
 
-    Each cell of the grid is a run with those switches set on --rules; the table gives per
-    cell the win rates, first-player edge, gin, undercut, dead and knock rates, mean hand
-    length, points per hand and hands per game. Cells that differ only in switches without
-    effect there (knock_limit under Oklahoma, say) are the same game: it is played once, a
-    note says so, and the column same_game_as names the cell whose results a repeat shows.
-    With --out DIR the table is also written to DIR/sweep.csv.
+    Each cell of the grid is a run with those switches set on --rules and --set. A preset is a
+    switch too: a cell of --grid preset=standard,oklahoma plays exactly as --rules PRESET (so
+    Oklahoma plays to 150), with --set on top and the cell's other switches last. Every cell
+    plays the same seed, so deal k is the same deal in every cell (common random numbers).
+
+    Per cell and pairing the table gives the first-named player's win rate, the first player's
+    (non-dealer's) share of scored hands, the gin, undercut, dead and knock rates, net points per
+    hand and hands per game, each with a 95% interval over deal pairs (over games or hands with
+    --no-duplicate). With three or more players each cell also gets Bradley-Terry ratings with
+    bootstrap intervals, the skill spread (best minus worst rating, with its interval) and the
+    first-named player's win rate against all the others (name the player of interest first).
+
+    Every other cell is compared with the baseline (the first cell, or --baseline) on each of
+    those numbers for each pairing, paired deal by deal; Holm's correction runs over all the
+    comparisons, and the significant ones are listed first, in words. Cells that differ only in
+    switches without effect there (knock_limit under Oklahoma, say) are the same game: played
+    once, and a note says so. With --out DIR: DIR/result.json (every number, and the
+    differences), DIR/sweep.csv and DIR/differences.csv; rerun the same command to resume.
 
     \b
     Example:
+      simgin sweep simple greedy random --grid preset=standard,oklahoma --games 40 --quiet
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
     """
-    from simgin import __version__
-    from simgin.running.summary import overridden_rules
-    from simgin.studies.sweep import parse_grid, plan_sweep, run_sweep, same_game_notes
+    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes
+    from simgin.studies.sweep import sweep as run_study
 
+    if len(players) < 2:
+        raise click.UsageError(f"a sweep needs at least two strategies, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
+    rules = build_rules(preset, settings)
+    changes = {item.partition("=")[0].strip(): item.partition("=")[2] for item in settings}
     try:
         grid = parse_grid(grid_items, rules)
+        parse_baseline(baseline, grid, rules)
     except ValueError as error:
         raise user_error("", error) from None
-    config = _make_config((a, b), rules, options, default_hands=2_000)
+    config = _make_config(players, rules, options, default_hands=2_000)
     try:
-        _, _, same_as = plan_sweep(config, grid)
-        notes = same_game_notes(config, grid)
+        _, _, same_as = plan_sweep(config, grid, changes)
+        notes = same_game_notes(config, grid, changes)
     except ValueError as error:
         raise user_error("", error) from None
     for note in notes[:MAX_NOTES]:
@@ -865,85 +909,160 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
         click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
     cells_count = sum(first is None for first in same_as)
     out = options["out"]
-    with _running(config.count * cells_count, config.mode, options["quiet"], out, players=config.players) as progress:
-        cells, table = run_sweep(config, grid, progress=progress, **_execution(options))
-    overridden = overridden_rules(config)
-    _show_sweep((a, b), table, cells, grid, overridden, as_json, out)
-    data = {
-        "kind": "sweep",
-        "simgin_version": __version__,
-        "config": config.to_dict(),
-        "players": [a, b],
-        "grid": grid,
-        "overridden": overridden,
-        "cells": cells,
-    }
-    _save(out, lambda: data)
+    total = config.count * cells_count * len(config.pairings)
+    with _running(total, config.mode, options["quiet"], out, players=config.players) as progress:
+        result = run_study(
+            players,
+            grid,
+            rules=rules,
+            settings=changes,
+            baseline=baseline,
+            hands=config.hands,
+            games=config.games,
+            seed=config.seed,
+            duplicate=config.duplicate,
+            progress=progress,
+            write_result=False,
+            **_execution(options),
+        )
+    _show_sweep(result, as_json)
     if out is not None:
         try:
-            table.to_csv(out / "sweep.csv", index=False)
+            result.save(out)
         except OSError as error:
-            raise click.ClickException(f"cannot write {out / 'sweep.csv'}: {error.strerror}") from None
+            reason = error.strerror or type(error).__name__
+            raise click.ClickException(
+                f"cannot write the results into {out}: {reason}; the result printed above is complete, and a rerun "
+                "where the directory is writable writes them without playing again"
+            ) from None
+        except ValueError as error:
+            raise user_error("", error) from None
 
 
-def _show_sweep(
-    players: tuple[str, str],
-    table: Any,
-    cells: list[dict[str, Any]],
-    grid: dict[str, Any],
-    overridden: dict[str, str],
-    as_json: bool,
-    out: Any,
-) -> None:
-    columns = [
-        *grid,
-        "player",
-        "win_rate",
-        "first_player_win_rate",
-        "gin_rate",
-        "undercut_rate",
-        "dead_rate",
-        "knock_rate",
-        "mean_turns",
-        "points_per_hand",
-        "hands_per_game",
-        "same_game_as",
-    ]
-    forfeited = "forfeits" in table and table["forfeits"].sum() > 0
-    if forfeited:
-        columns.insert(columns.index("hands_per_game") + 1, "forfeits")
+#: Significant differences printed at most (all are in --json and DIR/differences.csv).
+MAX_DIFFERENCES = 50
+
+
+def _show_sweep(result: Any, as_json: bool) -> None:
+    """Print a sweep: the significant differences first, in words, then the cells' table with intervals and,
+    with three or more players, each cell's ratings and skill spread (or the JSON document)."""
+    from simgin.studies.sweep import difference_text
+
+    table = result.to_frame()
     if as_json:
-        from simgin.running.results import jsonable
-
-        data = {"players": list(players), "grid": grid, "overridden": overridden}
-        echo_json(jsonable(data | {"table": table[columns].to_dict(orient="records")}))
+        columns = [c for c in table.columns if c != "cell"]
+        data = result.to_json(tallies=False) | {"table": table[columns].to_dict(orient="records")}
+        echo_json(data)
         return
-    shown = table[table["side"] == "a"][columns].copy()
-    labels = player_labels(players)
-    shown["player"] = [labels.get(spec, spec) for spec in shown["player"]]
-    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    if forfeited:
+    config = result.config
+    unit = {"hands": "hands", "games": "games"}[config.mode]
+    cells = result.cells
+    click.echo(
+        f"{', '.join(config.players)}: {len(cells)} cells, {config.count:,} {unit} per pairing and cell, "
+        f"seed {config.seed}, {'duplicate deals' if config.duplicate else 'single deals'}"
+    )
+    comparisons = len(result.differences)
+    significant = result.significant
+    baseline = cells[result.baseline].label
+    if comparisons:
+        click.echo(
+            f"differences from the baseline {baseline}, significant after Holm's correction over {comparisons} "
+            "comparisons (95%):"
+        )
+        for difference in significant[:MAX_DIFFERENCES]:
+            click.echo(f"  {difference_text(result, difference)}")
+        if len(significant) > MAX_DIFFERENCES:
+            click.echo(f"  ... and {len(significant) - MAX_DIFFERENCES} more (see --json or DIR/differences.csv)")
+        if not significant:
+            click.echo("  none")
+        rest = comparisons - len(significant)
+        if rest:
+            click.echo(
+                f"  {rest} other comparisons are not significant (every one is in --json and DIR/differences.csv)"
+            )
+    else:
+        click.echo(f"baseline {baseline}: no other cell plays a different game, so there is nothing to compare")
+    click.echo(f"\ncells (95% intervals over {_unit_label(config)}s):")
+    click.echo(_sweep_table(result, table))
+    if len(config.players) >= 3:
+        click.echo(f"\nratings (Elo, mean of the players = 0, 95% bootstrap intervals over {_unit_label(config)}s):")
         for cell in cells:
-            counts = ", ".join(f"{row['player']} {int(row['forfeits']):,}" for row in cell["summary"])
-            label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
-            click.echo(f"forfeits (illegal moves) at {label}: {counts}")
-    _echo_oklahoma_breakdowns(cells, out)
-
-
-def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> None:
-    """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
-    from simgin.running.summary import knock_limit_breakdown
-    from simgin.running.tally import Tally
-
-    for index, cell in enumerate(cells):
-        if not cell["settings"].get("oklahoma", False) or cell.get("same_game_as") is not None:
+            if cell.ratings is None or cell.same_game_as is not None:
+                continue
+            ranked = sorted(cell.ratings["ratings"], key=lambda row: -row["rating"])
+            shown = ", ".join(
+                f"{row['player']} {row['rating']:+.0f} ({row['low']:+.0f} to {row['high']:+.0f})" for row in ranked
+            )
+            spread = cell.ratings["skill_spread"]
+            click.echo(
+                f"  {cell.label}: {shown}; skill spread {spread['spread']:.0f} ({spread['low']:.0f} to "
+                f"{spread['high']:.0f})"
+            )
+            if cell.first_named is not None:
+                value, low, high = cell.first_named.rates["win_rate"]
+                click.echo(
+                    f"    {cell.first_named.a} wins {_percent(value)} ({_percent(low)}-{_percent(high)}) of {unit} "
+                    "against the others"
+                )
+    for cell in cells:
+        if cell.same_game_as is not None:
             continue
-        breakdown = knock_limit_breakdown(Tally.from_dict(cell["pairings"][0]["tally"]))
-        label = ", ".join(f"{key}={value}" for key, value in cell["settings"].items())
+        counts = {}
+        for (i, j), tally in zip(config.pairings, cell.result.tallies, strict=True):
+            for side, player in (("a", config.players[i]), ("b", config.players[j])):
+                counts[player] = counts.get(player, 0) + int(tally[f"forfeits_{side}"])
+        if any(counts.values()):
+            shown = ", ".join(f"{player} {count:,}" for player, count in counts.items())
+            click.echo(f"forfeits (illegal moves) at {cell.label}: {shown}")
+    _echo_oklahoma_breakdowns(result)
+
+
+def _unit_label(config: Any) -> str:
+    return "deal pair" if config.duplicate else config.mode[:-1]
+
+
+def _sweep_table(result: Any, table: Any) -> str:
+    """The cells' table: one line per cell and pairing, every rate with its interval."""
+    import pandas as pd
+
+    shown = table[table["side"] == "a"]
+    unit = "games" if result.config.mode == "games" else "hands"
+
+    def share(row: Any, metric: str) -> str:
+        return f"{_percent(row[metric])} ({_percent(row[metric + '_low'])}-{_percent(row[metric + '_high'])})"
+
+    def number(row: Any, metric: str) -> str:
+        return f"{row[metric]:.2f} ({row[metric + '_low']:.2f} to {row[metric + '_high']:.2f})"
+
+    rows = []
+    for _, row in shown.iterrows():
+        line = {key: _switch_text(row[key]) for key in result.grid}
+        line["pairing"] = f"{row['player']} vs {row['opponent']}"
+        line[f"1st-named wins ({unit})"] = share(row, "win_rate")
+        line["first player"] = share(row, "first_player_win_rate")
+        for metric in ("gin", "undercut", "dead", "knock"):
+            line[metric] = share(row, f"{metric}_rate")
+        line["net points/hand"] = number(row, "net_points_per_hand")
+        if result.config.mode == "games":
+            line["hands/game"] = number(row, "hands_per_game")
+        line["same game as"] = row["same_game_as"]
+        rows.append(line)
+    frame = pd.DataFrame(rows)
+    if not frame["same game as"].astype(bool).any():
+        frame = frame.drop(columns="same game as")
+    return frame.to_string(index=False)
+
+
+def _switch_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _echo_oklahoma_breakdowns(result: Any) -> None:
+    """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
+    for index, breakdown in result.oklahoma_breakdowns().items():
+        label = result.cells[index].label
         click.echo(f"\n{label}: by up card (knock limit); {100 * breakdown['doubled_share'].iloc[0]:.1f}% doubled")
         click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-        if out is not None:
-            breakdown.to_csv(out / f"oklahoma_cell{index:03d}.csv", index=False)
 
 
 @click.command()

@@ -10,8 +10,14 @@ It is what ``simgin report`` reads. Its keys:
 - ``summary``: the rows of :func:`simgin.running.summary.summarize` (one per pairing and player);
 - ``overridden``: the switches set but without effect in the run (``Rules.overridden``), with why;
 - per kind: ``ratings`` and ``pairwise`` (tournament), ``sprt`` (compare), ``cells`` (sweep:
-  one entry per grid cell with its ``settings``, its own ``pairings`` and ``summary``, its
-  ``overridden`` and ``same_game_as``: the index of the earlier cell whose game it repeats).
+  one entry per grid cell with its ``settings`` (``preset`` included), full ``rules``, its own
+  ``pairings`` (each with every metric and its ``_ci``) and ``summary``, its ``overridden`` and
+  ``same_game_as``: the index of the earlier cell whose game it repeats; with three or more
+  players also ``ratings``, ``skill_spread``, ``pairwise`` and ``first_named``: the first-named
+  player's results against all the others). A sweep also has ``baseline``,
+  ``metrics`` and ``differences``: one item per comparison of a cell with the baseline, with
+  ``cell``, ``pairing``, ``metric``, ``difference``, ``ci``, ``p``, ``p_holm`` and ``significant``
+  (:meth:`simgin.studies.sweep.SweepResult.to_json`).
 
 A tune (``kind`` ``"tune"``) writes its own keys instead: those of its ``--json`` object
 plus ``settings``, ``history``, ``generations``, ``final`` and ``difference``

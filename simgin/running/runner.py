@@ -60,12 +60,15 @@ from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
 from simgin.running.tally import (
     MAX_FORFEITS_KEPT,
+    UNIT_DTYPE,
+    UNIT_FIELDS,
     Tally,
     game_margin,
     net_points,
     tally_games,
     tally_hands,
     tally_pairs,
+    unit_records,
 )
 
 if TYPE_CHECKING:
@@ -290,20 +293,28 @@ def unit_seeds(chunk: Chunk) -> np.ndarray:
 
 @dataclass
 class ChunkResult:
-    """What a worker sends back: the chunk, its tally and, on request, its hand rows."""
+    """What a worker sends back: the chunk, its tally and, on request, its hand rows and its unit records."""
 
     chunk: Chunk
     tally: Tally | Sums
     hand_log: pd.DataFrame | None = None
     seconds: float = 0.0
+    units: np.ndarray | None = None
+    """On request, one row of :data:`~simgin.running.tally.UNIT_FIELDS` per unit of the chunk (two-player runs)."""
 
 
 def run_chunk(
-    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+    config: RunConfig,
+    chunk: Chunk,
+    hand_log: bool = False,
+    programs: ProgramSettings | None = None,
+    unit_records: bool = False,
 ) -> ChunkResult:
     """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result).
 
     ``programs`` sets how ``exec:`` and ``eaai:`` strategies run here (time limit, stderr folder).
+    With ``unit_records`` (two-player runs) the result also carries one record per unit
+    (:func:`simgin.running.tally.unit_records`), for comparisons paired unit by unit across runs.
     """
     process_strategy.configure(programs)
     start = time.perf_counter()
@@ -320,6 +331,7 @@ def run_chunk(
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
     forfeits: list[dict[str, Any]] = []
+    records = np.zeros((chunk.unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
@@ -348,6 +360,10 @@ def run_chunk(
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         forfeits += [_forfeit_record(config, chunk, leg_players, seat_a_value, f) for f in found or ()]
+        if records is not None:
+            in_games = config.mode == "games"
+            played = games if in_games else None
+            records += _unit_records(rows, unit_of_row, seat_a, chunk.unit_count, played, seat_a_value)
         if hand_log:
             units = unit_of_row + chunk.chunk_index * config.units_per_chunk
             logs.append(_hand_log_frame(rows, chunk, units, seat_a_value, seat_a))
@@ -359,7 +375,15 @@ def run_chunk(
 
         log = pd.concat(logs, ignore_index=True)
     tally.forfeits = sorted(forfeits, key=lambda record: (record["unit"], record["leg"]))[:MAX_FORFEITS_KEPT]
-    return ChunkResult(chunk, tally, log, time.perf_counter() - start)
+    return ChunkResult(chunk, tally, log, time.perf_counter() - start, records)
+
+
+def _unit_records(
+    rows: np.ndarray, unit_of_row: np.ndarray, seat_a: np.ndarray, units: int, games: np.ndarray | None, leg: int
+) -> np.ndarray:
+    """One leg's unit records; ``leg`` is A's seat in every game of the leg."""
+    game_seat_a = None if games is None else np.full(games.shape[0], leg)
+    return unit_records(rows, unit_of_row, seat_a, units, games, game_seat_a)
 
 
 def _forfeit_record(
@@ -705,11 +729,15 @@ def compile_kernels(config: RunConfig) -> None:
 
 
 def compile_and_run_chunk(
-    config: RunConfig, chunk: Chunk, hand_log: bool = False, programs: ProgramSettings | None = None
+    config: RunConfig,
+    chunk: Chunk,
+    hand_log: bool = False,
+    programs: ProgramSettings | None = None,
+    unit_records: bool = False,
 ) -> ChunkResult:
     """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
     compile_kernels(config)
-    return run_chunk(config, chunk, hand_log, programs)
+    return run_chunk(config, chunk, hand_log, programs, unit_records)
 
 
 def kernel_for(mode: str, table: str = "pairs") -> Any:
@@ -751,6 +779,7 @@ def execute(
     compile_first: bool = False,
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
+    unit_records: bool = False,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
@@ -761,7 +790,7 @@ def execute(
     cache, which the other workers then load instead of each compiling the same code.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while.
-    ``programs`` goes to :func:`run_chunk`.
+    ``programs`` and ``unit_records`` go to :func:`run_chunk`.
     """
     notice = notice or _log_notice
     with backend_for(workers, backend, scheduler) as runner_backend:
@@ -779,6 +808,8 @@ def execute(
                     function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
                     if programs is not None:
                         function = functools.partial(function, programs=programs)
+                    if unit_records:
+                        function = functools.partial(function, unit_records=True)
                     pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                 if not pending:
                     return
@@ -833,8 +864,12 @@ class RunDirectory:
         hand_log: bool,
         kind: str = "run",
         notice: Callable[[str], None] | None = None,
+        unit_records: bool = False,
     ) -> None:
         self.path = Path(path)
+        self.unit_records = unit_records
+        self.units: dict[str, np.ndarray] = {}
+        """Unit records of the chunks read back (with ``unit_records``), by chunk key."""
         self.configs = list(configs)
         self.digests = [config.digest() for config in self.configs]
         # A run that stopped on an illegal move resumes under --on-illegal forfeit: every chunk it
@@ -967,6 +1002,15 @@ class RunDirectory:
             if problem:
                 self.notice(f"{problem}; playing chunk {chunk.key} again")
                 return None
+        if self.unit_records:
+            if "units" not in record:
+                self.notice(f"{file} has no unit records; playing chunk {chunk.key} again")
+                return None
+            try:
+                units = np.array(record["units"], dtype=UNIT_DTYPE).reshape(chunk.unit_count, len(UNIT_FIELDS))
+            except (TypeError, ValueError, OverflowError) as error:
+                raise RunError(f"{file} is damaged (bad unit records: {guard.describe(error)}); {fix}") from None
+            self.units[chunk.key] = units
         return tally
 
     def save(self, result: ChunkResult) -> None:
@@ -985,6 +1029,8 @@ class RunDirectory:
         }
         if getattr(result.tally, "forfeits", None):
             record["forfeits"] = result.tally.forfeits
+        if result.units is not None:
+            record["units"] = result.units.tolist()
         try:
             if self.hand_log and result.hand_log is not None:
                 target = self.path / "hands" / f"{chunk.key}.parquet"
@@ -1124,6 +1170,8 @@ class RunResult:
     chunks_resumed: int
     hands_run: int = 0
     """Hands played in this call, all cells together: resumed chunks excluded (the throughput's base, D17)."""
+    units: list[np.ndarray] | None = None
+    """With ``unit_records``: per pairing, the unit records of every chunk finished, in unit order."""
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -1157,6 +1205,7 @@ def run_cells(
     kind: str = "run",
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
+    unit_records: bool = False,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
@@ -1166,7 +1215,9 @@ def run_cells(
     run (:class:`~simgin.players.programs.ProgramSettings`); with ``out`` their stderr is kept
     in ``out/stderr``, and they are ended when the run ends. ``notice`` hears what the run
     cannot stop for (a hand log played again, a Dask cluster without workers); by default
-    the ``simgin`` logger.
+    the ``simgin`` logger. With ``unit_records`` (two-player runs) every chunk also returns, and
+    its record in ``out`` keeps, one record per unit (:data:`simgin.running.tally.UNIT_FIELDS`); each
+    result's ``units`` holds them per pairing.
     Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
     if hand_log and out is None:
@@ -1178,24 +1229,35 @@ def run_cells(
             import pyarrow  # noqa: F401
         except ImportError:
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
+    if unit_records and any(config.table != "pairs" for config in configs):
+        raise ValueError("unit records are kept for two-player runs only")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
     workers = check_workers(workers or os.cpu_count() or 1, backend, scheduler)
     notice = notice or _log_notice
     with guard.counting_interrupts():
         start = time.perf_counter()
-        directory = RunDirectory(Path(out), configs, hand_log, kind, notice) if out is not None else None
+        directory = RunDirectory(Path(out), configs, hand_log, kind, notice, unit_records) if out is not None else None
         finished = directory.finished() if directory else {}
         # Workers get strategy files by absolute path: a remote worker's working directory is its own.
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
         todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
         counts = {"ran": 0, "resumed": 0, "hands": 0}
+        units: list[list[list[np.ndarray]]] = [[[] for _ in config.pairings] for config in configs]
 
         def results_so_far() -> list[RunResult]:
             seconds = time.perf_counter() - start
             return [
-                RunResult(config, tallies[cell], seconds, counts["ran"], counts["resumed"], int(counts["hands"]))
+                RunResult(
+                    config,
+                    tallies[cell],
+                    seconds,
+                    counts["ran"],
+                    counts["resumed"],
+                    hands_run=int(counts["hands"]),
+                    units=[_stack_units(pieces) for pieces in units[cell]] if unit_records else None,
+                )
                 for cell, config in enumerate(configs)
             ]
 
@@ -1211,12 +1273,21 @@ def run_cells(
             stderr_dir = str(Path(out).resolve() / "stderr")
             programs = dataclasses.replace(programs or ProgramSettings(), stderr_dir=stderr_dir)
         results = execute(
-            todo, workers, backend, scheduler, hand_log, compile_first=compile_first, notice=notice, programs=programs
+            todo,
+            workers,
+            backend,
+            scheduler,
+            hand_log,
+            compile_first=compile_first,
+            notice=notice,
+            programs=programs,
+            unit_records=unit_records,
         )
         try:
             for config, chunk in _plan(configs):
                 if chunk.key in finished:
                     tally = finished[chunk.key]
+                    chunk_units = directory.units.get(chunk.key) if directory else None
                     counts["resumed"] += 1
                 else:
                     result = next(results)
@@ -1224,10 +1295,13 @@ def run_cells(
                     if directory:
                         directory.save(result)
                     tally = result.tally
+                    chunk_units = result.units
                     counts["ran"] += 1
                     counts["hands"] += tally["hands"]
                     if progress:
                         progress(result, chunk.unit_count * config.legs)
+                if unit_records and chunk_units is not None:
+                    units[chunk.cell_index][chunk.pairing_index].append(chunk_units)
                 cell_tallies = tallies[chunk.cell_index]
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):
@@ -1248,6 +1322,13 @@ def _name_forfeits(tally: Tally | Sums, shipped: Sequence[str], players: Sequenc
     for record in getattr(tally, "forfeits", ()):
         for key in ("player", "opponent"):
             record[key] = names.get(record[key], record[key])
+
+
+def _stack_units(pieces: list[np.ndarray]) -> np.ndarray:
+    """Chunks' unit records as one (units, fields) array."""
+    if not pieces:
+        return np.zeros((0, len(UNIT_FIELDS)), dtype=UNIT_DTYPE)
+    return np.concatenate(pieces)
 
 
 def _plan(configs: Sequence[RunConfig]) -> Iterator[tuple[RunConfig, Chunk]]:

@@ -272,3 +272,66 @@ def tally_pairs(score_1: np.ndarray, score_2: np.ndarray, x1: np.ndarray, x2: np
     t.add("pair_x2_sq", (x2**2).sum())
     t.add("pair_x1x2", (x1 * x2).sum())
     return t
+
+
+#: The per-unit record of a two-player chunk (``runner.run_chunk(..., unit_records=True)``): one int32 row per
+#: unit (a deal pair with duplicate deals, else one hand or game), both legs summed, seen from A. Paired
+#: comparisons of rule sets use them: unit k starts from the same seed in every cell (docs/STATISTICS.md §9).
+UNIT_FIELDS: dict[str, str] = {
+    "games": "games played (0 when hands are played one by one)",
+    "games_won_a": "games won by A",
+    "games_won_b": "games won by B",
+    "hands": "hands played (dead hands included)",
+    "hands_won_a": "hands won by A",
+    "hands_won_b": "hands won by B",
+    "net_points_a": "A's hand points minus B's",
+    "scored": "hands with a winner",
+    "first_player_wins": "scored hands won by the non-dealer, who plays first (R11)",
+    "knock": "hands won by the knocker without gin",
+    "gin": "gin hands (R13)",
+    "big_gin": "big gin hands (V13)",
+    "undercut": "undercut hands (R18)",
+    "dead": "dead hands (R15)",
+}
+UNIT_INDEX = {name: i for i, name in enumerate(UNIT_FIELDS)}
+#: A unit's counts are small (one deal pair or game): 32 bits keep 14 fields at 56 bytes a unit, 56 MB a million.
+UNIT_DTYPE = np.int32
+
+
+def unit_records(
+    rows: np.ndarray,
+    unit_of_row: np.ndarray,
+    seat_a: np.ndarray,
+    units: int,
+    games: np.ndarray | None = None,
+    game_seat_a: np.ndarray | None = None,
+) -> np.ndarray:
+    """The :data:`UNIT_FIELDS` of one leg, per unit: hand rows summed by ``unit_of_row`` and, when hands were
+    played in games, the game rows (one per unit). Adding the legs' records gives the unit's record; the sum
+    over units equals the matching fields of :func:`tally_hands` plus :func:`tally_games`."""
+    records = np.zeros((units, len(UNIT_FIELDS)), dtype=UNIT_DTYPE)
+    kind = rows[:, _k.H_KIND]
+    winner = rows[:, _k.H_WINNER]
+    scored = kind != KIND_DEAD
+
+    def add(name: str, values: np.ndarray | int) -> None:
+        weights = np.broadcast_to(np.asarray(values, dtype=np.int64), unit_of_row.shape)
+        records[:, UNIT_INDEX[name]] += np.bincount(unit_of_row, weights=weights, minlength=units).astype(UNIT_DTYPE)
+
+    add("hands", 1)
+    add("hands_won_a", scored & (winner == seat_a))
+    add("hands_won_b", scored & (winner == 1 - seat_a))
+    add("net_points_a", net_points(rows, seat_a))
+    add("scored", scored)
+    add("first_player_wins", scored & (winner == 1 - rows[:, _k.H_DEALER]))
+    add("knock", kind == KIND_KNOCK)
+    add("gin", kind == KIND_GIN)
+    add("big_gin", kind == KIND_BIG_GIN)
+    add("undercut", kind == KIND_UNDERCUT)
+    add("dead", ~scored)
+    if games is not None and game_seat_a is not None:
+        winner = games[:, _k.G_WINNER]
+        records[:, UNIT_INDEX["games"]] += 1
+        records[:, UNIT_INDEX["games_won_a"]] += winner == game_seat_a
+        records[:, UNIT_INDEX["games_won_b"]] += winner == 1 - game_seat_a
+    return records

@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from simgin.running.tally import Tally
-from simgin.statistics.stats import bootstrap_ratings, corrected_confidence, holm, score_test, wilson_interval, z_value
+from simgin.statistics.stats import (
+    bootstrap_ratings,
+    corrected_confidence,
+    holm,
+    rating_spread,
+    score_test,
+    wilson_interval,
+    z_value,
+)
 
 if TYPE_CHECKING:
     from simgin.running.runner import RunResult
@@ -45,7 +53,9 @@ def unit_outcomes(t: Tally, duplicate: bool, mode: str) -> tuple[np.ndarray, np.
 def tournament_analysis(
     result: RunResult, anchor: str | None = DEFAULT_ANCHOR, reps: int = 1000, seed: int = 0, confidence: float = 0.95
 ) -> dict[str, Any]:
-    """Ratings with bootstrap intervals and rank intervals, the LOS matrix, and Holm-adjusted pairwise claims."""
+    """Ratings with bootstrap intervals and rank intervals, the LOS matrix, Holm-adjusted pairwise claims,
+    and the skill spread (best minus worst rating, with its bootstrap interval:
+    :func:`~simgin.statistics.stats.rating_spread`)."""
     config = result.config
     players = list(config.players)
     rows = []
@@ -109,9 +119,17 @@ def tournament_analysis(
         }
         for k, name in enumerate(players)
     ]
+    spread = rating_spread(boot.ratings, boot.replicates, confidence)
     return {
         "anchor": players[anchor_index] if anchor_index is not None else None,
         "ratings": ratings,
+        "skill_spread": {
+            "spread": spread.spread,
+            "low": spread.low,
+            "high": spread.high,
+            "best": players[spread.best],
+            "worst": players[spread.worst],
+        },
         "los": boot.los.tolist(),
         "pairwise": pairwise,
         "rating_notes": rating_notes(players, boot.los, pairwise, confidence),

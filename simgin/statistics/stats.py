@@ -40,6 +40,7 @@ __all__ = [
     "NormalizedElo",
     "PairedDifference",
     "PairedMargins",
+    "RatingSpread",
     "ScoreMoments",
     "ScoreTest",
     "SprtResult",
@@ -59,6 +60,7 @@ __all__ = [
     "paired_margin_analysis",
     "pentanomial_elo",
     "planning_hands",
+    "rating_spread",
     "score_from_elo",
     "score_moments",
     "score_test",
@@ -1109,3 +1111,42 @@ def bootstrap_ratings(
         rank_low=rank_low.astype(float),
         rank_high=rank_high.astype(float),
     )
+
+
+class RatingSpread(NamedTuple):
+    """The skill spread of a pool of players: the best rating minus the worst, with its interval (§2)."""
+
+    spread: float
+    """Best minus worst rating of the full fit (Elo)."""
+    low: float
+    high: float
+    """Percentiles of the per-replicate spread (2.5% and 97.5% for 95%)."""
+    best: int
+    worst: int
+    """Indices of the best and the worst player of the full fit."""
+
+
+def rating_spread(ratings: ArrayLike, replicates: ArrayLike, confidence: float = 0.95) -> RatingSpread:
+    """How far apart the best and the worst player are, with a percentile bootstrap interval (§2).
+
+    The spread of each bootstrap replicate (:attr:`BootstrapRatings.replicates`) is its highest rating
+    minus its lowest, whoever holds them there; the interval is the middle ``confidence`` share of those
+    spreads (the percentile bootstrap: Efron and Tibshirani, *An Introduction to the Bootstrap*, 1993,
+    ch. 13). A spread is at least 0, and when the players are close its replicates, maxima of noisy
+    differences, sit above the true spread: read a lower bound near 0 as "no measurable spread".
+
+    >>> round(rating_spread([100.0, -20.0, -80.0], [[90, -10, -80], [120, -30, -90], [95, -25, -70]]).spread, 1)
+    180.0
+    """
+    fitted = np.asarray(ratings, dtype=float).ravel()
+    samples = np.asarray(replicates, dtype=float)
+    if fitted.size < 2 or samples.ndim != 2 or samples.shape[1] != fitted.size or samples.shape[0] < 1:
+        raise ValueError(
+            f"need ratings of at least two players and replicates of shape (reps, {fitted.size}), "
+            f"got {fitted.size} ratings and shape {samples.shape}"
+        )
+    spreads = samples.max(axis=1) - samples.min(axis=1)
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(spreads, [tail, 100.0 - tail])
+    best, worst = int(np.argmax(fitted)), int(np.argmin(fitted))
+    return RatingSpread(float(fitted[best] - fitted[worst]), float(low), float(high), best, worst)
