@@ -739,8 +739,10 @@ def sweep(a: str, b: str, grid_items: tuple[str, ...], rules: Rules, as_json: bo
     }
     _save(out, lambda: data)
     if out is not None:
+        from simgin.files import frame_writer, write_file
+
         try:
-            table.to_csv(out / "sweep.csv", index=False)
+            write_file(out, "sweep.csv", frame_writer(table, "csv"))
         except OSError as error:
             raise click.ClickException(f"cannot write {out / 'sweep.csv'}: {error.strerror}") from None
 
@@ -792,7 +794,9 @@ def _echo_oklahoma_breakdowns(cells: list[dict[str, Any]], out: Path | None) -> 
         click.echo(f"\n{label}: by up card (knock limit); {100 * breakdown['doubled_share'].iloc[0]:.1f}% doubled")
         click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         if out is not None:
-            breakdown.to_csv(out / f"oklahoma_cell{index:03d}.csv", index=False)
+            from simgin.files import frame_writer, write_file
+
+            write_file(out, f"oklahoma_cell{index:03d}.csv", frame_writer(breakdown, "csv"))
 
 
 @click.command()

@@ -196,6 +196,7 @@ def tune(
             scheduler=scheduler,
             out=out,
             progress=progress,
+            notice=lambda message: click.echo(f"simgin: {message}", err=True),
         )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None

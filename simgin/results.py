@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
+
+from simgin import files
 
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "tune")
@@ -58,11 +59,7 @@ def save_result(out: str | Path, data: dict[str, Any]) -> Path:
     if path.exists() and not any((Path(out) / name).is_file() for name in SETTINGS_FILES):
         marker = " or ".join(SETTINGS_FILES)
         raise ValueError(f"{out} is not a simgin run directory (no {marker}): its {RESULT_FILE} is left as it is")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(jsonable(data), indent=1, allow_nan=False))
-    os.replace(partial, path)
-    return path
+    return files.write_file(out, RESULT_FILE, json.dumps(jsonable(data), indent=1, allow_nan=False))
 
 
 def load_result(directory: str | Path) -> dict[str, Any]:
@@ -74,15 +71,36 @@ def load_result(directory: str | Path) -> dict[str, Any]:
             "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
-    try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        reason = getattr(error, "msg", None) or "not text"
-        raise ValueError(f"{path} is damaged (not JSON: {reason}); {fix}") from None
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    data = files.read_json(path, fix)  # a DamagedFile (a ValueError) naming the file
     if not isinstance(data, dict):
-        raise ValueError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); {fix}")
+        raise files.DamagedFile(path, f"{path} is damaged (a JSON {type(data).__name__}, not an object); {fix}")
     if data.get("kind") not in KINDS:
-        raise ValueError(f"{path}: unknown result kind {data.get('kind')!r}")
+        raise files.DamagedFile(path, f"{path}: unknown result kind {data.get('kind')!r}")
+    check_result(data, path, fix)
     return data
+
+
+def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
+    """The fields of a result that a report reads have the types :func:`save_result` writes, else a
+    :class:`~simgin.files.DamagedFile` naming the file and the field (issue 25, D6)."""
+    if data["kind"] == "tune":
+        files.check_fields(data, path, {"settings": dict, "history": list, "generations": list}, fix, "result")
+        for index, row in enumerate(data["history"]):
+            files.check_fields(row, path, {"phase": str, "score": (float, type(None))}, fix, f"history[{index}]")
+        return
+    fields: dict[str, type | tuple[type, ...]] = {"config": dict, "players": list}
+    fields |= {"cells": list, "grid": dict} if data["kind"] == "sweep" else {"pairings": list, "summary": list}
+    files.check_fields(data, path, fields, fix, "result")
+    if not all(isinstance(name, str) for name in data["players"]):
+        raise files.DamagedFile(path, f"{path} is damaged ('players' holds a value that is not a name); {fix}")
+    for cell_index, cell in enumerate(data.get("cells") or [data]):
+        where = f"cells[{cell_index}]" if data["kind"] == "sweep" else "result"
+        if where != "result":
+            files.check_fields(cell, path, {"settings": dict, "pairings": list, "summary": list}, fix, where)
+        for index, pairing in enumerate(cell["pairings"]):
+            files.check_fields(pairing, path, {"tally": dict}, fix, f"pairing {index}")
+            bad = [key for key, value in pairing["tally"].items() if not files.is_number(value)]
+            if bad:
+                raise files.DamagedFile(path, f"{path} is damaged (tally field {bad[0]!r} is not a number); {fix}")
+        for index, row in enumerate(cell["summary"]):
+            files.check_fields(row, path, {}, fix, f"summary row {index}")

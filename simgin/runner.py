@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from simgin import engine, guard, process_strategy
+from simgin import engine, files, guard, process_strategy
 from simgin.kernels import engine as _k
 from simgin.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
 from simgin.process_strategy import ProgramSettings
@@ -760,15 +760,17 @@ class RunDirectory:
         }
         settings_path = self.path / SETTINGS_FILE
         try:
-            if settings_path.exists():
+            if os.path.lexists(settings_path):
                 self._check_settings(_read_json(settings_path, _REFUSED), settings)
             else:
                 self._check_new()
-                self.path.mkdir(parents=True, exist_ok=True)
-                _write_atomic(settings_path, json.dumps(settings, indent=2, sort_keys=True))
-            (self.path / "chunks").mkdir(exist_ok=True)
-            if hand_log:
-                (self.path / "hands").mkdir(exist_ok=True)
+                files.write_file(self.path, SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
+            files.make_directory(self.path, "chunks")
+            for folder in ("hands", "stderr"):  # refused at once if a link; made only when a run writes into it
+                if (folder == "hands" and hand_log) or os.path.lexists(self.path / folder):
+                    files.make_directory(self.path, folder)
+        except files.UnsafePath as error:
+            raise RunError(str(error)) from None
         except OSError as error:
             raise RunError(f"cannot use {self.path} as the output directory: {_os_problem(error)}") from None
 
@@ -790,23 +792,9 @@ class RunDirectory:
     def _check_new(self) -> None:
         """A directory without ``run.json`` is used only if it is empty: it may be another run whose settings
         are lost (never resumed on trust), or not simgin's at all (never written into)."""
-        if not self.path.exists():
-            return
-        if not self.path.is_dir():
-            raise RunError(f"--out {self.path} is a file, not a directory")
-        entries = sorted(entry.name for entry in itertools.islice(self.path.iterdir(), 50))
-        if not entries:
-            return
-        ours = [name for name in entries if name in ("chunks", "hands", "result.json") or name.startswith("run.json")]
-        if ours:
-            raise RunError(
-                f"{self.path} has simgin output ({', '.join(ours)}) but no {SETTINGS_FILE}: its settings cannot be "
-                "established, so nothing in it is resumed; use a fresh --out directory (or delete this one)"
-            )
-        raise RunError(
-            f"{self.path} is not empty and not a simgin run directory (no {SETTINGS_FILE}); "
-            "give a new or empty --out directory"
-        )
+        problem = files.new_directory_problem(self.path, SETTINGS_FILE)
+        if problem:
+            raise RunError(problem)
 
     def finished(self) -> dict[str, Tally]:
         """Tallies of the chunks already written and checked, by chunk key (files of other keys are ignored)."""
@@ -879,13 +867,14 @@ class RunDirectory:
         }
         try:
             if self.hand_log and result.hand_log is not None:
-                target = self.path / "hands" / f"{chunk.key}.parquet"
-                partial = target.with_name(target.name + ".partial")
-                result.hand_log.to_parquet(partial, index=False)
-                os.replace(partial, target)
+                files.write_file(
+                    self.path, f"hands/{chunk.key}.parquet", files.frame_writer(result.hand_log, "parquet")
+                )
                 record["hand_log_rows"] = len(result.hand_log)
             record["check"] = _checksum(record)
-            _write_atomic(self.path / "chunks" / f"{chunk.key}.json", json.dumps(record))
+            files.write_file(self.path, f"chunks/{chunk.key}.json", json.dumps(record))
+        except files.UnsafePath as error:
+            raise RunError(str(error)) from None
         except OSError as error:
             raise RunError(f"cannot write chunk {chunk.key} into {self.path}: {_os_problem(error)}") from None
 
@@ -897,22 +886,16 @@ _REFUSED = (
 
 
 def _read_json(path: Path, fix: str) -> Any:
-    """The JSON in ``path``, or a RunError that names the file, says what is wrong and what to do (``fix``)."""
+    """The JSON in ``path`` read by the checked reader (:func:`simgin.files.read_json`), or a RunError that names
+    the file, says what is wrong and what to do (``fix``)."""
     try:
-        return json.loads(path.read_text())
-    except UnicodeDecodeError:
-        raise RunError(f"{path} is damaged (not text); {fix}") from None
-    except json.JSONDecodeError as error:
-        what = "empty" if not error.doc.strip() else f"not JSON: {error.msg}, line {error.lineno} column {error.colno}"
-        raise RunError(f"{path} is damaged ({what}); {fix}") from None
-    except OSError as error:
-        raise RunError(f"cannot read {path}: {_os_problem(error)}") from None
+        return files.read_json(path, fix)
+    except files.DamagedFile as error:
+        raise RunError(str(error)) from None
 
 
-def _checksum(record: dict[str, Any]) -> str:
-    """SHA-256 of a chunk record without its ``check`` field."""
-    content = {key: value for key, value in record.items() if key != "check"}
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+#: SHA-256 of a chunk record without its ``check`` field.
+_checksum = files.checksum
 
 
 def _hand_log_problem(path: Path, rows: Any) -> str | None:
@@ -944,6 +927,8 @@ def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
     if recorded.get("hand_log") != settings["hand_log"]:
         changed.append("hand_log")
     old_runs, new_runs = recorded.get("runs", []), settings["runs"]
+    if not isinstance(old_runs, list) or not all(isinstance(old, dict) for old in old_runs):
+        return ", ".join([*changed, "runs"])
     if len(old_runs) != len(new_runs):
         changed.append("number of runs")
     for old, new in zip(old_runs, new_runs, strict=False):
@@ -951,12 +936,6 @@ def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
             key for key in sorted(new.keys() | old.keys()) if old.get(key) != new.get(key) and key not in changed
         )
     return ", ".join(changed) or "unknown"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text)
-    os.replace(partial, path)
 
 
 # -- results ---------------------------------------------------------------------------
