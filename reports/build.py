@@ -797,6 +797,7 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     output = Path(output_html) if output_html is not None else Path(directory) / "report.html"
     files = output.with_name(output.stem + "_files")
     root, html_name = _output_root(directory, output)
+    safe_files.refuse_links(root, html_name.with_name(files.name))
     result = load_result(directory)
     try:
         report = build(result, files.name)

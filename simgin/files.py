@@ -118,6 +118,22 @@ def _open_directory(root: Path, parts: Sequence[str], create: bool) -> int:
     return fd
 
 
+def refuse_links(root: str | Path, relative: str | Path) -> None:
+    """Raise :class:`UnsafePath` now if an existing folder on the way from ``root`` to ``root/relative`` (that one
+    included) is a link, as :func:`write_file` would later: a check before long work, which writes nothing."""
+    root = Path(root)
+    where = root
+    for name in _parts(relative):
+        where = where / name
+        if where.is_symlink():
+            raise UnsafePath(
+                f"{where} is a link (to {os.readlink(where)}): simgin never writes through a link inside the "
+                f"directory it writes to ({root}); remove the link or use another directory"
+            )
+        if not where.is_dir():
+            return
+
+
 def make_directory(root: str | Path, relative: str | Path) -> Path:
     """Make ``root/relative`` (and the folders above it, up to ``root``), refusing any that is a link.
 
@@ -232,11 +248,20 @@ def read_bytes(path: str | Path, fix: str, limit: int = MAX_RECORD_BYTES) -> byt
     """The content of the regular file ``path`` (at most ``limit`` bytes), or a :class:`DamagedFile` line.
 
     A FIFO, a device (``/dev/zero``) or a directory in a record's place is refused at once,
-    never waited on or read without end.
+    never waited on or read without end; so is a link (records are read, as they are written,
+    never through a link planted in the directory).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            raise DamagedFile(
+                path, f"{path} is a link (to {target}): records are not read through links; {fix}"
+            ) from None
         raise DamagedFile(path, f"cannot read {path}: {error.strerror or type(error).__name__}") from None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
@@ -357,5 +382,6 @@ __all__ = [
     "new_directory_problem",
     "read_bytes",
     "read_json",
+    "refuse_links",
     "write_file",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,7 @@ def save_result(out: str | Path, data: dict[str, Any]) -> Path:
 def load_result(directory: str | Path) -> dict[str, Any]:
     """Read ``result.json`` from a run directory, with a clear error if it is not one."""
     path = Path(directory) / RESULT_FILE
-    if not path.is_file():
+    if not os.path.lexists(path) or path.is_dir():  # a link, a FIFO...: refused by the reader, saying what it is
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
             "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
