@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -801,6 +802,7 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     result = load_result(directory)
     try:
         report = build(result, files.name)
+        html = render_report(report)
     except Exception as error:  # any content that the checks of load_result let through: one line naming the file
         raise ValueError(
             f"{Path(directory) / 'result.json'}: unexpected content ({type(error).__name__}: {error}); "
@@ -816,7 +818,7 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     for table in report.tables:
         safe_files.write_file(root, folder / f"{table.name}.csv", safe_files.frame_writer(table.frame, "csv"))
         written_tables.append(files / f"{table.name}.csv")
-    safe_files.write_file(root, html_name, render_report(report))
+    safe_files.write_file(root, html_name, html)
     for figure in report.figures:
         figure.figure.clear()
     return ReportFiles(output, written_figures, written_tables)
@@ -832,6 +834,9 @@ def _output_root(directory: str | Path, output: Path) -> tuple[Path, Path]:
     """
     base = Path(directory)
     relative = safe_files.inside(output, base)
+    if relative is None:  # the same place named through a link (``-o alias/run.json`` with ``alias -> DIR``)?
+        real = Path(os.path.realpath(output.parent)) / output.name
+        relative = safe_files.inside(real, os.path.realpath(base))
     if relative is None:
         return output.parent, Path(output.name)
     folder = relative.with_name(relative.stem + "_files")

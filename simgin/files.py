@@ -33,6 +33,7 @@ import hashlib
 import io
 import itertools
 import json
+import math
 import os
 import secrets
 import stat
@@ -315,8 +316,16 @@ def _type_name(kinds: type | tuple[type, ...]) -> str:
 
 
 def is_number(value: Any) -> bool:
-    """A JSON number (int or float, not a bool)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """A JSON number as simgin writes them: a float, or an int of at most 64 bits (not a bool); an integer of
+    hundreds of digits would overflow where it is used as a float."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, float) or (isinstance(value, int) and abs(value) <= 2**64)
+
+
+def is_finite(value: Any) -> bool:
+    """:func:`is_number`, and neither NaN nor infinite."""
+    return is_number(value) and math.isfinite(value)
 
 
 def check_fields(
@@ -335,6 +344,8 @@ def check_fields(
         if float in allowed:
             allowed = (*allowed, int)
         good = isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
+        if good and isinstance(value, int) and not is_number(value) and not isinstance(value, bool):
+            raise DamagedFile(path, f"{path} is damaged ({name!r} is a number larger than 64 bits); {fix}")
         if not good:
             raise DamagedFile(
                 path, f"{path} is damaged ({name!r} is a {_json_type(value)}, not {_type_name(kinds)}); {fix}"
@@ -377,6 +388,7 @@ __all__ = [
     "checksum",
     "frame_writer",
     "inside",
+    "is_finite",
     "is_number",
     "make_directory",
     "new_directory_problem",

@@ -100,8 +100,9 @@ def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
             files.check_fields(cell, path, {"settings": dict, "pairings": list, "summary": list}, fix, where)
         for index, pairing in enumerate(cell["pairings"]):
             files.check_fields(pairing, path, {"tally": dict}, fix, f"pairing {index}")
-            bad = [key for key, value in pairing["tally"].items() if not files.is_number(value)]
+            bad = [key for key, value in pairing["tally"].items() if not files.is_finite(value)]
             if bad:
-                raise files.DamagedFile(path, f"{path} is damaged (tally field {bad[0]!r} is not a number); {fix}")
+                problem = f"tally field {bad[0]!r} is not a finite number"
+                raise files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
         for index, row in enumerate(cell["summary"]):
             files.check_fields(row, path, {}, fix, f"summary row {index}")

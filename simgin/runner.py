@@ -840,8 +840,11 @@ class RunDirectory:
             raise RunError(f"{file} belongs to a run with other settings; {fix}")
         if record.get("chunk") != asdict(chunk):
             raise RunError(f"{file} belongs to another chunk or seed ({record.get('chunk')}); {fix}")
+        counts = record.get("tally")
+        if not isinstance(counts, dict) or not all(files.is_finite(v) for v in counts.values()):
+            raise RunError(f"{file} is damaged (its tally is not an object of finite numbers); {fix}")
         try:
-            tally = self.tally_type.from_dict(record["tally"])
+            tally = self.tally_type.from_dict(counts)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RunError(f"{file} is damaged (bad tally: {guard.describe(error)}); {fix}") from None
         if self.hand_log:

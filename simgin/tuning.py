@@ -490,9 +490,9 @@ def _evaluation_problem(data: dict[str, Any]) -> str | None:
     if not all(isinstance(name, str) and files.is_number(value) for name, value in data["values"].items()):
         return "'values' holds a value that is not a number"
     sums, sizes = data["batch_sums"], data["batch_pairs"]
-    if not sums or len(sums) != len(sizes) or not all(files.is_number(x) for x in sums):
+    if not sums or len(sums) != len(sizes) or not all(files.is_finite(x) for x in sums):
         return "'batch_sums' is not one number per batch"
-    if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in sizes):
+    if not all(isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 2**53 for x in sizes):
         return "'batch_pairs' holds a value that is not a positive count"
     opponent = {"opponent": str, "score": float, "score_low": float, "score_high": float}
     for entry in data["opponents"]:
@@ -502,7 +502,7 @@ def _evaluation_problem(data: dict[str, Any]) -> str | None:
         ):
             return "'opponents' holds an entry that is not an opponent's score"
         if "tally" in entry and not (
-            isinstance(entry["tally"], dict) and all(files.is_number(x) for x in entry["tally"].values())
+            isinstance(entry["tally"], dict) and all(files.is_finite(x) for x in entry["tally"].values())
         ):
             return "an opponent's 'tally' is not a tally"
     return None

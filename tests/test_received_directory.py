@@ -183,6 +183,14 @@ def test_report_refuses_an_output_that_is_one_of_the_runs_own_files(received, ou
     assert {path: path.read_bytes() for path in received.rglob("*") if path.is_file()} == before
 
 
+def test_report_refuses_the_runs_own_file_named_through_a_linked_folder(received, tmp_path):
+    (tmp_path / "alias").symlink_to(received, target_is_directory=True)
+    settings = (received / "run.json").read_bytes()
+    line = one_error_line(invoke("report", received, "-o", tmp_path / "alias" / "run.json"))
+    assert f"{received / 'run.json'} is one of the run's own files" in line
+    assert (received / "run.json").read_bytes() == settings
+
+
 def test_report_to_a_link_elsewhere_replaces_the_link_not_the_runs_file(received, tmp_path):
     settings = (received / "run.json").read_bytes()
     link = tmp_path / "link.html"
@@ -320,6 +328,25 @@ def test_damaged_edited_or_mistyped_evaluations_are_played_again_with_a_notice(t
     assert json.loads((evaluations / "search-g000-001.json").read_text())["score"] != 0.99
 
 
+@pytest.mark.parametrize("value", ["5", 1e400, float("nan"), 10**400, None])
+def test_a_chunk_whose_tally_is_not_finite_numbers_is_refused_even_with_a_matching_checksum(received, value):
+    path = received / "chunks" / "s000-p000-c000000.json"
+    record = json.loads(path.read_text())
+    record["tally"]["hands"] = value
+    record["check"] = files.checksum(record)
+    path.write_text(json.dumps(record))
+    line = one_error_line(invoke(*TOURNAMENT, "--hand-log", "--out", received))
+    assert f"{path} is damaged (its tally is not an object of finite numbers)" in line
+
+
+def test_numbers_beyond_64_bits_are_not_numbers_simgin_writes(tmp_path):
+    assert files.is_number(2**64) and not files.is_number(2**64 + 1) and not files.is_number(True)
+    with pytest.raises(files.DamagedFile, match="'seed' is a number larger than 64 bits"):
+        files.check_fields({"seed": 10**30}, tmp_path / "r.json", {"seed": int}, "")
+    with pytest.raises(files.DamagedFile, match="'pairs' is a boolean, not an integer"):
+        files.check_fields({"pairs": True}, tmp_path / "r.json", {"pairs": int}, "")
+
+
 # -- D6: wrongly typed result.json fields are one line naming the file ----------------------------------------------
 
 
@@ -346,6 +373,25 @@ def test_wrongly_typed_result_fields_are_one_line_naming_the_file(received, fiel
     path.write_text(json.dumps(data))
     line = one_error_line(invoke("report", received))
     assert str(path) in line
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "sweep", "config": {}, "players": ["a", "b"], "grid": {}, "cells": "many"},
+        {"kind": "sweep", "config": {}, "players": ["a", "b"], "grid": [], "cells": []},
+        {"kind": "sweep", "config": {}, "players": ["a", "b"], "grid": {}, "cells": [{"settings": 1}]},
+        {"kind": "compare", "config": {}, "players": ["a", "b"], "pairings": [{"tally": []}], "summary": []},
+        {"kind": "match", "config": {}, "players": ["a", "b"], "pairings": [], "summary": [[1]]},
+        {"kind": "match", "config": {}, "players": ["a", "b"], "pairings": [{"tally": {"hands": True}}], "summary": []},
+        {"kind": "tune", "settings": {}, "history": [], "generations": {}},
+        {"kind": "tune", "settings": {}, "history": [{"phase": "search", "score": "high"}], "generations": []},
+    ],
+)
+def test_wrongly_typed_results_of_every_kind_are_one_line_naming_the_file(tmp_path, data):
+    (tmp_path / "result.json").write_text(json.dumps(data))
+    line = one_error_line(invoke("report", tmp_path))
+    assert f"{tmp_path / 'result.json'} is damaged (" in line
 
 
 def test_a_wrongly_typed_tune_result_is_one_line_naming_the_file(tuned, tmp_path):
