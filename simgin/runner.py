@@ -735,7 +735,8 @@ class RunDirectory:
     settings (:meth:`RunConfig.digest`), the chunk itself (seed, index, pairing, cell), the
     format, the rows of its hand log, and a checksum of all that; a record that fails any
     check is refused with its file named. A chunk whose hand log is missing or short is
-    played again.
+    played again. Every file is read and written by :mod:`simgin.files`: never through a link
+    planted in the directory, and never outside it.
     """
 
     def __init__(
