@@ -90,14 +90,17 @@ def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
             files.check_fields(row, path, {"phase": str, "score": (float, type(None))}, fix, f"history[{index}]")
         return
     fields: dict[str, type | tuple[type, ...]] = {"config": dict, "players": list}
+    fields |= {"overridden": dict} if "overridden" in data else {}
     fields |= {"cells": list, "grid": dict} if data["kind"] == "sweep" else {"pairings": list, "summary": list}
     files.check_fields(data, path, fields, fix, "result")
     if not all(isinstance(name, str) for name in data["players"]):
         raise files.DamagedFile(path, f"{path} is damaged ('players' holds a value that is not a name); {fix}")
-    for cell_index, cell in enumerate(data.get("cells") or [data]):
+    for cell_index, cell in enumerate(data["cells"] if data["kind"] == "sweep" else [data]):
         where = f"cells[{cell_index}]" if data["kind"] == "sweep" else "result"
         if where != "result":
-            files.check_fields(cell, path, {"settings": dict, "pairings": list, "summary": list}, fix, where)
+            cell_fields = {"settings": dict, "pairings": list, "summary": list}
+            optional = {"overridden": dict} if isinstance(cell, dict) and "overridden" in cell else {}
+            files.check_fields(cell, path, cell_fields | optional, fix, where)
         for index, pairing in enumerate(cell["pairings"]):
             files.check_fields(pairing, path, {"tally": dict}, fix, f"pairing {index}")
             bad = [key for key, value in pairing["tally"].items() if not files.is_finite(value)]
