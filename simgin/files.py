@@ -153,11 +153,22 @@ def write_file(root: str | Path, relative: str | Path, content: bytes | str | Ca
     binary file it is given (parquet, CSV or figure writers). Folders between ``root`` and
     the file are made as needed. A link at the target is replaced by the file, never written
     through; a folder below ``root`` that is a link is refused (:class:`UnsafePath`).
-    OSErrors (a full disk, a directory in the file's place) propagate, and leave no
-    temporary file behind.
+    OSErrors (a full disk, a directory in the file's place) propagate with the target's path
+    as their file name, and leave no temporary file behind.
     """
     root = Path(root)
     *folders, name = _parts(relative)
+    try:
+        _write(root, folders, name, content)
+    except OSError as error:
+        if error.filename is not None and Path(str(error.filename)).name.startswith(name + "."):
+            raise OSError(error.errno, error.strerror, str(root.joinpath(relative))) from None
+        raise
+    return root.joinpath(relative)
+
+
+def _write(root: Path, folders: Sequence[str], name: str, content: Any) -> None:
+    """:func:`write_file`'s work: the temporary file in the folder opened link-safely, then the rename."""
     directory_fd = _open_directory(root, folders, create=True)
     try:
         temporary = f"{name}.{secrets.token_hex(6)}.partial"
@@ -177,7 +188,6 @@ def write_file(root: str | Path, relative: str | Path, content: bytes | str | Ca
             raise
     finally:
         os.close(directory_fd)
-    return root.joinpath(relative)
 
 
 def inside(path: str | Path, directory: str | Path) -> Path | None:

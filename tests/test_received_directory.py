@@ -159,6 +159,15 @@ def test_report_replaces_planted_file_links_instead_of_writing_through_them(rece
     assert "<html" in (received / "report.html").read_text()
 
 
+def test_a_directory_in_the_reports_place_is_one_line_naming_it(tmp_path):
+    (tmp_path / "report.html").mkdir()
+    (tmp_path / "report.html" / "kept").write_text("kept")
+    with pytest.raises(OSError) as caught:
+        files.write_file(tmp_path, "report.html", "<html>")
+    assert caught.value.filename == str(tmp_path / "report.html")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+
+
 @pytest.mark.parametrize("option", [(), ("-o", "{run}/sub/out.html")])
 def test_report_refuses_a_linked_files_folder(received, outside, option):
     folder = received / ("sub/out_files" if option else "report_files")
