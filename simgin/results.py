@@ -31,7 +31,7 @@ from simgin import files
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "tune")
 #: The settings files that mark a simgin output directory: a run's (``simgin.runner``) or a tune's (``simgin.tuning``).
-SETTINGS_FILES = ("run.json", "tune.json")
+SETTINGS_FILES = files.SETTINGS_FILES
 
 
 def jsonable(value: Any) -> Any:

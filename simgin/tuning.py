@@ -48,7 +48,7 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -450,7 +450,7 @@ class Evaluation:
         if record["check"] != files.checksum(record):
             raise files.DamagedFile(path, f"{path} was edited or is damaged (it does not match its checksum); {fix}")
         data = {key: value for key, value in record.items() if key not in ("format", "check")}
-        if set(data) != set(_EVALUATION_FIELDS):
+        if set(data) != {item.name for item in fields(cls)}:
             raise files.DamagedFile(path, f"{path} is damaged (not the fields of an evaluation record); {fix}")
         files.check_fields(data, path, _EVALUATION_FIELDS, fix, "evaluation")
         problem = _evaluation_problem(data)
@@ -461,6 +461,7 @@ class Evaluation:
 
 #: Version of an evaluation record's layout (``format``); another version is played again.
 EVALUATION_FORMAT = 1
+#: The JSON type of each field of :class:`Evaluation` (a test checks that every field is here).
 _EVALUATION_FIELDS: dict[str, type | tuple[type, ...]] = {
     "phase": str,
     "generation": int,

@@ -357,6 +357,14 @@ def test_numbers_beyond_64_bits_are_not_numbers_simgin_writes(tmp_path):
         files.check_fields({"pairs": True}, tmp_path / "r.json", {"pairs": int}, "")
 
 
+def test_every_field_of_an_evaluation_record_is_type_checked():
+    import dataclasses
+
+    from simgin.tuning import _EVALUATION_FIELDS, Evaluation
+
+    assert [item.name for item in dataclasses.fields(Evaluation)] == list(_EVALUATION_FIELDS)
+
+
 # -- D6: wrongly typed result.json fields are one line naming the file ----------------------------------------------
 
 
