@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from simgin.game.rules import Rules
+from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.tally import TURN_BINS
 
@@ -862,33 +864,59 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     ``output_html`` defaults to ``directory/report.html``; figures (PNG, SVG) and tables (CSV)
     go to ``<output stem>_files/`` beside it.
     """
-    result = load_result(directory)
     output = Path(output_html) if output_html is not None else Path(directory) / "report.html"
     files = output.with_name(output.stem + "_files")
+    root, html_name = _output_root(directory, output)
+    safe_files.refuse_links(root, html_name.with_name(files.name))
+    result = load_result(directory)
     try:
         report = build(result, files.name)
-    except (KeyError, TypeError, IndexError) as error:
+        html = render_report(report)
+    except Exception as error:  # any content that the checks of load_result let through: one line naming the file
         raise ValueError(
             f"{Path(directory) / 'result.json'}: unexpected content ({type(error).__name__}: {error}); "
             "rerun the command with this simgin version"
         ) from None
-    files.mkdir(parents=True, exist_ok=True)
+    folder = html_name.with_name(files.name)
     written_figures: list[Path] = []
     for figure in report.figures:
         for suffix, data in ((".png", figure.png), (".svg", figure.svg)):
-            path = files / f"{figure.name}{suffix}"
-            path.write_bytes(data)
-            written_figures.append(path)
+            safe_files.write_file(root, folder / f"{figure.name}{suffix}", data)
+            written_figures.append(files / f"{figure.name}{suffix}")
     written_tables: list[Path] = []
     for table in report.tables:
-        path = files / f"{table.name}.csv"
-        table.frame.to_csv(path, index=False)
-        written_tables.append(path)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render_report(report), encoding="utf-8")
+        safe_files.write_file(root, folder / f"{table.name}.csv", safe_files.frame_writer(table.frame, "csv"))
+        written_tables.append(files / f"{table.name}.csv")
+    safe_files.write_file(root, html_name, html)
     for figure in report.figures:
         figure.figure.clear()
     return ReportFiles(output, written_figures, written_tables)
+
+
+def _output_root(directory: str | Path, output: Path) -> tuple[Path, Path]:
+    """Where a report is written: the directory it is written under (the run directory when the output lies in it,
+    else the output's own folder) and the output's path below that, checked not to be one of the run's own files.
+
+    Nothing below that directory is followed if it is a link (:mod:`~simgin.running.files`), and ``-o DIR/run.json``
+    or any other file or folder a run keeps there (``chunks/``, ``result.json``...) is refused: the report would replace
+    the run's records (issue 25, D16).
+    """
+    base = Path(directory)
+    relative = safe_files.inside(output, base)
+    if relative is None:  # the same place named through a link (``-o alias/run.json`` with ``alias -> DIR``)?
+        real = Path(os.path.realpath(output.parent)) / output.name
+        relative = safe_files.inside(real, os.path.realpath(base))
+    if relative is None:
+        return output.parent, Path(output.name)
+    folder = relative.with_name(relative.stem + "_files")
+    for own in safe_files.OUTPUT_ENTRIES:
+        for path in (relative, folder):
+            if path.parts[0] == own or re.fullmatch(r"oklahoma_cell\d+\.csv", path.parts[0]):
+                raise ValueError(
+                    f"-o {output}: {base / path.parts[0]} is one of the run's own files; "
+                    f"write the report elsewhere (default: {base / 'report.html'})"
+                )
+    return base, relative
 
 
 def build_report(directory: str | Path, output_html: str | Path | None = None) -> Path:

@@ -16,6 +16,7 @@ from simgin.cli.main import main
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
 from simgin.running import runner
+from simgin.running.files import checksum
 from simgin.running.results import load_result
 from simgin.running.summary import pair_statistics
 from simgin.running.tally import Tally
@@ -350,19 +351,23 @@ def test_a_record_that_the_search_no_longer_asks_for_is_refused(tiny, tmp_path):
     (copy / "tune.json").write_text((out / "tune.json").read_text())
     record = json.loads((out / "evaluations" / "search-g000-001.json").read_text())
     record["spec"] = record["spec"].replace("heuristic:knock=", "heuristic:knock=1")
+    record["check"] = checksum(record)  # a record of another version, not an edited one
     (copy / "evaluations" / "search-g000-001.json").write_text(json.dumps(record))
     with pytest.raises(TuneError, match="recorded evaluation search-g000-001 played"):
         tune("heuristic", ["simple"], workers=1, out=copy, **TINY)
 
 
-def test_a_damaged_record_is_refused(tiny, tmp_path):
-    _, out = tiny
+def test_a_damaged_record_is_played_again_with_a_notice(tiny, tmp_path):
+    """Issue 25, D3/D4: a damaged record is not believed: it is named in a notice and its evaluation played again."""
+    result, out = tiny
     copy = tmp_path / "damaged"
     (copy / "evaluations").mkdir(parents=True)
     (copy / "tune.json").write_text((out / "tune.json").read_text())
     (copy / "evaluations" / "search-g000-000.json").write_text('{"phase": "search"}')
-    with pytest.raises(TuneError, match=r"search-g000-000.json is not an evaluation record"):
-        tune("heuristic", ["simple"], workers=1, out=copy, **TINY)
+    notices: list[str] = []
+    again = tune("heuristic", ["simple"], workers=1, out=copy, notice=notices.append, **TINY)
+    assert len(notices) == 1 and "search-g000-000.json is damaged (no 'format' field); it is played again" in notices[0]
+    assert without_timing(again) == without_timing(result)
 
 
 def test_the_output_directory_of_another_command_is_refused(tmp_path):

@@ -202,6 +202,7 @@ def tune(
             out=out,
             progress=progress,
             on_illegal=on_illegal,
+            notice=lambda message: click.echo(f"simgin: {message}", err=True),
         )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None

@@ -205,16 +205,23 @@ class Program:
 
     def _open_stderr(self) -> Any:
         if self.settings.stderr_dir:
+            from simgin.running.files import make_directory
+
+            # The run directory's stderr/ folder: refused if it is a link, and each file made new, never
+            # opened through a link planted in its place (README, "Failures and resuming").
             folder = Path(self.settings.stderr_dir)
-            folder.mkdir(parents=True, exist_ok=True)
+            make_directory(folder.parent, folder.name)
             stem = f"{_slug(self.spec)}-seat{self.seat}-pid{os.getpid()}"
-            path = folder / f"{stem}.stderr"
             index = 1
-            while path.exists():
-                index += 1
-                path = folder / f"{stem}-{index}.stderr"
-            self.stderr_path = path
-            return open(path, "wb")
+            while True:
+                path = folder / (f"{stem}.stderr" if index == 1 else f"{stem}-{index}.stderr")
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+                except FileExistsError:
+                    index += 1
+                    continue
+                self.stderr_path = path
+                return os.fdopen(fd, "wb")
         prefix = f"simgin-{_slug(self.spec)[:30]}-"
         handle = tempfile.NamedTemporaryFile(prefix=prefix, suffix=".stderr", delete=False)  # noqa: SIM115
         self.stderr_path = Path(handle.name)

@@ -32,11 +32,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from simgin.running import files
+
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "tune")
 #: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
 #: tune's (:mod:`simgin.studies.tune`).
-SETTINGS_FILES = ("run.json", "tune.json")
+SETTINGS_FILES = files.SETTINGS_FILES
 
 
 def jsonable(value: Any) -> Any:
@@ -65,31 +67,52 @@ def save_result(out: str | Path, data: dict[str, Any]) -> Path:
     if path.exists() and not any((Path(out) / name).is_file() for name in SETTINGS_FILES):
         marker = " or ".join(SETTINGS_FILES)
         raise ValueError(f"{out} is not a simgin run directory (no {marker}): its {RESULT_FILE} is left as it is")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(jsonable(data), indent=1, allow_nan=False))
-    os.replace(partial, path)
-    return path
+    return files.write_file(out, RESULT_FILE, json.dumps(jsonable(data), indent=1, allow_nan=False))
 
 
 def load_result(directory: str | Path) -> dict[str, Any]:
     """Read ``result.json`` from a run directory, with a clear error if it is not one."""
     path = Path(directory) / RESULT_FILE
-    if not path.is_file():
+    if not os.path.lexists(path) or path.is_dir():  # a link, a FIFO...: refused by the reader, saying what it is
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
             "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
-    try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        reason = getattr(error, "msg", None) or "not text"
-        raise ValueError(f"{path} is damaged (not JSON: {reason}); {fix}") from None
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    data = files.read_json(path, fix)  # a DamagedFile (a ValueError) naming the file
     if not isinstance(data, dict):
-        raise ValueError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); {fix}")
+        raise files.DamagedFile(path, f"{path} is damaged (a JSON {type(data).__name__}, not an object); {fix}")
     if data.get("kind") not in KINDS:
-        raise ValueError(f"{path}: unknown result kind {data.get('kind')!r}")
+        raise files.DamagedFile(path, f"{path}: unknown result kind {data.get('kind')!r}")
+    check_result(data, path, fix)
     return data
+
+
+def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
+    """The fields of a result that a report reads have the types :func:`save_result` writes, else a
+    :class:`~simgin.running.files.DamagedFile` naming the file and the field (issue 25, D6)."""
+    if data["kind"] == "tune":
+        files.check_fields(data, path, {"settings": dict, "history": list, "generations": list}, fix, "result")
+        for index, row in enumerate(data["history"]):
+            files.check_fields(row, path, {"phase": str, "score": (float, type(None))}, fix, f"history[{index}]")
+        return
+    fields: dict[str, type | tuple[type, ...]] = {"config": dict, "players": list}
+    fields |= {"overridden": dict} if "overridden" in data else {}
+    fields |= {"cells": list, "grid": dict} if data["kind"] == "sweep" else {"pairings": list, "summary": list}
+    files.check_fields(data, path, fields, fix, "result")
+    if not all(isinstance(name, str) for name in data["players"]):
+        raise files.DamagedFile(path, f"{path} is damaged ('players' holds a value that is not a name); {fix}")
+    for cell_index, cell in enumerate(data["cells"] if data["kind"] == "sweep" else [data]):
+        where = f"cells[{cell_index}]" if data["kind"] == "sweep" else "result"
+        if where != "result":
+            cell_fields = {"settings": dict, "pairings": list, "summary": list}
+            optional = {"overridden": dict} if isinstance(cell, dict) and "overridden" in cell else {}
+            files.check_fields(cell, path, cell_fields | optional, fix, where)
+        for index, pairing in enumerate(cell["pairings"]):
+            files.check_fields(pairing, path, {"tally": dict}, fix, f"pairing {index}")
+            bad = [key for key, value in pairing["tally"].items() if not files.is_finite(value)]
+            if bad:
+                problem = f"tally field {bad[0]!r} is not a finite number"
+                raise files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
+        for index, row in enumerate(cell["summary"]):
+            files.check_fields(row, path, {}, fix, f"summary row {index}")

@@ -58,6 +58,7 @@ from simgin.players import guard
 from simgin.players import programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
+from simgin.running import files
 from simgin.running.tally import (
     MAX_FORFEITS_KEPT,
     UNIT_DTYPE,
@@ -854,7 +855,8 @@ class RunDirectory:
     settings (:meth:`RunConfig.digest`), the chunk itself (seed, index, pairing, cell), the
     format, the rows of its hand log, and a checksum of all that; a record that fails any
     check is refused with its file named. A chunk whose hand log is missing or short is
-    played again.
+    played again. Every file is read and written by :mod:`simgin.running.files`: never through a link
+    planted in the directory, and never outside it.
     """
 
     def __init__(
@@ -886,15 +888,17 @@ class RunDirectory:
         }
         settings_path = self.path / SETTINGS_FILE
         try:
-            if settings_path.exists():
+            if os.path.lexists(settings_path):
                 self._check_settings(_read_json(settings_path, _REFUSED), settings)
             else:
                 self._check_new()
-                self.path.mkdir(parents=True, exist_ok=True)
-                _write_atomic(settings_path, json.dumps(settings, indent=2, sort_keys=True))
-            (self.path / "chunks").mkdir(exist_ok=True)
-            if hand_log:
-                (self.path / "hands").mkdir(exist_ok=True)
+                files.write_file(self.path, SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
+            files.make_directory(self.path, "chunks")
+            for folder in ("hands", "stderr"):  # refused at once if a link; made only when a run writes into it
+                if (folder == "hands" and hand_log) or os.path.lexists(self.path / folder):
+                    files.make_directory(self.path, folder)
+        except files.UnsafePath as error:
+            raise RunError(str(error)) from None
         except OSError as error:
             raise RunError(f"cannot use {self.path} as the output directory: {_os_problem(error)}") from None
 
@@ -909,7 +913,7 @@ class RunDirectory:
             )
         if recorded != settings and self._resumes_stopped_run(recorded, settings):
             self.notice(f"{self.path} holds a run with --on-illegal stop: resuming its chunks with forfeit")
-            _write_atomic(self.path / SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
+            files.write_file(self.path, SETTINGS_FILE, json.dumps(settings, indent=2, sort_keys=True))
             return
         if recorded != settings:
             raise RunError(
@@ -929,23 +933,9 @@ class RunDirectory:
     def _check_new(self) -> None:
         """A directory without ``run.json`` is used only if it is empty: it may be another run whose settings
         are lost (never resumed on trust), or not simgin's at all (never written into)."""
-        if not self.path.exists():
-            return
-        if not self.path.is_dir():
-            raise RunError(f"--out {self.path} is a file, not a directory")
-        entries = sorted(entry.name for entry in itertools.islice(self.path.iterdir(), 50))
-        if not entries:
-            return
-        ours = [name for name in entries if name in ("chunks", "hands", "result.json") or name.startswith("run.json")]
-        if ours:
-            raise RunError(
-                f"{self.path} has simgin output ({', '.join(ours)}) but no {SETTINGS_FILE}: its settings cannot be "
-                "established, so nothing in it is resumed; use a fresh --out directory (or delete this one)"
-            )
-        raise RunError(
-            f"{self.path} is not empty and not a simgin run directory (no {SETTINGS_FILE}); "
-            "give a new or empty --out directory"
-        )
+        problem = files.new_directory_problem(self.path, SETTINGS_FILE)
+        if problem:
+            raise RunError(problem)
 
     def finished(self) -> dict[str, Tally]:
         """Tallies of the chunks already written and checked, by chunk key (files of other keys are ignored)."""
@@ -991,8 +981,11 @@ class RunDirectory:
             raise RunError(f"{file} belongs to a run with other settings; {fix}")
         if record.get("chunk") != asdict(chunk):
             raise RunError(f"{file} belongs to another chunk or seed ({record.get('chunk')}); {fix}")
+        counts = record.get("tally")
+        if not isinstance(counts, dict) or not all(files.is_finite(v) for v in counts.values()):
+            raise RunError(f"{file} is damaged (its tally is not an object of finite numbers); {fix}")
         try:
-            tally = self.tally_type.from_dict(record["tally"])
+            tally = self.tally_type.from_dict(counts)
             if "forfeits" in record:
                 tally.forfeits = _checked_forfeits(record["forfeits"])
         except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -1033,13 +1026,14 @@ class RunDirectory:
             record["units"] = result.units.tolist()
         try:
             if self.hand_log and result.hand_log is not None:
-                target = self.path / "hands" / f"{chunk.key}.parquet"
-                partial = target.with_name(target.name + ".partial")
-                result.hand_log.to_parquet(partial, index=False)
-                os.replace(partial, target)
+                files.write_file(
+                    self.path, f"hands/{chunk.key}.parquet", files.frame_writer(result.hand_log, "parquet")
+                )
                 record["hand_log_rows"] = len(result.hand_log)
             record["check"] = _checksum(record)
-            _write_atomic(self.path / "chunks" / f"{chunk.key}.json", json.dumps(record))
+            files.write_file(self.path, f"chunks/{chunk.key}.json", json.dumps(record))
+        except files.UnsafePath as error:
+            raise RunError(str(error)) from None
         except OSError as error:
             raise RunError(f"cannot write chunk {chunk.key} into {self.path}: {_os_problem(error)}") from None
 
@@ -1058,22 +1052,16 @@ _REFUSED = (
 
 
 def _read_json(path: Path, fix: str) -> Any:
-    """The JSON in ``path``, or a RunError that names the file, says what is wrong and what to do (``fix``)."""
+    """The JSON in ``path`` read by the checked reader (:func:`~simgin.running.files.read_json`), or a RunError that
+    names the file, says what is wrong and what to do (``fix``)."""
     try:
-        return json.loads(path.read_text())
-    except UnicodeDecodeError:
-        raise RunError(f"{path} is damaged (not text); {fix}") from None
-    except json.JSONDecodeError as error:
-        what = "empty" if not error.doc.strip() else f"not JSON: {error.msg}, line {error.lineno} column {error.colno}"
-        raise RunError(f"{path} is damaged ({what}); {fix}") from None
-    except OSError as error:
-        raise RunError(f"cannot read {path}: {_os_problem(error)}") from None
+        return files.read_json(path, fix)
+    except files.DamagedFile as error:
+        raise RunError(str(error)) from None
 
 
-def _checksum(record: dict[str, Any]) -> str:
-    """SHA-256 of a chunk record without its ``check`` field."""
-    content = {key: value for key, value in record.items() if key != "check"}
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+#: SHA-256 of a chunk record without its ``check`` field.
+_checksum = files.checksum
 
 
 def _hand_log_problem(path: Path, rows: Any) -> str | None:
@@ -1104,7 +1092,9 @@ def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
         {key: recorded.get(key) for key in ("kind", "hand_log")}, {key: settings[key] for key in ("kind", "hand_log")}
     )
     old_runs, new_runs = recorded.get("runs", []), settings["runs"]
-    if not isinstance(old_runs, list) or len(old_runs) != len(new_runs):
+    if not isinstance(old_runs, list) or not all(isinstance(old, dict) for old in old_runs):
+        changed.append("runs: the recorded settings are damaged")
+    elif len(old_runs) != len(new_runs):
         count = len(old_runs) if isinstance(old_runs, list) else "?"
         changed.append(f"number of runs: recorded {count}, now {len(new_runs)}")
     else:  # a difference of every cell (a sweep's seed) is named once, one of some cells with the cell
@@ -1148,12 +1138,6 @@ def _shown_setting(value: Any) -> str:
         return "nothing"
     text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text)
-    os.replace(partial, path)
 
 
 # -- results ---------------------------------------------------------------------------

@@ -538,13 +538,14 @@ class SweepResult:
         """Write ``result.json``, ``sweep.csv`` (:meth:`to_frame`), ``differences.csv`` and, per distinct Oklahoma
         cell, ``oklahoma_cellNNN.csv`` (:meth:`oklahoma_breakdowns`) into ``out``, a run directory of this sweep
         (the CLI's ``--out``)."""
+        from simgin.running.files import frame_writer, write_file
         from simgin.running.results import save_result
 
         save_result(out, self.to_json())
-        self.to_frame().to_csv(Path(out) / "sweep.csv", index=False)
-        self.differences_frame().to_csv(Path(out) / "differences.csv", index=False)
+        write_file(out, "sweep.csv", frame_writer(self.to_frame(), "csv"))
+        write_file(out, "differences.csv", frame_writer(self.differences_frame(), "csv"))
         for index, breakdown in self.oklahoma_breakdowns().items():
-            breakdown.to_csv(Path(out) / f"oklahoma_cell{index:03d}.csv", index=False)
+            write_file(out, f"oklahoma_cell{index:03d}.csv", frame_writer(breakdown, "csv"))
 
     def oklahoma_breakdowns(self) -> dict[int, pd.DataFrame]:
         """Per distinct Oklahoma cell (by index), the first pairing's outcomes by up card, i.e. by the hand's knock

@@ -44,10 +44,11 @@ import io
 import json
 import math
 import os
+import re
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ import numpy as np
 
 from simgin.game.rules import Rules
 from simgin.players.registry import Player, did_you_mean, lookup, resolve, split_spec
-from simgin.running import runner
+from simgin.running import files, runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import z_value
 
@@ -441,6 +442,81 @@ class Evaluation:
     def from_dict(cls, data: dict[str, Any]) -> Evaluation:
         return cls(**data)
 
+    def to_record(self) -> dict[str, Any]:
+        """What ``evaluations/<key>.json`` holds: the fields, the record format and a checksum of both, so that a
+        record edited by hand, or damaged, is noticed and played again (issue 25, D3)."""
+        record = {"format": EVALUATION_FORMAT, **self.to_dict()}
+        return record | {"check": files.checksum(record)}
+
+    @classmethod
+    def from_record(cls, record: Any, path: Path) -> Evaluation:
+        """The evaluation in a record read from ``path``, every field checked; anything else is a
+        :class:`~simgin.running.files.DamagedFile` saying what is wrong (issue 25, D3, D4)."""
+        fix = "it is played again"
+        files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
+        if record["format"] != EVALUATION_FORMAT:
+            raise files.DamagedFile(path, f"{path} was written by another simgin version; {fix}")
+        if record["check"] != files.checksum(record):
+            raise files.DamagedFile(path, f"{path} was edited or is damaged (it does not match its checksum); {fix}")
+        data = {key: value for key, value in record.items() if key not in ("format", "check")}
+        if set(data) != {item.name for item in fields(cls)}:
+            raise files.DamagedFile(path, f"{path} is damaged (not the fields of an evaluation record); {fix}")
+        files.check_fields(data, path, _EVALUATION_FIELDS, fix, "evaluation")
+        problem = _evaluation_problem(data)
+        if problem:
+            raise files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
+        return cls.from_dict(data)
+
+
+#: Version of an evaluation record's layout (``format``); another version is played again.
+EVALUATION_FORMAT = 1
+#: The JSON type of each field of :class:`Evaluation` (a test checks that every field is here).
+_EVALUATION_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "phase": str,
+    "generation": int,
+    "index": int,
+    "values": dict,
+    "spec": str,
+    "seed": int,
+    "pairs": int,
+    "chunk_units": int,
+    "score": float,
+    "score_low": float,
+    "score_high": float,
+    "batch_sums": list,
+    "batch_pairs": list,
+    "opponents": list,
+    "seconds": float,
+}
+_KEY = re.compile(r"(search|select|final)-g\d{3,}-\d{3,}")
+
+
+def _evaluation_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong inside an evaluation record whose fields have the right types, or None."""
+    if data["phase"] not in PHASES:
+        return f"phase {data['phase']!r} is not one of {', '.join(PHASES)}"
+    if min(data["generation"], data["index"], data["seed"]) < 0 or min(data["pairs"], data["chunk_units"]) < 1:
+        return "a negative count or seed"
+    if not all(isinstance(name, str) and files.is_number(value) for name, value in data["values"].items()):
+        return "'values' holds a value that is not a number"
+    sums, sizes = data["batch_sums"], data["batch_pairs"]
+    if not sums or len(sums) != len(sizes) or not all(files.is_finite(x) for x in sums):
+        return "'batch_sums' is not one number per batch"
+    if not all(isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 2**53 for x in sizes):
+        return "'batch_pairs' holds a value that is not a positive count"
+    opponent = {"opponent": str, "score": float, "score_low": float, "score_high": float}
+    for entry in data["opponents"]:
+        if not isinstance(entry, dict) or any(
+            name not in entry or not (isinstance(entry[name], str) if kind is str else files.is_number(entry[name]))
+            for name, kind in opponent.items()
+        ):
+            return "'opponents' holds an entry that is not an opponent's score"
+        if "tally" in entry and not (
+            isinstance(entry["tally"], dict) and all(files.is_finite(x) for x in entry["tally"].values())
+        ):
+            return "an opponent's 'tally' is not a tally"
+    return None
+
 
 def pair_score_sum(t: Tally, mode: str) -> float:
     """A's results summed over a tally's duplicate pairs: pair scores (a game won 1, drawn 1/2) in games mode,
@@ -572,59 +648,68 @@ class _Evaluator:
 
 
 class TuneDirectory:
-    """A tune's ``--out`` directory: ``tune.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end."""
+    """A tune's ``--out`` directory: ``tune.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end.
 
-    def __init__(self, path: str | Path, settings: TuneSettings) -> None:
-        from simgin.running.results import RESULT_FILE
+    As a run's directory (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must be
+    new or empty (:func:`~simgin.running.files.new_directory_problem`), ``tune.json`` must be readable and the same
+    settings, and every file is written by :func:`simgin.running.files.write_file`, never through a link planted in
+    it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported (``notice``) and played
+    again.
+    """
 
+    def __init__(self, path: str | Path, settings: TuneSettings, notice: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
+        self.notice = notice or runner._log_notice
         wanted = settings.to_dict()
         settings_path = self.path / SETTINGS_FILE
-        if settings_path.exists():
-            try:
-                recorded = json.loads(settings_path.read_text())
-            except (OSError, ValueError) as error:
-                raise TuneError(f"{settings_path} cannot be read ({error}); use another --out directory") from None
+        if os.path.lexists(settings_path):
+            recorded = files.read_json(settings_path, "use another --out directory")  # a DamagedFile: a ValueError
+            if not isinstance(recorded, dict):
+                raise TuneError(f"{settings_path} is damaged (not a JSON object); use another --out directory")
             if recorded != wanted:
                 changed = runner.show_differences(runner.setting_differences(recorded, wanted))
                 raise TuneError(
                     f"{self.path} holds a tune with other settings ({changed}); "
                     "use another --out directory or rerun with the recorded settings"
                 )
-        elif (self.path / runner.SETTINGS_FILE).exists() or (self.path / RESULT_FILE).exists():
-            raise TuneError(
-                f"{self.path} holds the output of another simgin command; give the tune its own --out directory"
-            )
         else:
+            problem = files.new_directory_problem(self.path, SETTINGS_FILE)
+            if problem:
+                raise TuneError(problem)
             try:
-                self.path.mkdir(parents=True, exist_ok=True)
-                _write_atomic(settings_path, json.dumps(wanted, indent=1, sort_keys=True))
+                files.write_file(self.path, SETTINGS_FILE, json.dumps(wanted, indent=1, sort_keys=True))
             except OSError as error:
                 raise TuneError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
-        (self.path / EVALUATIONS_DIR).mkdir(exist_ok=True)
+        try:
+            files.make_directory(self.path, EVALUATIONS_DIR)
+        except OSError as error:
+            raise TuneError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
 
     def recorded(self) -> dict[str, Evaluation]:
-        """The evaluations already written, by key."""
+        """The evaluations already written and checked, by key; any other is reported and played again."""
         found = {}
         for file in sorted((self.path / EVALUATIONS_DIR).glob("*.json")):
+            if not _KEY.fullmatch(file.stem):
+                continue
             try:
-                evaluation = Evaluation.from_dict(json.loads(file.read_text()))
-            except (OSError, ValueError, TypeError) as error:
-                raise TuneError(
-                    f"{file} is not an evaluation record of this simgin version ({type(error).__name__}); "
-                    "use another --out directory"
-                ) from None
+                evaluation = Evaluation.from_record(files.read_json(file, "it is played again"), file)
+                if evaluation.key != file.stem:
+                    raise files.DamagedFile(file, f"{file} holds evaluation {evaluation.key}; it is played again")
+            except files.DamagedFile as error:
+                self.notice(str(error))
+                continue
             found[evaluation.key] = evaluation
         return found
 
     def save(self, evaluation: Evaluation) -> None:
-        _write_atomic(self.path / EVALUATIONS_DIR / f"{evaluation.key}.json", json.dumps(evaluation.to_dict()))
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text)
-    os.replace(partial, path)
+        """Write an evaluation's record (:meth:`Evaluation.to_record`) atomically, as it finishes."""
+        try:
+            files.write_file(self.path, f"{EVALUATIONS_DIR}/{evaluation.key}.json", json.dumps(evaluation.to_record()))
+        except OSError as error:
+            raise TuneError(
+                f"cannot write evaluation {evaluation.key} into {self.path}: {error.strerror or error}; "
+                "finished evaluations are kept, rerun the same command to resume"
+            ) from None
 
 
 # -- the optimiser ------------------------------------------------------------------------------------
@@ -839,13 +924,15 @@ def tune(
     out: str | Path | None = None,
     progress: ProgressCallback | None = None,
     on_illegal: str = "stop",
+    notice: Callable[[str], None] | None = None,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against the ``against`` pool (see the module docstring).
 
     ``budget`` candidate evaluations of ``games`` games (or ``hands`` hands) per opponent in
     the first generation; ``final`` games per candidate in the final measurement (default
     ten times ``games``). ``progress(evaluation, done, total)`` is called after each
-    evaluation, recorded ones included. ``on_illegal`` (``'stop'`` or ``'forfeit'``) is what an
+    evaluation, recorded ones included; ``notice(message)`` hears of a recorded evaluation played again
+    (damaged or edited; default: the ``simgin`` logger). ``on_illegal`` (``'stop'`` or ``'forfeit'``) is what an
     illegal move does (:attr:`simgin.running.runner.RunConfig.on_illegal`); a final measurement's
     tallies count the forfeits. Bad input raises :class:`TuneError` (a ValueError).
     """
@@ -876,7 +963,7 @@ def tune(
     if scheduler and backend != "dask":
         raise TuneError("--scheduler needs --backend dask")
     optimiser = _Optimiser(settings)
-    directory = TuneDirectory(out, settings) if out is not None else None
+    directory = TuneDirectory(out, settings, notice) if out is not None else None
     recorded = directory.recorded() if directory else {}
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     history: list[Evaluation] = []
@@ -993,7 +1080,13 @@ def tune(
     if directory:
         from simgin.running.results import save_result
 
-        save_result(directory.path, result.result_data())
+        try:
+            save_result(directory.path, result.result_data())
+        except OSError as error:
+            raise TuneError(
+                f"cannot write {directory.path / 'result.json'}: {error.strerror or error}; finished evaluations "
+                "are kept, rerun the same command where the directory is writable to write it"
+            ) from None
     return result
 
 
