@@ -9,7 +9,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``simgin.run_match``, ``simgin.run_tournament`` and ``simgin.tune`` load their modules on first use."""
+    """``simgin.run_match``, ``simgin.run_tournament``, ``simgin.tune`` and ``simgin.tune_rules`` load their
+    modules on first use."""
     if name in ("run_match", "run_tournament"):
         from simgin import runner
 
@@ -18,6 +19,10 @@ def __getattr__(name: str):
         from simgin.tuning import tune
 
         return tune
+    if name == "tune_rules":
+        from simgin.studies.tune_rules import tune_rules
+
+        return tune_rules
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
 
@@ -37,4 +42,5 @@ __all__ = [
     "run_tournament",
     "score_showdown",
     "tune",
+    "tune_rules",
 ]

@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 RESULT_FILE = "result.json"
-KINDS = ("match", "tournament", "compare", "sweep", "tune")
-#: The settings files that mark a simgin output directory: a run's (``simgin.runner``) or a tune's (``simgin.tuning``).
-SETTINGS_FILES = ("run.json", "tune.json")
+KINDS = ("match", "tournament", "compare", "sweep", "tune", "tune-rules")
+#: The settings files that mark a simgin output directory: a run's (``simgin.runner``), a tune's (``simgin.tuning``)
+#: or a tune-rules search's (``simgin.studies.tune_rules``).
+SETTINGS_FILES = ("run.json", "tune.json", "tune-rules.json")
 
 
 def jsonable(value: Any) -> Any:
