@@ -364,6 +364,13 @@ def check_effects(varied: Sequence[Vary], base: Rules, games: bool) -> None:
     A combination of varied values that cannot be played at all is refused too.
     """
     standard = Rules()
+    for combination in itertools.product(*(v.extremes for v in varied)):
+        settings = {v.name: x for v, x in zip(varied, combination, strict=True)}
+        try:
+            base.with_settings(settings).overridden("pairs", games)
+        except ValueError as error:
+            shown = ", ".join(f"{k}={_show(x)}" for k, x in settings.items())
+            raise TuneRulesError(f"--vary: the rules {shown} cannot be played: {error}") from None
     for vary in varied:
         others = [v for v in varied if v is not vary]
         reasons: list[str] = []
