@@ -72,7 +72,7 @@ def load_result(directory: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
-            "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
+            "'simgin match', 'tournament', 'compare', 'sweep', 'tune' or 'tune-rules'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
     try:

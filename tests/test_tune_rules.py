@@ -505,3 +505,27 @@ def test_result_json_holds_the_search_path_and_the_final_comparison(real):
     assert [row["trial"] for row in data["trials"]] == list(range(TINY["budget"]))
     assert {row["candidate"] for row in data["final"]} == {"found", "start"}
     assert data["verdict"] == result.verdict
+
+
+def test_report_draws_the_search_path_and_the_final_comparison(real, tmp_path):
+    from simgin.reports.build import write_report
+
+    result, out = real
+    files = write_report(out, tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert "Search path" in html and "Final comparison" in html
+    assert result.verdict in html
+    names = {path.name for path in (tmp_path / "report_files").iterdir()}
+    assert {"tune_rules_final.png", "tune_rules_search.svg", "tune_rules_trials.csv"} <= names
+    assert files is not None
+
+
+def test_report_captions_state_the_numbers(real):
+    from simgin.reports import tune_rules as report
+
+    result, out = real
+    data = load_result(out)
+    caption = report.final_caption(data)
+    assert f"{100 * result.found_score:.1f}%" in caption and f"{100 * result.start_score:.1f}%" in caption
+    assert "paired p = " in caption
+    assert f"{len(result.trials)} trials" in report.search_caption(data)
