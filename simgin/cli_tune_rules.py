@@ -187,7 +187,7 @@ def _echo_result(result: Any) -> None:
     click.echo(
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({_signed(scale * difference['low'])} to {_signed(scale * difference['high'])}), "
-        f"p = {format_p(result.p_value)}"
+        f"{format_p(result.p_value)}"
     )
     for text, row in result.keep.items():
         found, start = row["found"], row["start"]

@@ -1197,19 +1197,25 @@ def _verdict(
     p = difference["p_value"]
     p_text = format_p(p)
     found_text = _values_text(found_final.values)
+    scale, unit, digits = (1.0, " hands", 2) if objective.name == "length" else (100.0, " points", 1)
+    change = f"{scale * difference['difference']:+.{digits}f}{unit}"
+    if math.isfinite(difference["low"]) and math.isfinite(difference["high"]):
+        change += f", 95% CI {scale * difference['low']:+.{digits}f} to {scale * difference['high']:+.{digits}f}"
     compared = (
         f"{objective.text} {show(found[0], objective)} with {found_text} vs {show(start[0], objective)} "
-        f"at the start on fresh deals, p = {p_text}"
+        f"at the start on fresh deals ({change}, {p_text})"
     )
     broken = [text for text, row in keep_report.items() if not row["found_met"]]
     if broken:
-        return True, f"the found rules break --keep {', '.join(broken)} on fresh deals ({compared}): keeping the start"
+        return True, f"the found rules break --keep {', '.join(broken)} on fresh deals: {compared}; keeping the start"
+    significant = math.isfinite(p) and p < SIGNIFICANCE
     if not objective.better(difference["difference"]):
-        return True, f"the found rules are not better on fresh deals ({compared}): keeping the start rules"
-    if not (math.isfinite(p) and p < SIGNIFICANCE):
+        worse = "worse" if significant and difference["difference"] != 0 else "not better"
+        return True, f"the found rules are {worse} on fresh deals: {compared}; keeping the start rules"
+    if not significant:
         return True, (
-            f"the found rules are not significantly better on fresh deals ({compared}, not below "
-            f"{SIGNIFICANCE}): keeping the start rules"
+            f"the found rules are not significantly better on fresh deals (p not below {SIGNIFICANCE}): "
+            f"{compared}; keeping the start rules"
         )
     return False, f"the found rules are better: {compared}"
 
@@ -1226,9 +1232,10 @@ def format_score(value: float, objective: Objective) -> str:
 
 
 def format_p(p: float) -> str:
+    """A p-value as a phrase: ``'p = 0.014'``, or ``'p < 1e-6'`` far in the tail."""
     if p is None or not math.isfinite(p):
-        return "-"
-    return f"{p:.2g}" if p >= 1e-6 else "< 1e-6"
+        return "p = n/a"
+    return f"p = {p:.2g}" if p >= 1e-6 else "p < 1e-6"
 
 
 def _values_text(values: Mapping[str, Any]) -> str:
