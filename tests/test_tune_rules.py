@@ -232,18 +232,45 @@ class Interrupt:
             raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("after", [3, 7])  # mid-batch in the search; in the final measurement
+@pytest.mark.parametrize("after", [1, 5, 7])  # in the first batch of 4 trials, the second, the final measurement
 def test_an_interrupted_search_resumes_to_the_same_result(real, tmp_path, after):
     result, _ = real
     out = tmp_path / "resumed"
     with pytest.raises(KeyboardInterrupt):
         tune_rules(*REAL, workers=1, out=out, progress=Interrupt(after), **TINY)
-    assert len(list((out / "evaluations").glob("*.json"))) == after
+    written = len(list((out / "evaluations").glob("*.json")))
+    assert written >= after  # a batch's evaluations are written as each one finishes, before any is told
     assert not (out / "result.json").exists()
     resumed = tune_rules(*REAL, workers=1, out=out, **TINY)
     assert without_timing(resumed) == without_timing(result)
     assert resumed.trials == result.trials and resumed.final == result.final
-    assert resumed.timing["evaluations_resumed"] == after
+    assert resumed.timing["evaluations_resumed"] == written
+
+
+class InterruptAfterChunks:
+    """known_length, with Ctrl-C in the middle of the second rule set of the first batch."""
+
+    def __init__(self, chunks: int) -> None:
+        self.chunks = chunks
+
+    def __call__(self, config, chunk):
+        self.chunks -= 1
+        if self.chunks < 0:
+            raise KeyboardInterrupt
+        return known_length(config, chunk)
+
+
+def test_ctrl_c_while_a_batch_plays_keeps_its_finished_evaluations(tmp_path):
+    settings = {"budget": 8, "games": 8, "final": 40, "seed": 4, "workers": 1}
+    args = (["simple"], "length=3", ["knock_limit=0..10"])
+    whole = tune_rules(*args, play_chunk=known_length, **settings)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        tune_rules(*args, play_chunk=InterruptAfterChunks(6), out=out, **settings)  # 4 chunks per rule set
+    assert [p.name for p in (out / "evaluations").iterdir()] == ["search-0000.json"]
+    resumed = tune_rules(*args, play_chunk=known_length, out=out, **settings)
+    assert without_timing(resumed) == without_timing(whole)
+    assert resumed.timing["evaluations_resumed"] == 1
 
 
 def test_a_finished_search_reruns_from_its_records(real):
@@ -529,3 +556,17 @@ def test_report_captions_state_the_numbers(real):
     assert f"{100 * result.found_score:.1f}%" in caption and f"{100 * result.start_score:.1f}%" in caption
     assert "paired p = " in caption
     assert f"{len(result.trials)} trials" in report.search_caption(data)
+
+
+@pytest.mark.parametrize("text", ["skill", "balance", "length=8", "length=7.5"])
+def test_an_objective_is_named_as_the_user_wrote_it(text):
+    assert parse_objective(text).text == text
+
+
+def test_without_optuna_the_error_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "optuna", None)
+    outcome = CliRunner().invoke(main, ["tune-rules", "simple", "--objective", "balance", "--vary", "big_gin"])
+    assert outcome.exit_code == 1
+    assert outcome.output == ("Error: simgin tune-rules needs the optional extra: pip install 'simgin[tune-rules]'\n")

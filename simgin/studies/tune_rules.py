@@ -143,7 +143,8 @@ class Objective:
 
     @property
     def text(self) -> str:
-        return self.name if self.target is None else f"{self.name}={_number(self.target)}"
+        """As the user writes it: ``skill``, ``balance`` or ``length=N``."""
+        return f"{self.name}={_number(self.target)}" if self.name == "length" and self.target is not None else self.name
 
     def value(self, rate: float) -> float:
         return rate if self.target is None else abs(rate - self.target)
@@ -1027,7 +1028,11 @@ def tune_rules(
                 key = settings.key_of(values)
                 if key not in played and all(settings.key_of(v) != key for _, v in missing):
                     missing.append((trial.number, values))
-            fresh = {e.index: e for e in evaluator.evaluate("search", missing, settings.count, search_seed)}
+            fresh: dict[int, RuleEvaluation] = {}
+            for evaluation in evaluator.evaluate("search", missing, settings.count, search_seed):
+                if directory:
+                    directory.save(evaluation)  # as each one finishes: Ctrl-C loses no finished evaluation
+                fresh[evaluation.index] = evaluation
             for trial in batch:
                 values = dict(trial.params)
                 evaluation = done.get(trial.number)
@@ -1041,8 +1046,8 @@ def tune_rules(
                             **(source.to_dict() | {"index": trial.number, "values": values, "played": False})
                         )
                         evaluation.seconds = 0.0
-                    if directory:
-                        directory.save(evaluation)
+                        if directory:
+                            directory.save(evaluation)
                 search.append(evaluation)
                 note(evaluation)
                 study.tell(trial, objective_score(evaluation, objective_)[0], constraint_values(evaluation))
