@@ -18,6 +18,22 @@ import click
 from simgin.cli_options import rules_options
 from simgin.rules import Rules
 
+KEEP_METRICS = (
+    "win_rate",
+    "first_player_win_rate",
+    "hands_per_game",
+    "knock_rate",
+    "gin_rate",
+    "big_gin_rate",
+    "undercut_rate",
+    "dead_rate",
+    "mean_turns",
+    "dealer_points_per_hand",
+    "shutout_rate",
+)
+"""The metrics --keep takes, as the help lists them (``simgin.studies.tune_rules.METRICS``, which a test
+keeps equal; named here so that the command line imports without the runner)."""
+
 
 @click.command("tune-rules")
 @click.argument("players", nargs=-1, required=True, metavar="PLAYERS...")
@@ -43,7 +59,8 @@ from simgin.rules import Rules
     "keep",
     multiple=True,
     metavar="METRIC OP NUMBER",
-    help="A constraint on another metric (repeatable), e.g. --keep 'dead_rate<=0.05'; OP is <=, >=, < or >.",
+    help="A constraint on a metric (repeatable), e.g. --keep 'dead_rate<=0.05'; OP is <=, >=, < or >; METRIC is "
+    f"one of {', '.join(KEEP_METRICS)}.",
 )
 @click.option("--budget", type=int, default=None, help="Trials of the search  [default: 40].")
 @click.option("--games", type=int, default=None, help="Games per opponent per trial [default: 200].")
@@ -103,10 +120,11 @@ def tune_rules(
       simgin report rules-run
     """
     from simgin import runner
-    from simgin.cli_options import echo_json, user_error
+    from simgin.cli_options import echo_json, user_error, warn_overridden
     from simgin.studies.tune_rules import DEFAULT_BUDGET
     from simgin.studies.tune_rules import tune_rules as run_tune_rules
 
+    warn_overridden(rules, "pairs", games=hands is None)
     show = not quiet and sys.stderr.isatty()
     started = time.perf_counter()
     bar: Any = None

@@ -570,3 +570,42 @@ def test_without_optuna_the_error_names_the_extra(monkeypatch):
     outcome = CliRunner().invoke(main, ["tune-rules", "simple", "--objective", "balance", "--vary", "big_gin"])
     assert outcome.exit_code == 1
     assert outcome.output == ("Error: simgin tune-rules needs the optional extra: pip install 'simgin[tune-rules]'\n")
+
+
+def test_the_help_lists_every_keep_metric():
+    from simgin.cli_tune_rules import KEEP_METRICS
+    from simgin.studies.tune_rules import METRICS
+
+    assert KEEP_METRICS == tuple(METRICS)
+
+
+def test_a_start_switch_without_effect_is_warned_about():
+    args = ["tune-rules", "simple", "--objective", "balance", "--rules", "oklahoma", "--set", "knock_limit=5"]
+    outcome = CliRunner().invoke(main, [*args, "--vary", "big_gin", "--budget", "1", "--games", "4", "--final", "4"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "Warning: knock_limit=5 has no effect here: V9" in outcome.stderr
+
+
+def shutout_length(config, chunk):
+    """Games last 3 hands with shutout=none and 4 otherwise; shutout_bonus matters only through shutout."""
+    return _synthetic_tally(config, chunk, 3.0 + (config.rules.shutout != "none"), (chunk.seed,))
+
+
+def test_rules_that_play_the_start_game_are_the_start():
+    """The start (shutout=none, shutout_bonus=100) lies outside the searched space, but (none, 150) plays the same
+    game (no shutout bonus under shutout=none): it is measured once, and the start's own values are kept."""
+    result = tune_rules(
+        ["simple"],
+        "length=3",
+        ["shutout=none,bonus", "shutout_bonus=150,200"],
+        rules=Rules(shutout="none", shutout_bonus=100),
+        budget=8,
+        games=8,
+        final=8,
+        play_chunk=shutout_length,
+        workers=1,
+    )
+    assert result.found_rules["shutout"] == "none" and result.found_rules["shutout_bonus"] != 100
+    assert result.kept_start and result.rules == result.start_rules == {"shutout": "none", "shutout_bonus": 100}
+    assert result.p_value == 1.0 and result.score == result.start_score
+    assert [row["values"] for row in result.final] == [result.found_rules, result.start_rules]

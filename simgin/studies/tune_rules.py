@@ -1081,7 +1081,8 @@ def tune_rules(
         timing["final_seconds"] = time.perf_counter() - clock
 
     found_final = finals[0]
-    start_final = finals[1] if not same else finals[0]
+    # Rules that play the same game as the start's are measured once; the start keeps its own values.
+    start_final = finals[1] if not same else RuleEvaluation(**(finals[0].to_dict() | {"values": dict(start_values)}))
     found_score = objective_score(found_final, objective_)
     start_score = objective_score(start_final, objective_)
     if same:
@@ -1106,7 +1107,6 @@ def tune_rules(
     kept_start, verdict = _verdict(
         settings, best is not None, same, found_score, start_score, difference, found_final, keep_report
     )
-    chosen_final = start_final if kept_start else found_final
     chosen_score = start_score if kept_start else found_score
     trials = []
     best_so_far = math.nan
@@ -1146,7 +1146,7 @@ def tune_rules(
     result = TuneRulesResult(
         objective=objective_.text,
         players=list(settings.players),
-        rules=dict(chosen_final.values),
+        rules=dict(start_values) if kept_start else dict(found_final.values),
         start_rules=dict(start_values),
         score=chosen_score[0],
         score_ci=[chosen_score[1], chosen_score[2]],
@@ -1197,8 +1197,13 @@ def _verdict(
     show = format_score
     if not searched:
         return True, "no searched rule set met the --keep constraints on the search's deals: keeping the start rules"
+    if same and found_final.values == settings.start_values:
+        return True, "the start rules scored best on the search's deals: keeping the start rules"
     if same:
-        return True, "the search found nothing better than the start rules on its deals: keeping the start rules"
+        return True, (
+            f"the best rules found, {_values_text(found_final.values)}, play the same game as the start rules "
+            "(their switches differ only where they have no effect): keeping the start rules"
+        )
     p = difference["p_value"]
     p_text = format_p(p)
     found_text = _values_text(found_final.values)
