@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+from html import escape
 from types import SimpleNamespace
 
 import numpy as np
@@ -541,7 +542,7 @@ def test_report_draws_the_search_path_and_the_final_comparison(real, tmp_path):
     files = write_report(out, tmp_path / "report.html")
     html = (tmp_path / "report.html").read_text()
     assert "Search path" in html and "Final comparison" in html
-    assert result.verdict in html
+    assert escape(result.verdict) in html or result.verdict in html
     names = {path.name for path in (tmp_path / "report_files").iterdir()}
     assert {"tune_rules_final.png", "tune_rules_search.svg", "tune_rules_trials.csv"} <= names
     assert files is not None
