@@ -582,7 +582,9 @@ def test_the_help_lists_every_keep_metric():
 
 def test_a_start_switch_without_effect_is_warned_about():
     args = ["tune-rules", "simple", "--objective", "balance", "--rules", "oklahoma", "--set", "knock_limit=5"]
-    outcome = CliRunner().invoke(main, [*args, "--vary", "big_gin", "--budget", "1", "--games", "4", "--final", "4"])
+    outcome = CliRunner().invoke(
+        main, [*args, "--vary", "big_gin", "--budget", "1", "--games", "4", "--final", "4", "--workers", "1"]
+    )
     assert outcome.exit_code == 0, outcome.output
     assert "Warning: knock_limit=5 has no effect here: V9" in outcome.stderr
 
