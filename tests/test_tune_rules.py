@@ -612,3 +612,12 @@ def test_rules_that_play_the_start_game_are_the_start():
     assert result.kept_start and result.rules == result.start_rules == {"shutout": "none", "shutout_bonus": 100}
     assert result.p_value == 1.0 and result.score == result.start_score
     assert [row["values"] for row in result.final] == [result.found_rules, result.start_rules]
+
+
+def test_real_games_short_games_come_from_a_low_target():
+    """target has a strong known effect on hands per game (about 10 at 100): asked for 3-hand games, the search
+    lowers it, and the fresh deals confirm the gain."""
+    result = tune_rules(["greedy"], "length=3", ["target=20..150"], budget=8, games=20, final=60, seed=1, workers=1)
+    assert result.found_rules["target"] < 60
+    assert not result.kept_start and result.rules == result.found_rules
+    assert result.score < result.start_score and result.p_value < SIGNIFICANCE
