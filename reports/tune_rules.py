@@ -51,7 +51,7 @@ def _score_label(result: dict[str, Any]) -> str:
     if name == "skill":
         return f"{result['players'][0]}'s share of games won (%)"
     if name == "balance":
-        return "first player's share of hands won: distance from 50% (points)"
+        return "first player's hands won: points from 50%"
     return f"mean hands per game: distance from {target:g}"
 
 

@@ -64,6 +64,13 @@ def known_length(config, chunk):
     return _synthetic_tally(config, chunk, 3.0 + abs(config.rules.knock_limit - OPTIMUM), (chunk.seed,))
 
 
+def mixed_length(config, chunk):
+    """known_length plus a hand without shutout=double and two without big_gin: the optimum is (7, double, true)."""
+    rules = config.rules
+    hands = 3.0 + abs(rules.knock_limit - OPTIMUM) + (rules.shutout != "double") + 2 * (not rules.big_gin)
+    return _synthetic_tally(config, chunk, hands, (chunk.seed,))
+
+
 def dead_at_low_limits(config, chunk):
     """known_length, but a knock limit k makes k% of hands dead."""
     result = known_length(config, chunk)
@@ -119,6 +126,16 @@ def test_the_search_finds_the_known_optimum_and_the_final_measurement_confirms_i
     assert list(frame["trial"]) == list(range(24))
     assert frame["knock_limit"].iloc[0] == 10  # the start rules are the first trial
     assert frame["best_so_far"].iloc[-1] == pytest.approx(frame["score"].min())
+
+
+def test_the_search_finds_the_optimum_of_a_whole_number_a_choice_and_a_true_false_switch():
+    vary = ["knock_limit=0..10", "shutout", "big_gin"]
+    result = tune_rules(
+        ["simple"], "length=3", vary, budget=40, games=40, final=100, seed=0, play_chunk=mixed_length, workers=1
+    )
+    assert result.rules == {"knock_limit": OPTIMUM, "shutout": "double", "big_gin": True}
+    assert result.start_rules == {"knock_limit": 10, "shutout": "bonus", "big_gin": False}
+    assert not result.kept_start and result.p_value < 1e-6
 
 
 def test_a_keep_constraint_makes_the_optimum_infeasible():
