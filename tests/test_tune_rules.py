@@ -638,3 +638,10 @@ def test_real_games_short_games_come_from_a_low_target():
     assert result.found_rules["target"] < 60
     assert not result.kept_start and result.rules == result.found_rules
     assert result.score < result.start_score and result.p_value < SIGNIFICANCE
+
+
+@pytest.mark.slow
+def test_same_result_on_dask(real):
+    pytest.importorskip("distributed")
+    result, _ = real
+    assert without_timing(tune_rules(*REAL, workers=2, backend="dask", **TINY)) == without_timing(result)
