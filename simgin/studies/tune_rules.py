@@ -1192,7 +1192,31 @@ def _verdict(
     found_final: RuleEvaluation,
     keep_report: Mapping[str, Mapping[str, Any]],
 ) -> tuple[bool, str]:
-    """Whether to keep the start rules, and why, in words."""
+    """Whether to keep the start rules, and why, in words.
+
+    The found rules replace the start only when the fresh deals show them better on the objective (the
+    difference in its direction with p < :data:`SIGNIFICANCE`) and they meet every ``keep`` constraint there.
+    A start that breaks a constraint is still kept otherwise (no gain is claimed that the objective's test
+    does not show), and the verdict says which constraint it breaks.
+    """
+    kept, text = _decide(settings, searched, same, found, start, difference, found_final, keep_report)
+    broken = [name for name, row in keep_report.items() if not row["start_met"]]
+    if kept and broken:
+        text += f" (note: the start rules break --keep {', '.join(broken)} on fresh deals)"
+    return kept, text
+
+
+def _decide(
+    settings: TuneRulesSettings,
+    searched: bool,
+    same: bool,
+    found: tuple[float, float, float],
+    start: tuple[float, float, float],
+    difference: Mapping[str, float],
+    found_final: RuleEvaluation,
+    keep_report: Mapping[str, Mapping[str, Any]],
+) -> tuple[bool, str]:
+    """The decision of :func:`_verdict` and its words, before the note on the start's constraints."""
     objective = settings.objective
     show = format_score
     if not searched:
