@@ -328,6 +328,16 @@ def test_a_record_the_search_no_longer_asks_for_is_refused(real, tmp_path):
         tune_rules(*REAL, workers=1, out=copy, **TINY)
 
 
+def test_a_damaged_record_is_refused(real, tmp_path):
+    _, out = real
+    copy = tmp_path / "damaged"
+    (copy / "evaluations").mkdir(parents=True)
+    (copy / "tune-rules.json").write_text((out / "tune-rules.json").read_text())
+    (copy / "evaluations" / "search-0000.json").write_text('{"phase": "search"}')
+    with pytest.raises(TuneRulesError, match=r"search-0000.json is not an evaluation record"):
+        tune_rules(*REAL, workers=1, out=copy, **TINY)
+
+
 # -- the JSON and the command line ---------------------------------------------------------------------------
 
 
