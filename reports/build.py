@@ -1,8 +1,8 @@
 """Build a report from a run directory: result.json -> tidy tables -> figures -> one HTML file.
 
 :func:`build_report` reads the ``result.json`` that ``simgin match``, ``tournament``,
-``compare``, ``sweep`` and ``tune`` leave in their ``--out`` directory (see :mod:`simgin.running.results`),
-turns it into tidy tables (:func:`result_tables`), draws the figures the result has data
+``compare``, ``sweep``, ``tune`` and ``tune-rules`` leave in their ``--out`` directory (see
+:mod:`simgin.running.results`), turns it into tidy tables (:func:`result_tables`), draws the figures the result has data
 for (:func:`report_figures`) and writes:
 
 - the HTML file, self-contained: every figure is embedded as an SVG data URI, so it works
@@ -33,6 +33,7 @@ from simgin.running.tally import TURN_BINS
 
 from . import figures as F
 from . import tune as tune_report
+from . import tune_rules as tune_rules_report
 from .html import render_report
 
 OUTCOMES = F.OUTCOMES
@@ -491,6 +492,10 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         for name, title, frame, shown, note in tune_report.tune_tables(result):
             add(name, title, frame, shown, note)
         return tables
+    if kind == "tune-rules":
+        for name, title, frame, shown, note in tune_rules_report.tables(result):
+            add(name, title, frame, shown, note)
+        return tables
 
     if kind == "sweep":
         cells = sweep_cells_table(result)
@@ -715,6 +720,8 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
     made: list[ReportFigure] = []
     if result["kind"] == "tune":
         return [_figure(*entry, result) for entry in tune_report.TUNE_FIGURES]
+    if result["kind"] == "tune-rules":
+        return [_figure(*entry, result) for entry in tune_rules_report.FIGURES]
     entries = frame("table_entries")
     if entries is not None:
         made.append(
@@ -776,6 +783,8 @@ def _title(result: dict[str, Any]) -> str:
     players = list(result.get("players") or [])
     if kind == "tune":
         return tune_report.title(result)
+    if kind == "tune-rules":
+        return tune_rules_report.title(result)
     if kind == "tournament":
         return f"Tournament: {', '.join(players)}"
     if kind == "sweep":
@@ -793,6 +802,8 @@ def _title(result: dict[str, Any]) -> str:
 def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     if result["kind"] == "tune":
         return tune_report.facts(result)
+    if result["kind"] == "tune-rules":
+        return tune_rules_report.facts(result)
     config = result.get("config") or {}
     mode = _mode(config)
     facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]

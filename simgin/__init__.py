@@ -9,8 +9,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``simgin.run_match``, ``simgin.run_tournament``, ``simgin.sweep`` and ``simgin.tune`` load their modules on
-    first use."""
+    """``simgin.run_match``, ``simgin.run_tournament``, ``simgin.sweep``, ``simgin.tune`` and ``simgin.tune_rules``
+    load their modules on first use."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 
@@ -23,6 +23,10 @@ def __getattr__(name: str):
         from simgin.studies.tune import tune
 
         return tune
+    if name == "tune_rules":
+        from simgin.studies.tune_rules import tune_rules
+
+        return tune_rules
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
 
@@ -43,4 +47,5 @@ __all__ = [
     "score_showdown",
     "sweep",
     "tune",
+    "tune_rules",
 ]

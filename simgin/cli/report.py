@@ -26,8 +26,8 @@ import click
 def report(directory: Path, output: Path | None, as_json: bool) -> None:
     """Write a self-contained HTML report of a run directory.
 
-    DIR is the --out directory of 'simgin match', 'tournament', 'compare', 'sweep' or 'tune'. The
-    report is one HTML file (figures embedded, works offline) with a one-line finding in
+    DIR is the --out directory of 'simgin match', 'tournament', 'compare', 'sweep', 'tune' or
+    'tune-rules'. The report is one HTML file (figures embedded, works offline) with a one-line finding in
     numbers under every figure; each figure is also written as PNG and SVG and each table
     as CSV in a folder beside it (report_files/ for report.html).
 
@@ -41,7 +41,7 @@ def report(directory: Path, output: Path | None, as_json: bool) -> None:
     if not directory.is_dir():
         raise click.ClickException(
             f"{directory}: no such directory; give the --out directory of a finished "
-            "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
+            "'simgin match', 'tournament', 'compare', 'sweep', 'tune' or 'tune-rules'"
         )
     try:
         files = write_report(directory, output)

@@ -35,7 +35,7 @@ from typing import Any
 from simgin.running import files
 
 RESULT_FILE = "result.json"
-KINDS = ("match", "tournament", "compare", "sweep", "tune")
+KINDS = ("match", "tournament", "compare", "sweep", "tune", "tune-rules")
 #: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
 #: tune's (:mod:`simgin.studies.tune`).
 SETTINGS_FILES = files.SETTINGS_FILES
@@ -76,7 +76,7 @@ def load_result(directory: str | Path) -> dict[str, Any]:
     if not os.path.lexists(path) or path.is_dir():  # a link, a FIFO...: refused by the reader, saying what it is
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
-            "'simgin match', 'tournament', 'compare', 'sweep' or 'tune'"
+            "'simgin match', 'tournament', 'compare', 'sweep', 'tune' or 'tune-rules'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
     data = files.read_json(path, fix)  # a DamagedFile (a ValueError) naming the file
@@ -95,6 +95,10 @@ def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
         files.check_fields(data, path, {"settings": dict, "history": list, "generations": list}, fix, "result")
         for index, row in enumerate(data["history"]):
             files.check_fields(row, path, {"phase": str, "score": (float, type(None))}, fix, f"history[{index}]")
+        return
+    if data["kind"] == "tune-rules":
+        fields = {"objective": str, "players": list, "rules": dict, "start_rules": dict, "settings": dict}
+        files.check_fields(data, path, fields | {"final": list, "trials": list}, fix, "result")
         return
     fields: dict[str, type | tuple[type, ...]] = {"config": dict, "players": list}
     fields |= {"overridden": dict} if "overridden" in data else {}

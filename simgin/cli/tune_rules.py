@@ -1,0 +1,251 @@
+"""The ``simgin tune-rules`` command: search rule switches for an objective, then measure the result honestly.
+
+It is registered on the root group in :mod:`simgin.cli.main`; the work is done by
+:func:`simgin.studies.tune_rules.tune_rules`. The shared helpers of :mod:`simgin.cli.options`
+are imported inside the command, so this module imports without an import cycle.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simgin.cli.options import rules_options
+from simgin.game.rules import Rules
+
+KEEP_METRICS = (
+    "win_rate",
+    "first_player_win_rate",
+    "hands_per_game",
+    "knock_rate",
+    "gin_rate",
+    "big_gin_rate",
+    "undercut_rate",
+    "dead_rate",
+    "mean_turns",
+    "dealer_points_per_hand",
+    "shutout_rate",
+)
+"""The metrics --keep takes, as the help lists them (``simgin.studies.tune_rules.METRICS``, which a test
+keeps equal; named here so that the command line imports without the runner)."""
+
+
+@click.command("tune-rules")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYERS...")
+@click.option(
+    "--objective",
+    required=True,
+    metavar="OBJ",
+    help="skill (the first player's share of games won, maximised), balance (|first player's share of hands "
+    "won - 50%|, minimised) or length=N (|mean hands per game - N|, minimised).",
+)
+@click.option(
+    "--vary",
+    "vary",
+    multiple=True,
+    required=True,
+    metavar="SWITCH=LOW..HIGH",
+    help="A rule switch to search (repeatable): SWITCH=LOW..HIGH for a number, SWITCH=A,B,... for a list, "
+    "or a true/false or choice switch alone for every value (e.g. --vary big_gin --vary shutout).",
+)
+@rules_options
+@click.option(
+    "--keep",
+    "keep",
+    multiple=True,
+    metavar="METRIC OP NUMBER",
+    help="A constraint on a metric (repeatable), e.g. --keep 'dead_rate<=0.05'; OP is <=, >=, < or >; METRIC is "
+    f"one of {', '.join(KEEP_METRICS)}.",
+)
+@click.option("--budget", type=int, default=None, help="Trials of the search  [default: 40].")
+@click.option("--games", type=int, default=None, help="Games per opponent per trial [default: 200].")
+@click.option("--hands", type=int, default=None, help="Or: hands per opponent per trial (not for length=N).")
+@click.option(
+    "--final", type=int, default=None, help="Games (hands) per rule set in the final measurement [default: 10x]."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed: same seed, same search and result.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: a process pool on this machine; dask: a local Dask cluster (pip install 'simgin[dask]').",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def tune_rules(
+    players: tuple[str, ...],
+    objective: str,
+    vary: tuple[str, ...],
+    rules: Rules,
+    keep: tuple[str, ...],
+    budget: int | None,
+    games: int | None,
+    hands: int | None,
+    final: int | None,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    out: Path | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Search the --vary rule switches for an objective, on top of --rules/--set.
+
+    PLAYERS: the first-named meets each of the others on duplicate deals (alone, it plays
+    itself); 'skill' is the first-named player's share of games won, so name the stronger
+    player first. optuna's TPE sampler (pip install 'simgin[tune-rules]') searches, seeded,
+    with every trial on the same deals. Then the best rules found and the start rules play
+    fresh deals that the search never saw: both scores with 95% intervals and the p-value of
+    their paired difference are printed. Unless the found rules are better there (p < 0.05,
+    every --keep met), the command says so and keeps the start rules.
+
+    \b
+    Example:
+      simgin tune-rules simple random --objective skill --vary knock_limit=6..10 --budget 4 --games 20 --quiet
+      simgin tune-rules greedy --objective length=6 --vary target=50..150 --vary big_gin --budget 6 --games 20 \\
+        --final 60 --out rules-run --quiet
+      simgin report rules-run
+    """
+    from simgin.cli.options import echo_json, user_error, warn_overridden
+    from simgin.running import runner
+    from simgin.studies.tune_rules import DEFAULT_BUDGET
+    from simgin.studies.tune_rules import tune_rules as run_tune_rules
+
+    warn_overridden(rules, "pairs", games=hands is None)
+    show = not quiet and sys.stderr.isatty()
+    started = time.perf_counter()
+    bar: Any = None
+
+    def progress(evaluation: Any, done: int, total: int) -> None:
+        nonlocal bar
+        if not show:
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="evaluations", file=sys.stderr, show_eta=True)
+            bar.__enter__()
+        bar.length = total
+        bar.label = f"evaluations ({time.perf_counter() - started:.0f} s, {evaluation.phase})"
+        bar.update(1)
+
+    try:
+
+        def on_start() -> None:
+            if not runner.kernels_cached("hands" if hands is not None else "games"):
+                click.echo("compiling kernels, first run only (about a minute)...", err=True)
+
+        result = run_tune_rules(
+            list(players),
+            objective,
+            list(vary),
+            rules=rules,
+            keep=list(keep),
+            budget=DEFAULT_BUDGET if budget is None else budget,
+            games=games,
+            hands=hands,
+            final=final,
+            seed=seed,
+            workers=workers,
+            backend=backend,
+            out=out,
+            progress=progress,
+            notice=lambda message: click.echo(f"simgin: {message}", err=True),
+            on_start=on_start,
+        )
+    except (runner.RunError, ValueError) as error:
+        raise user_error("", error) from None
+    except KeyboardInterrupt:
+        kept = f"; finished evaluations are kept in {out}, rerun the same command to resume" if out else ""
+        raise click.ClickException(f"interrupted{kept}") from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        echo_json(result.to_json())
+        return
+    _echo_result(result)
+
+
+def _echo_result(result: Any) -> None:
+    from simgin.studies.tune_rules import format_p, format_score
+
+    settings = result.settings
+    objective = settings.objective
+    against = ", ".join(settings.opponents)
+    switches = f"{len(settings.varied)} rule switch" + ("es" if len(settings.varied) > 1 else "")
+    direction = "maximised" if objective.direction == "maximize" else "minimised"
+    click.echo(
+        f"searched {switches} for {objective.text} ({direction}): "
+        f"{result.players[0]} against {against}, {result.evaluations} trials "
+        f"({result.timing['rule_sets_played']:.0f} rule sets played) on the same {2 * (settings.count // 2):,} "
+        f"{settings.mode} per opponent, seed {settings.seed}"
+    )
+    width = max(len(name) for name in [*result.start_rules, "switch"])
+    click.echo(f"  {'switch':<{width}}  {'start':>8}  {'found':>8}  searched")
+    for vary in settings.varied:
+        start = _show(result.start_rules[vary.name])
+        found = _show(result.found_rules[vary.name])
+        click.echo(f"  {vary.name:<{width}}  {start:>8}  {found:>8}  {vary.text.partition('=')[2]}")
+    count = 2 * (settings.final // 2)
+    click.echo(
+        f"final measurement: {count:,} fresh {settings.mode} per rule set and opponent, never used by the search"
+    )
+    click.echo(f"  found {format_score(result.found_score, objective)} {_interval(result.found_score_ci, objective)}")
+    click.echo(f"  start {format_score(result.start_score, objective)} {_interval(result.start_score_ci, objective)}")
+    difference = result.difference
+    scale = 1 if objective.name == "length" else 100
+    unit = " hands" if objective.name == "length" else " points"
+    click.echo(
+        f"  paired difference {scale * difference['difference']:+.2f}{unit} "
+        f"({_signed(scale * difference['low'])} to {_signed(scale * difference['high'])}), "
+        f"{format_p(result.p_value)}"
+    )
+    for text, row in result.keep.items():
+        found, start = row["found"], row["start"]
+        click.echo(
+            f"  keep {text}: found {found[0]:.4g} ({'met' if row['found_met'] else 'BROKEN'}), "
+            f"start {start[0]:.4g} ({'met' if row['start_met'] else 'broken'})"
+        )
+    timing = result.timing
+    click.echo(
+        f"  {result.games:,} {settings.mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "
+        f"{timing['evaluations_resumed']} evaluations resumed"
+    )
+    click.echo(result.verdict)
+    changed = {name: value for name, value in result.rules.items() if value != getattr(settings.rules, name)}
+    sets = " ".join(f"--set {name}={_show(value)}" for name, value in changed.items())
+    click.echo(f"rules: {sets}" if sets else "rules: the start rules (nothing to change)")
+
+
+def _interval(ci: list[float], objective: Any) -> str:
+    low, high = ci
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return "(no interval)"
+    if objective.name == "length":
+        return f"(95% CI {low:.2f}-{high:.2f})"
+    return f"(95% CI {100 * low:.1f}-{100 * high:.1f})"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.2f}" if value is not None and math.isfinite(value) else "-"
+
+
+def _show(value: Any) -> str:
+    from simgin.cli.options import show_value
+
+    return show_value(value)
+
+
+COMMANDS = (tune_rules,)
