@@ -310,8 +310,7 @@ def openspiel_adapter() -> EngineAdapter:
 def rlcard_adapter() -> EngineAdapter:
     """RLCard's ``rlcard.games.gin_rummy`` melding utilities."""
     from rlcard.games.gin_rummy import judge
-    from rlcard.games.gin_rummy.utils import melding
-    from rlcard.games.gin_rummy.utils import utils as rl_utils
+    from rlcard.games.gin_rummy.utils import melding, utils as rl_utils
 
     deck = rl_utils.get_deck()  # RLCard's cards in card_id order
 

@@ -363,8 +363,7 @@ class SpeedCase:
 def speed_cases(sizes: Sizes, seed: int) -> list[SpeedCase]:
     """Every speed measurement, built and checked once (draws per hand measured on the side)."""
     import pyspiel
-    from rlcard.games.gin_rummy.utils import melding
-    from rlcard.games.gin_rummy.utils import utils as rl_utils
+    from rlcard.games.gin_rummy.utils import melding, utils as rl_utils
 
     all_threads = numba.config.NUMBA_NUM_THREADS
     cases: list[SpeedCase] = []

@@ -40,13 +40,15 @@ from simgin.game.engine import hand_seeds
 from simgin.game.melds import deadwood
 from simgin.game.reference_engine import play_game
 from simgin.game.rules import Rules
-from simgin.kernels import heuristic as _heuristic
-from simgin.kernels import knock as _knock
-from simgin.kernels import mcts as _mcts
-from simgin.kernels import opponent as _opponent
-from simgin.kernels import parameters as pm
-from simgin.kernels import rule_index as ri
-from simgin.kernels import view as v
+from simgin.kernels import (
+    heuristic as _heuristic,
+    knock as _knock,
+    mcts as _mcts,
+    opponent as _opponent,
+    parameters as pm,
+    rule_index as ri,
+    view as v,
+)
 from simgin.kernels.bots import F_MEMORY, FLOAT_MEMORY, INT_MEMORY, S_FLOATS, S_INTS
 from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT, SUIT_VALUE, score_hand

@@ -14,88 +14,25 @@ Everything is computed from the result's tallies and summary rows; nothing is re
 
 from __future__ import annotations
 
-import base64
-import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from simgin.game.rules import Rules
 from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.tally import TURN_BINS
 
-from . import figures as F
-from . import tune as tune_report
-from . import tune_rules as tune_rules_report
+from . import figures as F, tune as tune_report, tune_rules as tune_rules_report
+from .document import Report, ReportFigure, ReportTable
 from .html import render_report
 
 OUTCOMES = F.OUTCOMES
-
-
-@dataclass
-class ReportFigure:
-    """One figure of a report, with its caption and the table it was drawn from."""
-
-    name: str
-    """File stem: ``report_files/<name>.png``."""
-    title: str
-    figure: Figure
-    caption: str
-    table: str | None
-    """Name of the table (CSV) the figure was drawn from."""
-    svg: bytes = b""
-    png: bytes = b""
-
-    def render(self) -> None:
-        """Draw the figure to SVG and PNG bytes (inside the report style)."""
-        with F.report_style():
-            self.svg = _save(self.figure, "svg")
-            self.png = _save(self.figure, "png")
-
-    @property
-    def svg_data_uri(self) -> str:
-        return "data:image/svg+xml;base64," + base64.b64encode(self.svg).decode("ascii")
-
-    @property
-    def size_px(self) -> tuple[int, int]:
-        """Width and height of the SVG in CSS pixels (its size is given in points)."""
-        head = self.svg[:2000].decode("utf-8", "replace")
-        width = re.search(r'width="([\d.]+)pt"', head)
-        height = re.search(r'height="([\d.]+)pt"', head)
-        if not (width and height):
-            return 0, 0
-        return round(float(width.group(1)) * 4 / 3), round(float(height.group(1)) * 4 / 3)
-
-
-@dataclass
-class ReportTable:
-    """A table written as CSV; ``shown`` columns also appear in the HTML, with their formats."""
-
-    name: str
-    title: str
-    frame: pd.DataFrame
-    shown: dict[str, str] = field(default_factory=dict)
-    """Column -> format (``'pct'``, ``'int'``, ``'f1'``, ``'f2'``, ``'f3'``, ``'text'``); empty: CSV only."""
-    note: str = ""
-
-
-@dataclass
-class Report:
-    """Everything the HTML template needs."""
-
-    kind: str
-    title: str
-    facts: list[tuple[str, str]]
-    figures: list[ReportFigure]
-    tables: list[ReportTable]
-    files_dir: str
 
 
 @dataclass
@@ -112,13 +49,6 @@ class ReportFiles:
             "figures": [str(p) for p in self.figures],
             "tables": [str(p) for p in self.tables],
         }
-
-
-def _save(figure: Figure, fmt: str) -> bytes:
-    buffer = io.BytesIO()
-    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-    figure.savefig(buffer, format=fmt, bbox_inches="tight", pad_inches=0.12, metadata=metadata)
-    return buffer.getvalue()
 
 
 # -- tables ---------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from .build import Report, ReportFigure, ReportTable
+    from .document import Report, ReportFigure, ReportTable
 
 PAGE = Template(
     """<!DOCTYPE html>

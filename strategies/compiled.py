@@ -22,9 +22,7 @@ import numpy as np
 
 from simgin.game.cards import cards_to_mask
 from simgin.game.rng import MASK64, SplitMix64
-from simgin.kernels import bots as _bots
-from simgin.kernels import parameters as _slots
-from simgin.kernels import view as _view
+from simgin.kernels import bots as _bots, parameters as _slots, view as _view
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.players.strategy import Parameter, PlayerView

@@ -25,8 +25,7 @@ from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.melds import deadwood
 from simgin.game.rules import Rules
 from simgin.kernels import engine as kernel
-from simgin.players import eaai
-from simgin.players import programs as ps
+from simgin.players import eaai, programs as ps
 from simgin.players.registry import resolve
 from simgin.running import runner
 

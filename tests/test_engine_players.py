@@ -13,12 +13,10 @@ import numpy as np
 import pytest
 from simgin.strategies.compiled import CompiledStrategy, fill_table
 
-from simgin.game import engine
-from simgin.game import reference_engine as ref
+from simgin.game import engine, reference_engine as ref
 from simgin.game.engine import IllegalDecision, hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.rules import Rules
-from simgin.kernels import engine as k
-from simgin.kernels import view as v
+from simgin.kernels import engine as k, view as v
 from simgin.players.registry import resolve
 
 BAD_BOTS = textwrap.dedent(

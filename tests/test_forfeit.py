@@ -24,8 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
-from simgin.game import engine
-from simgin.game import reference_engine as ref
+from simgin.game import engine, reference_engine as ref
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
 from simgin.running import runner

@@ -20,8 +20,7 @@ import simgin.kernels as kernels
 from simgin import Rules
 from simgin.cli.main import main
 from simgin.game.engine import play_hand_rows
-from simgin.kernels import bots, heuristic, mcts, opponent
-from simgin.kernels import engine as k
+from simgin.kernels import bots, engine as k, heuristic, mcts, opponent
 
 
 def test_cached_kernels_are_stamped_with_all_kernel_sources():

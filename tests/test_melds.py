@@ -13,8 +13,7 @@ import hashlib
 import numpy as np
 import pytest
 import reference
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import simgin
 from simgin.game.cards import cards_to_mask, parse_cards

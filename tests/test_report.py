@@ -21,13 +21,13 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from simgin.reports import figures as F
 from simgin.reports.build import (
-    ReportFigure,
     deadwood_table,
     outcome_table,
     report_figures,
     result_tables,
     write_report,
 )
+from simgin.reports.document import ReportFigure
 from simgin.reports.html import cell
 
 from simgin.cli.report import report as report_command

@@ -16,7 +16,7 @@ from simgin.game.engine import play_hand_rows
 from simgin.game.rng import derive
 from simgin.kernels import engine as k
 from simgin.running import runner
-from simgin.running.summary import match_json
+from simgin.running.runner import match_json
 from simgin.running.tally import TALLY_FIELDS, tally_hands
 
 SMALL = {"chunk_units": 150}

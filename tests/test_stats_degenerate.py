@@ -13,8 +13,7 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from simgin.cli.main import main
 from simgin.statistics.ratings import rating_notes

@@ -500,7 +500,7 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
       simgin match simple simple random --games 60 --quiet
       simgin match --team simple,simple --team random,simple --games 80 --quiet
     """
-    from simgin.running.summary import match_json
+    from simgin.running.runner import match_json
 
     table, players = _table_players(players, teams)
     if table != "pairs":
@@ -514,7 +514,7 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
 def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
     """Print a two-player match: its JSON object, or the text summary (a partial one is marked so)."""
     from simgin.game.engine import MAX_HANDS_PER_GAME
-    from simgin.running.summary import match_json
+    from simgin.running.runner import match_json
 
     data = match_json(result)
     if as_json:
@@ -883,8 +883,7 @@ def sweep(
       simgin sweep simple greedy random --grid preset=standard,oklahoma --games 40 --quiet
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
     """
-    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes
-    from simgin.studies.sweep import sweep as run_study
+    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes, sweep as run_study
 
     if len(players) < 2:
         raise click.UsageError(f"a sweep needs at least two strategies, got {len(players)}")

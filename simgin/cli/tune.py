@@ -149,8 +149,7 @@ def tune(
     """
     from simgin.cli.options import build_rules, echo_json, user_error
     from simgin.running import runner
-    from simgin.studies.tune import DEFAULT_BUDGET, TuneError, parse_bound
-    from simgin.studies.tune import tune as run_tune
+    from simgin.studies.tune import DEFAULT_BUDGET, TuneError, parse_bound, tune as run_tune
 
     rules = build_rules(preset, settings)
 

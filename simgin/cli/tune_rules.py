@@ -121,8 +121,7 @@ def tune_rules(
     """
     from simgin.cli.options import echo_json, user_error, warn_overridden
     from simgin.running import runner
-    from simgin.studies.tune_rules import DEFAULT_BUDGET
-    from simgin.studies.tune_rules import tune_rules as run_tune_rules
+    from simgin.studies.tune_rules import DEFAULT_BUDGET, tune_rules as run_tune_rules
 
     warn_overridden(rules, "pairs", games=hands is None)
     show = not quiet and sys.stderr.isatty()

@@ -26,9 +26,7 @@ from simgin.game import reference_engine as _ref
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.game.showdown import KINDS_BY_CODE
-from simgin.kernels import bots as _bots
-from simgin.kernels import engine as _k
-from simgin.kernels import run_kernel
+from simgin.kernels import bots as _bots, engine as _k, run_kernel
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import SUIT_VALUE
 from simgin.players.registry import Player, resolve

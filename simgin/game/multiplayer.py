@@ -38,17 +38,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from simgin.game import engine
-from simgin.game.rules import TABLES as RULES_TABLES
-from simgin.game.rules import Rules
-from simgin.kernels import engine as _ke
-from simgin.kernels import multiplayer as _k
-from simgin.kernels import rule_index as ri
-from simgin.kernels import run_kernel
+from simgin.game.rules import TABLES as RULES_TABLES, Rules
+from simgin.kernels import engine as _ke, multiplayer as _k, rule_index as ri, run_kernel
 from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import KIND_DEAD, SUIT_VALUE
-from simgin.running.summary import count, mean_from_sums, overridden_rules, ratio
-from simgin.statistics.stats import wilson_interval
+from simgin.statistics.stats import count, mean_from_sums, ratio, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -291,7 +286,7 @@ def table_json(result: Any) -> dict[str, Any]:
         "seat_advantage": seat_advantage(config.table, t).to_dict(orient="records"),
         "summary": summary.to_dict(orient="records"),
         "rules": config.rules.to_dict(),
-        "overridden": overridden_rules(config),
+        "overridden": config.rules.overridden(config.table, config.mode == "games"),
         "timing": {"seconds": result.seconds, "chunks_run": result.chunks_run, "chunks_resumed": result.chunks_resumed},
     }
     for name in ("dead", "knock", "gin", "big_gin", "undercut"):

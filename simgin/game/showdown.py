@@ -18,8 +18,7 @@ import numpy as np
 from simgin.game.cards import CardsLike, cards_to_mask, format_card, parse_card, to_cards
 from simgin.game.melds import melds_of_mask
 from simgin.game.rules import Rules
-from simgin.kernels import melds as _melds
-from simgin.kernels import showdown as _k
+from simgin.kernels import melds as _melds, showdown as _k
 
 
 class Kind(StrEnum):

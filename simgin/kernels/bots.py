@@ -42,15 +42,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from simgin.kernels import heuristic as _heuristic
-from simgin.kernels import mcts as _mcts
-from simgin.kernels import opponent as _opponent
-from simgin.kernels import view as v
+from simgin.kernels import heuristic as _heuristic, mcts as _mcts, opponent as _opponent, view as v
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
 from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.kernels.rng import GOLDEN, MUL1, MUL2, S27, S30, S31, S32
-from simgin.kernels.rule_index import REDISCARD as _REDISCARD
-from simgin.kernels.rule_index import RULE_COUNT
+from simgin.kernels.rule_index import REDISCARD as _REDISCARD, RULE_COUNT
 from simgin.kernels.showdown import SUIT_VALUE
 
 BOT_RANDOM = 0

@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simgin.kernels import bots, view
-from simgin.kernels import rule_index as ri
+from simgin.kernels import bots, rule_index as ri, view
 from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask
 from simgin.kernels.rng import derive, randint, shuffled_deck
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_UNDERCUT, score_hand

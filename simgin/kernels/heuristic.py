@@ -21,11 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import knock as _knock
-from simgin.kernels import opponent as _opponent
-from simgin.kernels import parameters as pm
-from simgin.kernels import rule_index as ri
-from simgin.kernels import view as v
+from simgin.kernels import knock as _knock, opponent as _opponent, parameters as pm, rule_index as ri, view as v
 from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, run_cards, same_rank_count, suit_mask
 
 FULL_STOCK = 31  # cards in the stock after a standard deal (R8)

@@ -27,9 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import opponent as _opponent
-from simgin.kernels import rule_index as ri
-from simgin.kernels import view as v
+from simgin.kernels import opponent as _opponent, rule_index as ri, view as v
 from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods
 from simgin.kernels.payoff import result_value
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import heuristic as _heuristic
-from simgin.kernels import knock as _knock
-from simgin.kernels import opponent as _opponent
-from simgin.kernels import parameters as pm
-from simgin.kernels import rule_index as ri
-from simgin.kernels import view as v
+from simgin.kernels import (
+    heuristic as _heuristic,
+    knock as _knock,
+    opponent as _opponent,
+    parameters as pm,
+    rule_index as ri,
+    view as v,
+)
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
 from simgin.kernels.payoff import result_value
 from simgin.kernels.rng import randint

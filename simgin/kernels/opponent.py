@@ -24,9 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import parameters as pm
-from simgin.kernels import rule_index as ri
-from simgin.kernels import view as v
+from simgin.kernels import parameters as pm, rule_index as ri, view as v
 from simgin.kernels.melds import deadwood_of_mask
 from simgin.kernels.rng import uniform
 from simgin.kernels.showdown import knock_showdown

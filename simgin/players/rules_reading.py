@@ -51,8 +51,7 @@ def knocks_in_play(spec: str, rules: Rules, games: int = SAMPLE_GAMES, seed: int
     from ``seed``) and collect its knocks: the same decision function it plays with, so the
     deadwoods are the ones it really knocks with, gin outs, estimates and game scores included."""
     from simgin.game import engine
-    from simgin.kernels import engine as _k
-    from simgin.kernels import showdown as _s
+    from simgin.kernels import engine as _k, showdown as _s
 
     _, game_rows, counts = engine.play_game_rows((spec, spec), rules, engine.hand_seeds(seed, games))
     rows, _ = engine.game_hands(game_rows, counts)

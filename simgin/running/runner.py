@@ -26,8 +26,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import hashlib
-import itertools
 import json
 import logging
 import math
@@ -38,10 +36,9 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures import wait as wait_futures
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,15 +47,33 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from simgin.game import engine
-from simgin.game.multiplayer import TABLES, Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.game.multiplayer import Sums, play_table_rows, seatings, summarize_table, tally_table
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
-from simgin.players import guard
-from simgin.players import programs as process_strategy
+from simgin.players import guard, programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
 from simgin.running import files
+
+# A run's settings and chunks live in config; runner is where callers find them with the run itself.
+from simgin.running.config import (
+    GAMES_PER_CHUNK as GAMES_PER_CHUNK,
+    HANDS_PER_CHUNK as HANDS_PER_CHUNK,
+    MAX_GAMES as MAX_GAMES,
+    MAX_HANDS as MAX_HANDS,
+    MAX_SEED as MAX_SEED,
+    ON_ILLEGAL as ON_ILLEGAL,
+    Chunk as Chunk,
+    RunConfig as RunConfig,
+    chunk_seed as chunk_seed,
+    iter_chunks as iter_chunks,
+    make_chunk as make_chunk,
+    plan_chunks as plan_chunks,
+    unit_seeds as unit_seeds,
+)
+from simgin.running.results import jsonable
+from simgin.running.summary import overridden_rules, pair_statistics, pairing_rates, player_rows, summarize
 from simgin.running.tally import (
     MAX_FORFEITS_KEPT,
     UNIT_DTYPE,
@@ -71,22 +86,15 @@ from simgin.running.tally import (
     tally_pairs,
     unit_records,
 )
+from simgin.statistics.stats import ratio
 
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Units per chunk: part of a run's settings, since chunk boundaries fix the seeds.
-HANDS_PER_CHUNK = 20_000
-GAMES_PER_CHUNK = 1_000
 BACKENDS = ("local", "dask")
 SETTINGS_FILE = "run.json"
 #: Version of the run directory's layout (``run.json`` and chunk records); another version is refused.
 RUN_FORMAT = 2
-#: Most hands, or games, per pairing: every count in a tally stays exact (float64 sums, below 2**53).
-MAX_HANDS = 10**12
-MAX_GAMES = 10**11
-#: Seeds are 64-bit.
-MAX_SEED = 2**64 - 1
 #: Most in-flight workers for a remote Dask cluster (the cluster's own size is its business).
 MAX_REMOTE_WORKERS = 4096
 #: Seconds allowed to reach a Dask scheduler and hear it answer as one.
@@ -95,9 +103,6 @@ CONNECT_TIMEOUT = 5.0
 POLL_SECONDS = 0.5
 #: Seconds without any Dask worker before "waiting for workers" is reported.
 WAIT_NOTICE_SECONDS = 10.0
-#: What an illegal move does (``--on-illegal``): stop the run with one line naming the strategy, the
-#: decision and the hand seed, or forfeit (the offender loses the game in progress, or the hand).
-ON_ILLEGAL = ("stop", "forfeit")
 HAND_LOG_SCHEMA = {"pairing": "int64", "chunk": "int64", "unit": "int64", "leg": "int64", "seat_a": "int64"} | {
     name: "int64" for name in _k.HAND_FIELDS
 }
@@ -130,166 +135,6 @@ def check_workers(workers: int, backend: str = "local", scheduler: str | None = 
     if not 1 <= workers <= most:
         raise ValueError(f"workers={workers}: must be between 1 and {most} {where}")
     return workers
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """Everything that determines a run's results (workers and backend do not)."""
-
-    players: tuple[str, ...]
-    rules: Rules = field(default_factory=Rules)
-    hands: int | None = None
-    games: int | None = None
-    seed: int = 0
-    duplicate: bool = True
-    chunk_units: int | None = None
-    table: str = "pairs"
-    """'pairs' (two-player matches, a round robin for more players), 'three' (V11) or 'teams' (V12)."""
-    on_illegal: str = "stop"
-    """What an illegal move does (:data:`ON_ILLEGAL`): ``'stop'`` the run (the default, for every
-    kind of strategy), or ``'forfeit'``: the player who made it loses the game in progress
-    (:meth:`~simgin.game.reference_engine.Scoreboard.forfeit`), or the hand in a run of hands (won
-    by the other player for 0 points), and play goes on. Only illegal moves forfeit; a strategy
-    that raises, or a program that crashes or times out, still stops the run. Three- and
-    four-player tables seat compiled bots only, which make no illegal moves: there it changes nothing."""
-
-    def __post_init__(self) -> None:
-        if self.on_illegal not in ON_ILLEGAL:
-            raise ValueError(f"on_illegal={self.on_illegal!r}: choose from {', '.join(ON_ILLEGAL)}")
-        if self.table not in TABLES:
-            raise ValueError(f"table={self.table!r}: choose from {', '.join(TABLES)}")
-        self.rules.check_table(self.table)
-        needed = {"pairs": None, "three": 3, "teams": 4}[self.table]
-        if len(self.players) < 2 or (needed is not None and len(self.players) != needed):
-            wanted = f"exactly {needed}" if needed else "at least two"
-            raise ValueError(f"need {wanted} players for a {self.table} table, got {len(self.players)}")
-        if (self.hands is None) == (self.games is None):
-            raise ValueError("give exactly one of hands or games")
-        count = self.count
-        if count < 1:
-            raise ValueError(f"{self.mode}={count}: must be at least 1")
-        most = MAX_HANDS if self.mode == "hands" else MAX_GAMES
-        if count > most:
-            raise ValueError(f"{self.mode}={count}: must be between 1 and {most:,} per pairing")
-        if self.table != "pairs" and self.mode != "games":
-            raise ValueError(f"a {self.table} table plays whole games: give games, not hands")
-        if self.duplicate and count % self.legs:
-            need = "even" if self.legs == 2 else f"a multiple of {self.legs}"
-            raise ValueError(
-                f"{self.mode}={count}: must be {need} with duplicate deals "
-                f"(each deal is played in {self.legs} seatings)"
-            )
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed={self.seed}: must be between 0 and {MAX_SEED} (a 64-bit seed)")
-        if self.chunk_units is not None and not 1 <= self.chunk_units <= MAX_HANDS:
-            raise ValueError(f"chunk_units={self.chunk_units}: must be between 1 and {MAX_HANDS:,}")
-
-    @property
-    def mode(self) -> str:
-        return "hands" if self.hands is not None else "games"
-
-    @property
-    def count(self) -> int:
-        """Hands or games per pairing."""
-        return int(self.hands if self.hands is not None else self.games)  # type: ignore[arg-type]
-
-    @property
-    def legs(self) -> int:
-        """How many times each deal is played: once, or once per seating with duplicate deals."""
-        if not self.duplicate:
-            return 1
-        return 2 if self.table == "pairs" else len(seatings(self.table))
-
-    @property
-    def units(self) -> int:
-        """Units per pairing: deals (or duplicate sets of deals, one per seating)."""
-        return self.count // self.legs
-
-    @property
-    def units_per_chunk(self) -> int:
-        if self.chunk_units is not None:
-            return self.chunk_units
-        per_chunk = HANDS_PER_CHUNK if self.mode == "hands" else GAMES_PER_CHUNK
-        return max(per_chunk // self.legs, 1)
-
-    @property
-    def chunk_count(self) -> int:
-        return math.ceil(self.units / self.units_per_chunk)
-
-    @property
-    def pairings(self) -> list[tuple[int, ...]]:
-        """Every pair of players once (round robin), in order; a three or teams table is one 'pairing' of all."""
-        if self.table != "pairs":
-            return [tuple(range(len(self.players)))]
-        return list(itertools.combinations(range(len(self.players)), 2))
-
-    def tally_type(self) -> type:
-        """What a chunk of this run sums into: a :class:`Tally` (two players) or :class:`Sums` (tables)."""
-        return Tally if self.table == "pairs" else Sums
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON; ``on_illegal`` only when it is ``'forfeit'``, so that a run of
-        ``'stop'`` keeps the digest it had before the option existed (its directory resumes)."""
-        data = asdict(self)
-        data["players"] = list(self.players)
-        data["rules"] = self.rules.to_dict()
-        data["units_per_chunk"] = self.units_per_chunk
-        if self.on_illegal == "stop":
-            del data["on_illegal"]
-        return data
-
-    def digest(self) -> str:
-        """A short hash of :meth:`to_dict`: the identity of the run that every chunk record carries."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def chunk_seed(seed: int, chunk_index: int) -> int:
-    """The seed of chunk ``chunk_index``: child ``chunk_index`` of ``SeedSequence(seed)``."""
-    child = np.random.SeedSequence(seed, spawn_key=(chunk_index,))
-    return int(child.generate_state(1, dtype=np.uint64)[0])
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """One piece of work: a range of units of one pairing."""
-
-    pairing_index: int
-    chunk_index: int
-    seed: int
-    unit_count: int
-    cell_index: int = 0
-    """Which run of a sweep (grid cell) the chunk belongs to; 0 for a single run."""
-
-    @property
-    def key(self) -> str:
-        return f"s{self.cell_index:03d}-p{self.pairing_index:03d}-c{self.chunk_index:06d}"
-
-
-def make_chunk(config: RunConfig, pairing_index: int, chunk_index: int, cell_index: int = 0) -> Chunk:
-    """Chunk ``chunk_index`` of pairing ``pairing_index``: its seed and its number of units."""
-    per_chunk = config.units_per_chunk
-    units = min(per_chunk, config.units - chunk_index * per_chunk)
-    return Chunk(pairing_index, chunk_index, chunk_seed(config.seed, chunk_index), units, cell_index)
-
-
-def iter_chunks(config: RunConfig, cell_index: int = 0) -> Iterator[Chunk]:
-    """The chunks of a run in play order, one at a time: chunk by chunk, every pairing on the same seeds."""
-    pairings = len(config.pairings)
-    for chunk_index in range(config.chunk_count):
-        first = make_chunk(config, 0, chunk_index, cell_index)
-        for pairing_index in range(pairings):
-            yield dataclasses.replace(first, pairing_index=pairing_index)
-
-
-def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
-    """All chunks of a run in play order (:func:`iter_chunks` as a list)."""
-    return list(iter_chunks(config, cell_index))
-
-
-def unit_seeds(chunk: Chunk) -> np.ndarray:
-    """Unit ``j`` of a chunk has seed ``derive(chunk.seed, j)``."""
-    return np.array([derive(chunk.seed, j) for j in range(chunk.unit_count)], dtype=np.uint64)
 
 
 @dataclass
@@ -1161,8 +1006,6 @@ class RunResult:
     def summary(self) -> pd.DataFrame:
         if self.config.table != "pairs":
             return summarize_table(self.config.table, self.config.players, self.tallies[0])
-        from simgin.running.summary import summarize
-
         return summarize(self.config, self.tallies)
 
     def pairing_tally(self, a: str, b: str) -> Tally:
@@ -1399,3 +1242,50 @@ def locate_hand(config: RunConfig, hand_index: int) -> tuple[int, int, tuple[str
     a, b = config.players[0], config.players[1]
     players = (b, a) if leg else (a, b)
     return derive(chunk_seed(config.seed, chunk_index), j), j % 2, players
+
+
+def match_json(result: RunResult) -> dict[str, Any]:
+    """The JSON object of ``simgin match --json`` (the first pairing); timings under ``timing``."""
+    config = result.config
+    t = result.tallies[0]
+    rows = player_rows(config, 0, t)
+    hands = t["hands"]
+    data: dict[str, Any] = {
+        "players": list(config.players[:2]),
+        "hands": int(hands),
+        "games": int(t["games"]),
+        "mode": config.mode,
+        "seed": config.seed,
+        "duplicate": config.duplicate,
+        "win_rate": [row["win_rate"] for row in rows],
+        "win_rate_ci": [[row["win_rate_low"], row["win_rate_high"]] for row in rows],
+        "points_per_hand": [row["points_per_hand"] for row in rows],
+        "net_points_per_hand": [row["net_points_per_hand"] for row in rows],
+        "net_points_ci": [[row["net_points_low"], row["net_points_high"]] for row in rows],
+    }
+    data.update(pairing_rates(t))
+    data.update(
+        {
+            "forfeits": [int(t["forfeits_a"]), int(t["forfeits_b"])],
+            "forfeited": list(t.forfeits),
+            "on_illegal": config.on_illegal,
+            "capped_hands": int(t["capped"]),
+            "rules": config.rules.to_dict(),
+            "overridden": overridden_rules(config),
+        }
+    )
+    if config.mode == "games":
+        data["game_margin"] = [row["game_margin"] for row in rows]
+        data["hands_per_game"] = rows[0]["hands_per_game"]
+        data["capped_games"] = int(t["games_capped"])
+    if config.duplicate:
+        data["paired"] = pair_statistics(t)
+    # D17: the rate counts only the hands played now; a run read back whole played none (null).
+    data["timing"] = {
+        "seconds": result.seconds,
+        "hands_per_second": ratio(result.hands_run, result.seconds) if result.chunks_run else math.nan,
+        "chunks_run": result.chunks_run,
+        "chunks_resumed": result.chunks_resumed,
+        "hands_run": result.hands_run,
+    }
+    return jsonable(data)

@@ -12,39 +12,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from simgin.running.results import jsonable
 from simgin.running.tally import Tally
-from simgin.statistics.stats import SMALL_SAMPLE, wilson_interval
+from simgin.statistics.stats import SMALL_SAMPLE, Z95, count, mean_from_sums, ratio, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from simgin.running.runner import RunConfig, RunResult
+    from simgin.running.config import RunConfig
 
-Z95 = 1.959963984540054
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
-
-
-def count(value: float) -> int | float:
-    """A count or a sum of counts as an int (tallies keep them as exact floats), so that text and
-    JSON show ``2065``, not ``2065.0``; a value that is not whole (a shared win) stays a float."""
-    return int(value) if float(value).is_integer() else float(value)
-
-
-def ratio(numerator: float, denominator: float) -> float:
-    return numerator / denominator if denominator else math.nan
-
-
-def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
-    """Mean with a normal 95% interval from a sum and a sum of squares."""
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = total / n
-    if n < 2:
-        return mean, math.nan, math.nan
-    variance = max(total_sq - n * mean * mean, 0.0) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
-    return mean, mean - half, mean + half
 
 
 def pair_statistics(t: Tally) -> dict[str, float]:
@@ -179,53 +155,6 @@ def summarize(config: RunConfig, tallies: list[Tally]) -> pd.DataFrame:
 def overridden_rules(config: RunConfig) -> dict[str, str]:
     """The run's switches that are set but have no effect at its table and unit (``Rules.overridden``)."""
     return config.rules.overridden(config.table, config.mode == "games")
-
-
-def match_json(result: RunResult) -> dict[str, Any]:
-    """The JSON object of ``simgin match --json`` (the first pairing); timings under ``timing``."""
-    config = result.config
-    t = result.tallies[0]
-    rows = player_rows(config, 0, t)
-    hands = t["hands"]
-    data: dict[str, Any] = {
-        "players": list(config.players[:2]),
-        "hands": int(hands),
-        "games": int(t["games"]),
-        "mode": config.mode,
-        "seed": config.seed,
-        "duplicate": config.duplicate,
-        "win_rate": [row["win_rate"] for row in rows],
-        "win_rate_ci": [[row["win_rate_low"], row["win_rate_high"]] for row in rows],
-        "points_per_hand": [row["points_per_hand"] for row in rows],
-        "net_points_per_hand": [row["net_points_per_hand"] for row in rows],
-        "net_points_ci": [[row["net_points_low"], row["net_points_high"]] for row in rows],
-    }
-    data.update(pairing_rates(t))
-    data.update(
-        {
-            "forfeits": [int(t["forfeits_a"]), int(t["forfeits_b"])],
-            "forfeited": list(t.forfeits),
-            "on_illegal": config.on_illegal,
-            "capped_hands": int(t["capped"]),
-            "rules": config.rules.to_dict(),
-            "overridden": overridden_rules(config),
-        }
-    )
-    if config.mode == "games":
-        data["game_margin"] = [row["game_margin"] for row in rows]
-        data["hands_per_game"] = rows[0]["hands_per_game"]
-        data["capped_games"] = int(t["games_capped"])
-    if config.duplicate:
-        data["paired"] = pair_statistics(t)
-    # D17: the rate counts only the hands played now; a run read back whole played none (null).
-    data["timing"] = {
-        "seconds": result.seconds,
-        "hands_per_second": ratio(result.hands_run, result.seconds) if result.chunks_run else math.nan,
-        "chunks_run": result.chunks_run,
-        "chunks_resumed": result.chunks_resumed,
-        "hands_run": result.hands_run,
-    }
-    return jsonable(data)
 
 
 def knock_limit_breakdown(t: Tally) -> pd.DataFrame:

@@ -34,6 +34,7 @@ __all__ = [
     "NELO_PER_T",
     "PENTANOMIAL_SUPPORT",
     "SMALL_SAMPLE",
+    "Z95",
     "ZERO_COUNT",
     "BootstrapRatings",
     "EloEstimate",
@@ -48,11 +49,13 @@ __all__ = [
     "bootstrap_ratings",
     "bradley_terry",
     "corrected_confidence",
+    "count",
     "elo_from_score",
     "holm",
     "llr_gaussian",
     "llr_logistic",
     "llr_normalized",
+    "mean_from_sums",
     "mean_interval",
     "normalized_elo",
     "pair_tables",
@@ -61,6 +64,7 @@ __all__ = [
     "pentanomial_elo",
     "planning_hands",
     "rating_spread",
+    "ratio",
     "score_from_elo",
     "score_moments",
     "score_test",
@@ -126,6 +130,33 @@ def two_sided_p_value(z: float) -> float:
 
 def _scalar_or_array(value: NDArray[np.float64]) -> float | NDArray[np.float64]:
     return float(value) if value.ndim == 0 else value
+
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile, z_value(0.95)."""
+
+
+def count(value: float) -> int | float:
+    """A count or a sum of counts as an int (tallies keep them as exact floats), so that text and
+    JSON show ``2065``, not ``2065.0``; a value that is not whole (a shared win) stays a float."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator``, NaN for an empty denominator (a rate of nothing is not 0)."""
+    return numerator / denominator if denominator else math.nan
+
+
+def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
+    """Mean with a normal 95% interval from a sum and a sum of squares (§4): streamed tallies keep no values."""
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
 
 
 # --------------------------------------------------------------------------------------------------------------------

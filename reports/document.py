@@ -1,0 +1,83 @@
+"""What a report is made of: its figures, its tables and the page's facts, before any HTML.
+
+:mod:`~simgin.reports.build` fills these from a run's ``result.json``; :mod:`~simgin.reports.html`
+renders them. Both import this module, and neither imports the other's types from the other.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import figures as F
+
+
+@dataclass
+class ReportFigure:
+    """One figure of a report, with its caption and the table it was drawn from."""
+
+    name: str
+    """File stem: ``report_files/<name>.png``."""
+    title: str
+    figure: Figure
+    caption: str
+    table: str | None
+    """Name of the table (CSV) the figure was drawn from."""
+    svg: bytes = b""
+    png: bytes = b""
+
+    def render(self) -> None:
+        """Draw the figure to SVG and PNG bytes (inside the report style)."""
+        with F.report_style():
+            self.svg = _save(self.figure, "svg")
+            self.png = _save(self.figure, "png")
+
+    @property
+    def svg_data_uri(self) -> str:
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg).decode("ascii")
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """Width and height of the SVG in CSS pixels (its size is given in points)."""
+        head = self.svg[:2000].decode("utf-8", "replace")
+        width = re.search(r'width="([\d.]+)pt"', head)
+        height = re.search(r'height="([\d.]+)pt"', head)
+        if not (width and height):
+            return 0, 0
+        return round(float(width.group(1)) * 4 / 3), round(float(height.group(1)) * 4 / 3)
+
+
+@dataclass
+class ReportTable:
+    """A table written as CSV; ``shown`` columns also appear in the HTML, with their formats."""
+
+    name: str
+    title: str
+    frame: pd.DataFrame
+    shown: dict[str, str] = field(default_factory=dict)
+    """Column -> format (``'pct'``, ``'int'``, ``'f1'``, ``'f2'``, ``'f3'``, ``'text'``); empty: CSV only."""
+    note: str = ""
+
+
+@dataclass
+class Report:
+    """Everything the HTML template needs."""
+
+    kind: str
+    title: str
+    facts: list[tuple[str, str]]
+    figures: list[ReportFigure]
+    tables: list[ReportTable]
+    files_dir: str
+
+
+def _save(figure: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    figure.savefig(buffer, format=fmt, bbox_inches="tight", pad_inches=0.12, metadata=metadata)
+    return buffer.getvalue()

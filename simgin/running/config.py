@@ -1,0 +1,197 @@
+"""A run's settings and how they cut into chunks: which players, rules and counts, and the seed of every unit.
+
+A run plays ``hands`` or ``games`` per pairing, in *units* (a deal played once, or once per seating with
+duplicate deals), cut into chunks whose seeds are the children of the run's ``SeedSequence``: chunk
+boundaries fix the seeds, so they are part of the settings. Everything here is pure and cheap; playing
+the chunks is :mod:`simgin.running.runner`'s job.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simgin.game.multiplayer import TABLES, Sums, seatings
+from simgin.game.rng import derive
+from simgin.game.rules import Rules
+from simgin.running.tally import Tally
+
+#: Units per chunk: part of a run's settings, since chunk boundaries fix the seeds.
+HANDS_PER_CHUNK = 20_000
+GAMES_PER_CHUNK = 1_000
+#: Most hands, or games, per pairing: every count in a tally stays exact (float64 sums, below 2**53).
+MAX_HANDS = 10**12
+MAX_GAMES = 10**11
+#: Seeds are 64-bit.
+MAX_SEED = 2**64 - 1
+#: What an illegal move does (``--on-illegal``): stop the run with one line naming the strategy, the
+#: decision and the hand seed, or forfeit (the offender loses the game in progress, or the hand).
+ON_ILLEGAL = ("stop", "forfeit")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a run's results (workers and backend do not)."""
+
+    players: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    hands: int | None = None
+    games: int | None = None
+    seed: int = 0
+    duplicate: bool = True
+    chunk_units: int | None = None
+    table: str = "pairs"
+    """'pairs' (two-player matches, a round robin for more players), 'three' (V11) or 'teams' (V12)."""
+    on_illegal: str = "stop"
+    """What an illegal move does (:data:`ON_ILLEGAL`): ``'stop'`` the run (the default, for every
+    kind of strategy), or ``'forfeit'``: the player who made it loses the game in progress
+    (:meth:`~simgin.game.reference_engine.Scoreboard.forfeit`), or the hand in a run of hands (won
+    by the other player for 0 points), and play goes on. Only illegal moves forfeit; a strategy
+    that raises, or a program that crashes or times out, still stops the run. Three- and
+    four-player tables seat compiled bots only, which make no illegal moves: there it changes nothing."""
+
+    def __post_init__(self) -> None:
+        if self.on_illegal not in ON_ILLEGAL:
+            raise ValueError(f"on_illegal={self.on_illegal!r}: choose from {', '.join(ON_ILLEGAL)}")
+        if self.table not in TABLES:
+            raise ValueError(f"table={self.table!r}: choose from {', '.join(TABLES)}")
+        self.rules.check_table(self.table)
+        needed = {"pairs": None, "three": 3, "teams": 4}[self.table]
+        if len(self.players) < 2 or (needed is not None and len(self.players) != needed):
+            wanted = f"exactly {needed}" if needed else "at least two"
+            raise ValueError(f"need {wanted} players for a {self.table} table, got {len(self.players)}")
+        if (self.hands is None) == (self.games is None):
+            raise ValueError("give exactly one of hands or games")
+        count = self.count
+        if count < 1:
+            raise ValueError(f"{self.mode}={count}: must be at least 1")
+        most = MAX_HANDS if self.mode == "hands" else MAX_GAMES
+        if count > most:
+            raise ValueError(f"{self.mode}={count}: must be between 1 and {most:,} per pairing")
+        if self.table != "pairs" and self.mode != "games":
+            raise ValueError(f"a {self.table} table plays whole games: give games, not hands")
+        if self.duplicate and count % self.legs:
+            need = "even" if self.legs == 2 else f"a multiple of {self.legs}"
+            raise ValueError(
+                f"{self.mode}={count}: must be {need} with duplicate deals "
+                f"(each deal is played in {self.legs} seatings)"
+            )
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed={self.seed}: must be between 0 and {MAX_SEED} (a 64-bit seed)")
+        if self.chunk_units is not None and not 1 <= self.chunk_units <= MAX_HANDS:
+            raise ValueError(f"chunk_units={self.chunk_units}: must be between 1 and {MAX_HANDS:,}")
+
+    @property
+    def mode(self) -> str:
+        return "hands" if self.hands is not None else "games"
+
+    @property
+    def count(self) -> int:
+        """Hands or games per pairing."""
+        return int(self.hands if self.hands is not None else self.games)  # type: ignore[arg-type]
+
+    @property
+    def legs(self) -> int:
+        """How many times each deal is played: once, or once per seating with duplicate deals."""
+        if not self.duplicate:
+            return 1
+        return 2 if self.table == "pairs" else len(seatings(self.table))
+
+    @property
+    def units(self) -> int:
+        """Units per pairing: deals (or duplicate sets of deals, one per seating)."""
+        return self.count // self.legs
+
+    @property
+    def units_per_chunk(self) -> int:
+        if self.chunk_units is not None:
+            return self.chunk_units
+        per_chunk = HANDS_PER_CHUNK if self.mode == "hands" else GAMES_PER_CHUNK
+        return max(per_chunk // self.legs, 1)
+
+    @property
+    def chunk_count(self) -> int:
+        return math.ceil(self.units / self.units_per_chunk)
+
+    @property
+    def pairings(self) -> list[tuple[int, ...]]:
+        """Every pair of players once (round robin), in order; a three or teams table is one 'pairing' of all."""
+        if self.table != "pairs":
+            return [tuple(range(len(self.players)))]
+        return list(itertools.combinations(range(len(self.players)), 2))
+
+    def tally_type(self) -> type:
+        """What a chunk of this run sums into: a :class:`Tally` (two players) or :class:`Sums` (tables)."""
+        return Tally if self.table == "pairs" else Sums
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON; ``on_illegal`` only when it is ``'forfeit'``, so that a run of
+        ``'stop'`` keeps the digest it had before the option existed (its directory resumes)."""
+        data = asdict(self)
+        data["players"] = list(self.players)
+        data["rules"] = self.rules.to_dict()
+        data["units_per_chunk"] = self.units_per_chunk
+        if self.on_illegal == "stop":
+            del data["on_illegal"]
+        return data
+
+    def digest(self) -> str:
+        """A short hash of :meth:`to_dict`: the identity of the run that every chunk record carries."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def chunk_seed(seed: int, chunk_index: int) -> int:
+    """The seed of chunk ``chunk_index``: child ``chunk_index`` of ``SeedSequence(seed)``."""
+    child = np.random.SeedSequence(seed, spawn_key=(chunk_index,))
+    return int(child.generate_state(1, dtype=np.uint64)[0])
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of work: a range of units of one pairing."""
+
+    pairing_index: int
+    chunk_index: int
+    seed: int
+    unit_count: int
+    cell_index: int = 0
+    """Which run of a sweep (grid cell) the chunk belongs to; 0 for a single run."""
+
+    @property
+    def key(self) -> str:
+        return f"s{self.cell_index:03d}-p{self.pairing_index:03d}-c{self.chunk_index:06d}"
+
+
+def make_chunk(config: RunConfig, pairing_index: int, chunk_index: int, cell_index: int = 0) -> Chunk:
+    """Chunk ``chunk_index`` of pairing ``pairing_index``: its seed and its number of units."""
+    per_chunk = config.units_per_chunk
+    units = min(per_chunk, config.units - chunk_index * per_chunk)
+    return Chunk(pairing_index, chunk_index, chunk_seed(config.seed, chunk_index), units, cell_index)
+
+
+def iter_chunks(config: RunConfig, cell_index: int = 0) -> Iterator[Chunk]:
+    """The chunks of a run in play order, one at a time: chunk by chunk, every pairing on the same seeds."""
+    pairings = len(config.pairings)
+    for chunk_index in range(config.chunk_count):
+        first = make_chunk(config, 0, chunk_index, cell_index)
+        for pairing_index in range(pairings):
+            yield dataclasses.replace(first, pairing_index=pairing_index)
+
+
+def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
+    """All chunks of a run in play order (:func:`iter_chunks` as a list)."""
+    return list(iter_chunks(config, cell_index))
+
+
+def unit_seeds(chunk: Chunk) -> np.ndarray:
+    """Unit ``j`` of a chunk has seed ``derive(chunk.seed, j)``."""
+    return np.array([derive(chunk.seed, j) for j in range(chunk.unit_count)], dtype=np.uint64)

@@ -1,0 +1,109 @@
+"""The package's layout (issue 26): grouped by job, no import circles, none dodged by a late import.
+
+The graph has an arrow A -> B for every import of B in A's source: at the top, inside functions and under
+``TYPE_CHECKING`` alike. An import inside a function that closes a circle only hides it, so it counts.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Folder on disk -> its name when installed (pyproject.toml's package-dir).
+PACKAGES = {"simgin": "simgin", "reports": "simgin.reports", "strategies": "simgin.strategies"}
+#: The groups of simgin/ by job, each a package.
+GROUPS = ("game", "players", "running", "statistics", "studies", "cli", "kernels")
+
+
+def module_files() -> dict[str, Path]:
+    modules = {}
+    for folder, name in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = [*name.split("."), *path.relative_to(ROOT / folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports, anywhere in its source."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([node.module] if node.module else [])])
+                targets.add(base)
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_import_graph_has_no_circle() -> None:
+    graph = import_graph(module_files())
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle_through_a_late_import() -> None:
+    """The check itself can fail: a function-level import that closes a loop is caught."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_simgin_is_grouped_by_job() -> None:
+    """simgin/ holds only its groups' packages and its face (__init__, __main__): a module has its room."""
+    loose = sorted(p.name for p in (ROOT / "simgin").glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert loose == []
+    for group in GROUPS:
+        assert (ROOT / "simgin" / group / "__init__.py").is_file(), group
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_every_group_is_installed(group: str) -> None:
+    """pyproject.toml lists every package, so that a wheel (not only an editable install) has them."""
+    assert f'"simgin.{group}"' in (ROOT / "pyproject.toml").read_text()
