@@ -9,12 +9,22 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """``simgin.run_match``, ``simgin.run_tournament``, ``simgin.sweep``, ``simgin.tune`` and ``simgin.tune_rules``
-    load their modules on first use."""
+    """The commands as functions load their modules on first use (``import simgin`` stays light):
+    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``tune``,
+    ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), and the runner's
+    ``run_match`` and ``run_tournament``."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 
         return getattr(runner, name)
+    if name in ("match", "tournament", "compare"):
+        from simgin.running import matches
+
+        return getattr(matches, name)
+    if name == "report":
+        from simgin.reports.build import write_report
+
+        return write_report
     if name == "sweep":
         from simgin.studies.sweep import sweep
 
@@ -36,16 +46,20 @@ __all__ = [
     "Showdown",
     "__version__",
     "best_discard",
+    "compare",
     "deadwood",
     "deadwood_batch",
     "discard_deadwoods",
     "format_cards",
+    "match",
     "meld_arrangement",
     "parse_cards",
+    "report",
     "run_match",
     "run_tournament",
     "score_showdown",
     "sweep",
+    "tournament",
     "tune",
     "tune_rules",
 ]

@@ -7,6 +7,7 @@ They are registered on the root group in :mod:`simgin.cli.main`; the work is don
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import sys
 import time
@@ -280,7 +281,6 @@ def _table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[st
 
 def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bool, options: dict[str, Any]) -> None:
     """A three-player or partnership match: per-player (or per-team) results and the seat advantage."""
-    from simgin.game.multiplayer import table_json
 
     if options["hands"] is not None:
         raise click.BadParameter(
@@ -292,9 +292,9 @@ def _table_match(table: str, players: tuple[str, ...], rules: Rules, as_json: bo
     def show(results: list[Any], partial: bool = False) -> None:
         _show_table_match(results[0], as_json, partial)
 
-    result = _execute(players, rules, table=table, show_partial=lambda results: show(results, True), **options)
-    show([result])
-    _save(options["out"], lambda: _result_data("match", result, match=table_json(result)))
+    outcome = _execute(players, rules, table=table, show_partial=lambda results: show(results, True), **options)
+    show([outcome.run])
+    _save(options["out"], outcome.result_data)
 
 
 def _show_table_match(result: Any, as_json: bool, partial: bool) -> None:
@@ -358,17 +358,18 @@ def _execute(
     rules: Rules,
     table: str = "pairs",
     show_partial: Callable[[list[Any]], None] | None = None,
+    play: Callable[..., Any] | None = None,
     **options: Any,
 ):
-    """Run a match or a tournament from the shared options."""
-    from simgin.running import runner
+    """Run a match (or, with ``play``, a tournament) from the shared options through the library
+    (:mod:`simgin.running.matches`); ``result.json`` is written by the command after it prints."""
+    from simgin.running import matches
 
     config = _make_config(players, rules, options, table=table)
     out = options["out"]
     total = config.count * len(config.pairings)
     with _running(total, config.mode, options["quiet"], out, config.table, show_partial, config.players) as progress:
-        kind = "tournament" if table == "pairs" and len(players) > 2 else "match"
-        return runner.run(config, progress=progress, kind=kind, **_execution(options))
+        return (play or matches.play_match)(config, save=False, progress=progress, **_execution(options))
 
 
 def _execution(options: dict[str, Any]) -> dict[str, Any]:
@@ -393,36 +394,6 @@ def _save(out: Path | None, data: Callable[[], dict[str, Any]]) -> None:
         ) from None
     except ValueError as error:
         raise user_error("", error) from None
-
-
-def _pairings(result: Any) -> list[dict[str, Any]]:
-    from simgin.running.summary import pair_statistics
-
-    config = result.config
-    if config.table != "pairs":
-        return [{"table": config.table, "players": list(config.players), "tally": result.tallies[0].to_dict()}]
-    return [
-        {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
-        for (i, j), t in zip(config.pairings, result.tallies, strict=True)
-    ]
-
-
-def _result_data(kind: str, result: Any, **extra: Any) -> dict[str, Any]:
-    from simgin import __version__
-    from simgin.running.summary import overridden_rules
-
-    data = {
-        "kind": kind,
-        "simgin_version": __version__,
-        "config": result.config.to_dict(),
-        "players": list(result.config.players),
-        "pairings": _pairings(result),
-        "summary": result.summary.to_dict(orient="records"),
-        "overridden": overridden_rules(result.config),
-    }
-    if result.config.on_illegal == "forfeit":
-        data["forfeited"] = [record for tally in result.tallies for record in getattr(tally, "forfeits", [])]
-    return data | extra
 
 
 #: The longest label a program's handshake NAME gives a text column.
@@ -500,15 +471,14 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
       simgin match simple simple random --games 60 --quiet
       simgin match --team simple,simple --team random,simple --games 80 --quiet
     """
-    from simgin.running.runner import match_json
 
     table, players = _table_players(players, teams)
     if table != "pairs":
         _table_match(table, players, rules, as_json, options)
         return
-    result = _execute(players, rules, show_partial=lambda results: _show_match(results[0], as_json, True), **options)
-    _show_match(result, as_json)
-    _save(options["out"], lambda: _result_data("match", result, match=match_json(result)))
+    outcome = _execute(players, rules, show_partial=lambda results: _show_match(results[0], as_json, True), **options)
+    _show_match(outcome.run, as_json)
+    _save(options["out"], outcome.result_data)
 
 
 def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
@@ -579,21 +549,19 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
         raise click.UsageError("a tournament needs at least two strategies")
     if len(set(players)) != len(players):
         raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
-    from simgin.running.results import jsonable
-    from simgin.statistics.ratings import tournament_analysis
+    from simgin.running.matches import play_tournament
 
     show_partial = lambda results: _show_tournament_partial(results[0], as_json)  # noqa: E731
-    result = _execute(players, rules, show_partial=show_partial, **options)
+    play = functools.partial(play_tournament, anchor=anchor)
     try:
-        analysis = tournament_analysis(result, anchor=anchor, seed=options["seed"])
+        outcome = _execute(players, rules, show_partial=show_partial, play=play, **options)
     except ValueError as error:
         raise user_error("ratings", error) from None
-    data = _result_data("tournament", result, **analysis)
     if as_json:
-        echo_json(jsonable(data | {"timing": {"seconds": result.seconds, "chunks_run": result.chunks_run}}))
+        echo_json(outcome.to_json())
     else:
-        _show_tournament(result, analysis)
-    _save(options["out"], lambda: data)
+        _show_tournament(outcome.run, outcome.analysis)
+    _save(options["out"], outcome.result_data)
 
 
 def _show_tournament_partial(result: Any, as_json: bool) -> None:
@@ -756,13 +724,14 @@ def compare(
     Example:
       simgin compare simple random --sprt elo0=0,elo1=10 --rules eaai --quiet
     """
+    from simgin.running.matches import compare as compare_players
     from simgin.running.runner import MAX_GAMES
-    from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
+    from simgin.statistics.sprt import SprtSettings, parse_sprt
 
     check_run_options(workers, seed, backend, scheduler)
     check_range("--max-games", max_games, 2, MAX_GAMES)
     check_range("--batch", batch, 1, MAX_GAMES // 2)
-    overridden = warn_overridden(rules)
+    warn_overridden(rules)
     try:
         settings = SprtSettings(
             **parse_sprt(sprt_text), alpha=alpha, beta=beta, model=model, max_games=max_games, batch_pairs=batch
@@ -770,13 +739,14 @@ def compare(
     except ValueError as error:
         raise user_error("", error) from None
     with _running(max_games, "games", quiet, out, players=(a, b)) as progress:
-        result, summary = run_sprt(
+        outcome = compare_players(
             a,
             b,
-            settings,
-            rules,
-            seed,
+            sprt=settings,
+            rules=rules,
+            seed=seed,
             on_illegal=on_illegal,
+            save=False,
             workers=workers,
             backend=backend,
             scheduler=scheduler,
@@ -785,16 +755,14 @@ def compare(
             programs=_programs(decision_timeout),
             notice=notice,
         )
+    result, summary = outcome.run, outcome.summary
     if as_json:
-        from simgin.running.results import jsonable
-
-        data = {"players": [a, b], "seed": seed, "rules": rules.to_dict(), "overridden": overridden, "sprt": summary}
-        echo_json(jsonable(data))
+        echo_json(outcome.to_json())
     else:
         _show_compare(a, b, settings, max_games, summary)
         for line in forfeit_lines(result):
             click.echo(line)
-    _save(out, lambda: _result_data("compare", result, sprt=summary))
+    _save(out, outcome.result_data)
 
 
 def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[str, Any]) -> None:

@@ -1,0 +1,282 @@
+"""``simgin match``, ``tournament`` and ``compare`` as library functions, with typed results.
+
+:func:`match` plays two players (or a three-player or partnership table), :func:`tournament` a
+round robin with Bradley-Terry ratings and Holm-corrected pairwise claims, :func:`compare` a
+sequential test of one player against another (GSPRT on duplicate game pairs). Each returns a frozen
+result with ``to_frame()`` (a pandas table labelled by the players' names), ``to_json()`` (the
+command's ``--json`` object) and ``save(out)``; with ``out=DIR`` the run is resumable there and,
+at the end, ``DIR/result.json`` is written: the same directory the command leaves, which
+``simgin report DIR`` reads. The commands call these functions.
+
+Worker processes are started with the ``spawn`` method, which imports the calling script again in
+each worker: a script that calls these functions with more than one worker must do so under
+``if __name__ == "__main__":``.
+
+>>> result = match("simple", "random", hands=40, seed=1, workers=1)  # doctest: +SKIP
+>>> result.to_frame()[["player", "win_rate"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simgin import __version__
+from simgin.game.multiplayer import table_json
+from simgin.game.rules import Rules
+from simgin.running import runner
+from simgin.running.config import RunConfig
+from simgin.running.results import jsonable, save_result
+from simgin.running.summary import overridden_rules, pair_statistics
+from simgin.statistics.ratings import DEFAULT_ANCHOR, tournament_analysis
+from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def result_data(kind: str, result: runner.RunResult, **extra: Any) -> dict[str, Any]:
+    """``result.json`` of a run of ``kind`` (match, tournament or compare): the contract between a run and its
+    report (:mod:`simgin.running.results` lists the keys), built here so that a run made from Python and one
+    made by the command leave the same file."""
+    config = result.config
+    if config.table != "pairs":
+        pairings = [{"table": config.table, "players": list(config.players), "tally": result.tallies[0].to_dict()}]
+    else:
+        pairings = [
+            {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
+            for (i, j), t in zip(config.pairings, result.tallies, strict=True)
+        ]
+    data = {
+        "kind": kind,
+        "simgin_version": __version__,
+        "config": config.to_dict(),
+        "players": list(config.players),
+        "pairings": pairings,
+        "summary": result.summary.to_dict(orient="records"),
+        "overridden": overridden_rules(config),
+    }
+    if config.on_illegal == "forfeit":
+        data["forfeited"] = [record for tally in result.tallies for record in getattr(tally, "forfeits", [])]
+    return data | extra
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match: the run (tallies, settings, timings) and what the command prints."""
+
+    run: runner.RunResult
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.run.config.players)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player (per pairing): win rate with its interval, points, outcome rates."""
+        return self.run.summary
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin match --json`` object."""
+        if self.run.config.table != "pairs":
+            return table_json(self.run)
+        return runner.match_json(self.run)
+
+    def result_data(self) -> dict[str, Any]:
+        """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""
+        return result_data("match", self.run, match=self.to_json())
+
+    def save(self, out: str | Path) -> None:
+        """Write ``out/result.json`` (``out`` is this run's directory, or a new or empty one)."""
+        save_result(out, self.result_data())
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished round robin: the run, and its ratings, LOS matrix and pairwise claims (``analysis``)."""
+
+    run: runner.RunResult
+    analysis: dict[str, Any] = field(repr=False)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.run.config.players)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The ratings, best first: player, rating with its 95% interval and its rank interval."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.analysis["ratings"]).sort_values("rating", ascending=False, kind="stable")
+        return frame.reset_index(drop=True)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per pairing and player, as the command's table."""
+        return self.run.summary
+
+    def result_data(self) -> dict[str, Any]:
+        """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""
+        return result_data("tournament", self.run, **self.analysis)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin tournament --json`` object."""
+        timing = {"seconds": self.run.seconds, "chunks_run": self.run.chunks_run}
+        return jsonable(self.result_data() | {"timing": timing})
+
+    def save(self, out: str | Path) -> None:
+        save_result(out, self.result_data())
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """A finished sequential test: the run, and the test's ``summary`` (decision, LLR, Elo with its interval)."""
+
+    run: runner.RunResult
+    summary: dict[str, Any] = field(repr=False)
+
+    @property
+    def decision(self) -> str:
+        """``'H1'`` (A is stronger), ``'H0'`` (it is not) or ``'max games'`` (undecided)."""
+        return self.summary["decision"]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: the decision, games, LLR with its bounds, Elo with its interval, LOS."""
+        import pandas as pd
+
+        keys = ["decision", "games", "pairs", "llr", "lower", "upper", "elo", "elo_low", "elo_high", "los"]
+        players = dict(zip(("a", "b"), self.run.config.players, strict=True))
+        return pd.DataFrame([players | {key: self.summary[key] for key in keys}])
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin compare --json`` object."""
+        config = self.run.config
+        data = {
+            "players": list(config.players),
+            "seed": config.seed,
+            "rules": config.rules.to_dict(),
+            "overridden": overridden_rules(config),
+            "sprt": self.summary,
+        }
+        return jsonable(data)
+
+    def result_data(self) -> dict[str, Any]:
+        return result_data("compare", self.run, sprt=self.summary)
+
+    def save(self, out: str | Path) -> None:
+        save_result(out, self.result_data())
+
+
+def compare(
+    a: str,
+    b: str,
+    *,
+    sprt: str | SprtSettings = "elo0=0,elo1=10",
+    rules: Rules | str | None = None,
+    seed: int = 0,
+    on_illegal: str = "stop",
+    save: bool = True,
+    **options: Any,
+) -> CompareResult:
+    """``simgin compare``: is ``a`` stronger than ``b``? The GSPRT on duplicate game pairs (docs/STATISTICS.md §1,
+    §6). ``sprt`` is ``'elo0=..,elo1=..'`` or a :class:`~simgin.statistics.sprt.SprtSettings` (error rates,
+    model, most games, batch); ``options`` go to the runner (``workers``, ``backend``, ``scheduler``, ``out``,
+    ``progress``, ``programs``, ``notice``). With ``out``, ``out/result.json`` is written at the end."""
+    settings = sprt if isinstance(sprt, SprtSettings) else SprtSettings(**parse_sprt(sprt))
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    run, summary = run_sprt(a, b, settings, rules, seed, on_illegal=on_illegal, **options)
+    result = CompareResult(run, summary)
+    if save and options.get("out") is not None:
+        result.save(options["out"])
+    return result
+
+
+def play_match(config: RunConfig, *, save: bool = True, **options: Any) -> MatchResult:
+    """Play a match from its settings; ``options`` go to :func:`simgin.running.runner.run` (``workers``,
+    ``backend``, ``scheduler``, ``out``, ``progress``, ``hand_log``, ``programs``, ``notice``). With
+    ``out`` and ``save``, ``out/result.json`` is written at the end."""
+    result = MatchResult(runner.run(config, kind="match", **options))
+    if save and options.get("out") is not None:
+        result.save(options["out"])
+    return result
+
+
+def play_tournament(
+    config: RunConfig, *, anchor: str | None = DEFAULT_ANCHOR, save: bool = True, **options: Any
+) -> TournamentResult:
+    """Play a round robin from its settings and analyse it (ratings anchored on ``anchor``); ``options`` as
+    :func:`play_match`. A ValueError names what the ratings cannot be fitted from."""
+    # A run directory records "tournament" for three players or more, "match" for two (as it always has).
+    run = runner.run(config, kind="tournament" if len(config.players) > 2 else "match", **options)
+    result = TournamentResult(run, tournament_analysis(run, anchor=anchor, seed=config.seed))
+    if save and options.get("out") is not None:
+        result.save(options["out"])
+    return result
+
+
+def match(
+    *players: str,
+    rules: Rules | str | None = None,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    duplicate: bool = True,
+    teams: bool = False,
+    on_illegal: str = "stop",
+    **options: Any,
+) -> MatchResult:
+    """``simgin match``: two players, three (V11), or two partnerships (``teams=True``: players 1+2 against 3+4, V12).
+
+    ``rules`` is a :class:`~simgin.game.rules.Rules` or a preset name; ``hands`` or ``games`` per pairing
+    (default 10,000 hands; tables play games, default 120); ``options`` go to the runner (``workers``,
+    ``backend``, ``scheduler``, ``out``, ``progress(chunk_result, units)``, ``hand_log``). Bad input is a
+    ValueError naming the value.
+    """
+    table = "teams" if teams else ("three" if len(players) == 3 else "pairs")
+    if teams and len(players) != 4:
+        raise ValueError(f"teams=True needs four players (two partnerships), got {len(players)}")
+    if table == "pairs" and len(players) != 2:
+        raise ValueError(f"a match needs two players (three for V11, four with teams=True), got {len(players)}")
+    if table != "pairs" and hands is None and games is None:
+        games = 120
+    config = _config(players, rules, hands, games, seed, duplicate, table, on_illegal)
+    return play_match(config, **options)
+
+
+def tournament(
+    players: Sequence[str],
+    *,
+    rules: Rules | str | None = None,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    duplicate: bool = True,
+    anchor: str | None = DEFAULT_ANCHOR,
+    on_illegal: str = "stop",
+    **options: Any,
+) -> TournamentResult:
+    """``simgin tournament``: every pair of ``players`` on the same deals, with ratings and Holm-corrected claims
+    (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0."""
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise ValueError(f"a tournament needs at least two different players, got {list(players)}")
+    config = _config(tuple(players), rules, hands, games, seed, duplicate, "pairs", on_illegal)
+    return play_tournament(config, anchor=anchor, **options)
+
+
+def _config(
+    players: Sequence[str],
+    rules: Rules | str | None,
+    hands: int | None,
+    games: int | None,
+    seed: int,
+    duplicate: bool,
+    table: str,
+    on_illegal: str,
+) -> RunConfig:
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    if hands is None and games is None:
+        hands = 10_000
+    return RunConfig(
+        tuple(players), rules or Rules(), hands, games, seed, duplicate, table=table, on_illegal=on_illegal
+    )
