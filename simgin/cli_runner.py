@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from simgin.cli_options import echo_json, json_option, rules_options, user_error, warn_overridden
+from simgin.process_strategy import MAX_DECISION_TIMEOUT
 from simgin.rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,13 +79,16 @@ def run_options(func: F) -> F:
 
 def _check_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not allowed: give a number of seconds", param_hint="--decision-timeout")
+        raise click.BadParameter(
+            f"{value} is not allowed: give a number of seconds, more than 0 and at most {MAX_DECISION_TIMEOUT:g}",
+            param_hint="--decision-timeout",
+        )
     return value
 
 
 decision_timeout_option = click.option(
     "--decision-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, max=MAX_DECISION_TIMEOUT, min_open=True),
     default=10.0,
     show_default=True,
     metavar="SECONDS",

@@ -48,6 +48,9 @@ from simgin.strategy import HandEnd, PlayerView
 PROTOCOL_VERSION = 1
 PREFIX = "exec:"
 DEFAULT_DECISION_TIMEOUT = 10.0
+#: The longest ``--decision-timeout`` allowed: one day (a wait is a ``poll`` in milliseconds, a C int,
+#: which would overflow after about 24 days; no decision needs more than a day).
+MAX_DECISION_TIMEOUT = 86400.0
 #: Starting a program (a JVM, say) and its handshake may take longer than one decision.
 STARTUP_TIMEOUT = 30.0
 #: How long a program may take to exit after ``quit`` before it is killed.
@@ -103,8 +106,11 @@ class ProgramSettings:
     that is deleted after a normal end and named in the error after a failure."""
 
     def __post_init__(self) -> None:
-        if not (self.decision_timeout > 0 and math.isfinite(self.decision_timeout)):
-            raise ValueError(f"decision_timeout={self.decision_timeout!r}: must be a number of seconds > 0")
+        if not (0 < self.decision_timeout <= MAX_DECISION_TIMEOUT):  # NaN fails too
+            raise ValueError(
+                f"decision_timeout={self.decision_timeout!r}: must be a number of seconds, more than 0 and at most "
+                f"{MAX_DECISION_TIMEOUT:g}"
+            )
 
 
 # -- the programs of this process ------------------------------------------------------------
@@ -667,6 +673,7 @@ def program_info(spec: str) -> Any:
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
+    "MAX_DECISION_TIMEOUT",
     "PROTOCOL_VERSION",
     "Program",
     "ProgramError",

@@ -225,6 +225,46 @@ def test_what_strategies_print_in_worker_processes_stays_out_of_json(tmp_path):
     assert "discarding" in done.stderr and "a new hand" in done.stderr
 
 
+NOISY_BOT = PRINTING_BOT.replace(
+    'class Printer:',
+    """import os
+import subprocess
+import sys
+
+print("noise: imported")
+os.write(1, b"noise: fd 1 at import\\n")
+
+
+class Printer:""",
+).replace(
+    '        print("a new hand")\n',
+    """        os.write(1, b"noise: fd 1\\n")
+        sys.__stdout__.write("noise: sys.__stdout__\\n")
+        sys.__stdout__.flush()
+        sys.stdout = sys.__stdout__  # undoes simgin's redirection for this call
+        print("noise: print after undoing", flush=True)
+        subprocess.run(["echo", "noise: a child process"], check=True)
+""",
+)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, workers):
+    """Issue 25 D8: --json stdout was polluted by a plug-in writing to file descriptor 1, to sys.__stdout__, by a
+    child process it started, and (with 2 workers) by printing at import time. Everything but the JSON goes to
+    stderr, in the main process and in the workers."""
+    bot = tmp_path / "noisy.py"
+    bot.write_text(NOISY_BOT)
+    command = [sys.executable, "-m", "simgin", "match", f"{bot}:Printer", "simple", "--hands", "4", "--quiet"]
+    done = subprocess.run([*command, "--workers", workers, "--json"], capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 4, done.stdout
+    for noise in ("imported", "fd 1 at import", "fd 1", "sys.__stdout__", "print after undoing", "a child process"):
+        assert f"noise: {noise}\n" in done.stderr
+    text = subprocess.run([*command, "--workers", workers], capture_output=True, text=True, timeout=DEADLINE)
+    assert text.returncode == 0 and "noise" not in text.stdout and text.stdout.startswith(f"{bot}:Printer vs simple")
+
+
 def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_path):
     """Pool workers ignore SIGINT (the main process handles Ctrl-C), so a KeyboardInterrupt there is the strategy's
     own: an error that names it, not 'interrupted'."""
