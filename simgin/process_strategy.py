@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import os
 import re
 import select

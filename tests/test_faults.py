@@ -226,7 +226,7 @@ def test_what_strategies_print_in_worker_processes_stays_out_of_json(tmp_path):
 
 
 NOISY_BOT = PRINTING_BOT.replace(
-    'class Printer:',
+    "class Printer:",
     """import os
 import subprocess
 import sys

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from simgin import runner
 from simgin.cli import main
+from simgin.process_strategy import ProgramSettings
 from simgin.registry import absolute_spec, resolve
 from simgin.strategy import Parameter
 
@@ -67,6 +68,16 @@ def test_workers_are_bounded_with_the_allowed_range(args):
 def test_counts_and_seeds_are_bounded(args, expected):
     """Issue 16.2: '--workers 1 --hands 1e23' printed nothing while memory grew by 8 MB/s."""
     assert expected in one_error_line(invoke("match", "simple", "random", "--workers", "1", *args))
+
+
+@pytest.mark.parametrize("value", ["1e9", "86401", "inf", "nan", "0", "-1"])
+def test_the_decision_timeout_is_bounded_at_the_option(value):
+    """Issue 25 D13: --decision-timeout 1e9 was accepted, then failed as an OverflowError blamed on the strategy."""
+    line = one_error_line(invoke("match", "simple", "random", "--hands", "2", "--decision-timeout", value))
+    assert "--decision-timeout" in line and "86400" in line
+    with pytest.raises(ValueError, match="at most 86400"):
+        ProgramSettings(decision_timeout=float(value))
+    assert ProgramSettings(decision_timeout=86400).decision_timeout == 86400
 
 
 def test_compare_and_sweep_bounds():
@@ -234,7 +245,11 @@ def test_exits_and_interrupts_raised_by_a_strategy_are_errors_naming_it(tmp_path
 
 @pytest.mark.parametrize(
     "spec",
-    ["os:system:command=touch {marker}", "subprocess:run:args=touch {marker}", "builtins:eval:source=__import__('os').mkdir('{marker}')"],
+    [
+        "os:system:command=touch {marker}",
+        "subprocess:run:args=touch {marker}",
+        "builtins:eval:source=__import__('os').mkdir('{marker}')",
+    ],
 )
 def test_a_spec_naming_a_function_is_refused_before_anything_is_called(tmp_path, spec):
     """Issue 25 D18: 'module:callable' called the callable before checking that it was a strategy class, so
@@ -252,7 +267,9 @@ def test_a_class_that_is_not_a_strategy_is_refused_before_it_is_built(tmp_path):
     """The same check for classes: one without the decision methods is refused before its constructor runs,
     for module and file specs alike."""
     marker = tmp_path / "built"
-    (tmp_path / "not_a_bot.py").write_text(f"class Thing:\n    def __init__(self):\n        open({str(marker)!r}, 'w')\n")
+    (tmp_path / "not_a_bot.py").write_text(
+        f"class Thing:\n    def __init__(self):\n        open({str(marker)!r}, 'w')\n"
+    )
     line = one_error_line(play(f"{tmp_path / 'not_a_bot.py'}:Thing", "simple"))
     assert "has no start_hand() method" in line and not marker.exists()
     line = one_error_line(play("subprocess:Popen:args=true", "simple"))
