@@ -15,8 +15,9 @@ one-line error naming the strategy, the decision and the hand seed. A program's 
 to a file: in the run's ``--out`` directory (``stderr/``) or a temporary file, which is
 kept and named in the error when the program fails. Programs run in their own session and
 process group (Ctrl-C reaches simgin only), die with the process that started them, their
-own children included (Linux: a small supervisor that the kernel signals when its parent
-dies), and are ended by :func:`close_programs` at the end of a run and at exit.
+own children included, even daemons that left the group (Linux: a small supervisor, a child
+subreaper that the kernel signals when its parent dies), and are ended by
+:func:`close_programs` at the end of a run and at exit.
 """
 
 from __future__ import annotations
@@ -58,15 +59,47 @@ QUIT_GRACE = 2.0
 STDERR_TAIL_CHARS = 200
 
 # On Linux a program runs under this small supervisor, the leader of the program's process
-# group: when the thread that started it dies (a worker killed with SIGKILL included) the
-# kernel sends it SIGTERM, and it kills the whole group, the program's own children included.
-# Otherwise it waits for the program and exits as the program did.
+# group and a "child subreaper" (prctl PR_SET_CHILD_SUBREAPER): a process the program leaves
+# behind (a daemon that left the group with setsid and a double fork) is re-parented to the
+# supervisor instead of init. When the thread that started it dies (a worker killed with
+# SIGKILL included) the kernel sends it SIGTERM, as simgin does to end a program; it then
+# kills every process below it, however detached, and the whole group. Otherwise it waits for
+# the program, kills what the program left running, and exits as the program did.
 _SUPERVISOR = """\
-import ctypes, os, signal, sys
+import ctypes, os, signal, sys, time
+def children():
+    me, found = os.getpid(), []
+    for name in os.listdir("/proc"):
+        try:
+            with open("/proc/" + name + "/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == me:
+            found.append(int(name))
+    return found
+def kill_descendants():
+    # Orphans are re-parented here, so killing the children (and then their orphaned children) ends all.
+    while True:
+        for pid in children():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+        time.sleep(0.002)
 def end(*_):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    kill_descendants()
     os.killpg(0, signal.SIGKILL)
 signal.signal(signal.SIGTERM, end)
-ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+libc = ctypes.CDLL(None)
+libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
 if os.getppid() != int(sys.argv[1]):
     end()
 pid = os.fork()
@@ -80,6 +113,8 @@ if pid == 0:
 os.close(0)
 os.close(1)
 code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+kill_descendants()
 if code < 0:
     try:
         signal.signal(-code, signal.SIG_DFL)
@@ -88,6 +123,8 @@ if code < 0:
     os.kill(os.getpid(), -code)
 os._exit(code)
 """
+#: How long the supervisor may take, after SIGTERM, to kill what runs below it before its group is killed.
+SUPERVISOR_GRACE = 2.0
 
 
 class ProgramError(RuntimeError):
@@ -203,6 +240,8 @@ class Program:
         self.stderr_path: Path | None = None
         self.stderr_is_temporary = False
         self.failed = False
+        self.supervised = False
+        """Whether it runs under the supervisor (Linux)."""
         self.transcript: list[str] | None = None
         """Every line written, when a test asks for it (set to a list)."""
 
@@ -229,7 +268,8 @@ class Program:
     def start(self) -> None:
         """Start the program and shake hands: ``simgin 1`` out, ``simgin 1 NAME`` back."""
         argv = list(self.command)
-        if sys.platform.startswith("linux"):
+        self.supervised = sys.platform.startswith("linux")
+        if self.supervised:
             argv = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
         stderr = self._open_stderr()
         try:
@@ -291,22 +331,34 @@ class Program:
                 pass
 
     def _stop(self, grace: float) -> None:
-        """End the program: wait up to ``grace`` s for it to exit, then kill its whole process group."""
+        """End the program: wait up to ``grace`` s for it to exit; then (Linux) SIGTERM its supervisor, which
+        kills every process below it, daemons that left the group included, and give it
+        :data:`SUPERVISOR_GRACE` s; then kill the whole process group."""
         process = self.process
         assert process is not None and process.returncode is None
         with contextlib.suppress(OSError):
             process.stdin.close()
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline:
-            # WNOWAIT: the exited program stays a zombie, so its pid (the group id) is not reused yet.
-            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                break
-            time.sleep(0.005)
+        if not self._exited_within(grace) and self.supervised:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(process.pid, signal.SIGTERM)
+            self._exited_within(SUPERVISOR_GRACE)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         process.stdout.close()
         _forget(self)
+
+    def _exited_within(self, seconds: float) -> bool:
+        """Whether the started process (the supervisor on Linux) exits within ``seconds``; it is not reaped."""
+        assert self.process is not None
+        deadline = time.monotonic() + seconds
+        while True:
+            # WNOWAIT: the exited process stays a zombie, so its pid (the group id) is not reused yet.
+            if os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
 
     def _fail(self) -> None:
         """The program broke: kill it now and keep its stderr."""

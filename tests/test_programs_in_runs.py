@@ -191,6 +191,22 @@ def _start_match(pid_dir: Path, tmp_path: Path) -> subprocess.Popen:
     return process
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("end", ["normal", "failure"])
+def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
+    """Issue 25 D11: a daemon started by a program (setsid and a double fork) left its process group and
+    outlived the run. The supervisor is a child subreaper: the daemon is re-parented to it and killed."""
+    config = runner.RunConfig((bad_bot("daemon", 0 if end == "normal" else 3, pid_dir), "simple"), hands=8)
+    if end == "normal":
+        runner.run(config, workers=workers)
+    else:
+        with pytest.raises(runner.RunError, match="answered 'maybe'"):
+            runner.run(config, workers=workers)
+    daemons = [p for p in pid_dir.iterdir() if p.read_text() == "daemon"]
+    assert daemons, "the program started a daemon"
+    assert wait_until(lambda: not running(pid_dir), 10.0), running(pid_dir)
+
+
 def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
     # compare plays small chunks (--batch pairs each), so workers are between chunks soon after Ctrl-C
     spec = bad_bot("fine", 0, pid_dir)
