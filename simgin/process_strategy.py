@@ -151,7 +151,7 @@ class ProgramSettings:
 
 # -- the programs of this process ------------------------------------------------------------
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a worker's SIGTERM handler ends the programs (runner._worker_init)
 _programs: dict[tuple[int, str, int], Program] = {}
 _local = threading.local()
 
@@ -167,13 +167,16 @@ def current_settings() -> ProgramSettings:
     return settings if settings is not None else ProgramSettings()
 
 
-def close_programs() -> int:
-    """End every program this process started (``quit``, then killed if still running); returns how many."""
+def close_programs(grace: float = QUIT_GRACE) -> int:
+    """End every program this process started (``quit``, ``grace`` seconds to exit, then killed); returns how many.
+
+    Their temporary stderr files go with them, unless a program failed (the error names its file).
+    """
     with _lock:
         programs = list(_programs.values())
         _programs.clear()
     for program in programs:
-        program.close()
+        program.close(grace)
     return len(programs)
 
 
@@ -311,8 +314,9 @@ class Program:
             )
         self.name = words[2].strip() if len(words) > 2 else ""
 
-    def close(self) -> None:
-        """Say ``quit``, give the program :data:`QUIT_GRACE` seconds to exit, then kill its process group."""
+    def close(self, grace: float = QUIT_GRACE) -> None:
+        """Say ``quit``, give the program ``grace`` seconds to exit, then kill it (:meth:`_stop`); remove its
+        temporary (or empty) stderr file unless it failed."""
         process = self.process
         if process is None:
             return
@@ -321,7 +325,7 @@ class Program:
                 os.write(process.stdin.fileno(), ("".join(self.pending) + "quit\n").encode())
             self.pending = []
         if process.returncode is None:
-            self._stop(grace=QUIT_GRACE)
+            self._stop(grace=grace)
         _forget(self)
         if self.stderr_path is not None and not self.failed:
             try:

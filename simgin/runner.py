@@ -370,8 +370,18 @@ def _worker_init(parent_pid: int | None = None) -> None:
     if parent_pid is not None:
         guard.die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_terminated)
     os.dup2(2, 1)
     numba.set_num_threads(1)
+
+
+def _worker_terminated(signum: int, frame: Any) -> None:
+    """SIGTERM in a pool worker (the main process ends the pool early: Ctrl-C, an error, a decided sequential
+    test): end the programs it started, their temporary stderr files with them, then die of the signal."""
+    with contextlib.suppress(Exception):
+        process_strategy.close_programs(grace=0.0)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 class _Deferred:
@@ -1077,6 +1087,11 @@ def run_cells(
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):
                     break
+            else:
+                # Every chunk is in: let the generator end by itself, so that the pool shuts down as after
+                # a normal end (its workers end their programs and remove their temporary stderr files)
+                # instead of being stopped as after an early end.
+                next(results, None)
         except KeyboardInterrupt:
             results.close()
             raise Interrupted(results_so_far()) from None
