@@ -131,6 +131,15 @@ class ProgramError(RuntimeError):
     """A program crashed, hung, broke the protocol or reported an error (the message says which)."""
 
 
+class ProgramTimeout(ProgramError):
+    """A program did not answer within its time limit."""
+
+
+class ProgramStartError(ProgramError):
+    """A program could not be started, or failed its handshake: nothing about the hand being played is to
+    blame, so replaying the hand cannot help."""
+
+
 @dataclass(frozen=True)
 class ProgramSettings:
     """How programs run: not part of a run's results, so not part of its settings file."""
@@ -205,7 +214,12 @@ def program_for(spec: str, seat: int, command: Sequence[str]) -> Program:
     program = Program(spec, seat, command, current_settings())
     with _lock:
         _programs[key] = program
-    program.start()
+    try:
+        program.start()
+    except ProgramStartError:
+        raise
+    except ProgramError as error:
+        raise ProgramStartError(str(error)) from None
     return program
 
 
@@ -295,7 +309,10 @@ class Program:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         timeout = max(STARTUP_TIMEOUT, self.settings.decision_timeout)
-        answer = self.ask(f"simgin {PROTOCOL_VERSION}\n", timeout)
+        try:
+            answer = self.ask(f"simgin {PROTOCOL_VERSION}\n", timeout)
+        except ProgramTimeout:
+            raise ProgramStartError(self._with_stderr(self._handshake_stalled(timeout))) from None
         words = answer.split(maxsplit=2)
         if answer.startswith("error"):
             raise self.error_answer(answer, "the handshake")
@@ -313,6 +330,21 @@ class Program:
                 f"speaks protocol version {words[1][:20]}; simgin speaks version {PROTOCOL_VERSION} (docs/PROTOCOL.md)"
             )
         self.name = words[2].strip() if len(words) > 2 else ""
+
+    def _handshake_stalled(self, timeout: float) -> str:
+        """Why a program that never answered the handshake stalls, with the limit that applied."""
+        limit = (
+            f"the limit for a program's start and handshake is {STARTUP_TIMEOUT:g} s, or --decision-timeout if longer"
+            if timeout == STARTUP_TIMEOUT
+            else f"the limit for a program's start and handshake is --decision-timeout, {timeout:g} s, when longer "
+            f"than {STARTUP_TIMEOUT:g} s"
+        )
+        return (
+            f"no answer to the handshake line 'simgin {PROTOCOL_VERSION}' within {timeout:g} s ({limit}); a program "
+            "must read its input line by line and flush each answer at once: one whose input or output is "
+            "block-buffered waits for more than simgin sends (run mawk with -W interactive, python with -u; "
+            "see 'Buffering' in docs/PROTOCOL.md)"
+        )
 
     def close(self, grace: float = QUIT_GRACE) -> None:
         """Say ``quit``, give the program ``grace`` seconds to exit, then kill it (:meth:`_stop`); remove its
@@ -413,7 +445,7 @@ class Program:
             while end < 0:
                 if left <= 0 or not self.poller.poll(left * 1000):
                     self._fail()
-                    raise ProgramError(
+                    raise ProgramTimeout(
                         self._with_stderr(f"no answer within {timeout:g} s (the time limit is --decision-timeout)")
                     )
                 chunk = os.read(self.stdout_fd, 65536)
@@ -733,7 +765,9 @@ __all__ = [
     "Program",
     "ProgramError",
     "ProgramSettings",
+    "ProgramStartError",
     "ProgramStrategy",
+    "ProgramTimeout",
     "close_programs",
     "configure",
     "ending_lines",

@@ -32,6 +32,7 @@ import numpy as np
 from simgin import guard
 from simgin.cards import CARD_COUNT, format_card, format_cards
 from simgin.melds import deadwood, discard_deadwoods
+from simgin.process_strategy import ProgramStartError
 from simgin.rng import SplitMix64, derive, shuffled_deck
 from simgin.rules import Rules
 from simgin.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
@@ -594,12 +595,19 @@ class _Hand:
         except guard.ForeignFailure as failure:
             if isinstance(failure.error, IllegalDecision):
                 raise failure.error from None
+            if isinstance(failure.error, ProgramStartError):  # not this hand's fault: neither it nor the cards
+                raise StrategyFailed(
+                    f"strategy {self._name(seat)!r} (seat {seat}) could not be started: {failure.error}"
+                ) from failure.error
             failed = self._illegal(seat, decision, str(failure))
             raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from failure.error
 
-    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
+    def _name(self, seat: int) -> str:
         strategy = self.strategies[seat]
-        name = self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
+        return self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
+
+    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
+        name = self._name(seat)
         held = format_cards(sorted(self.hands[seat]))
         return IllegalDecision(
             f"strategy {name!r} (seat {seat}) made an illegal {decision!r} decision: {reason} "

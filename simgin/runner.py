@@ -310,9 +310,11 @@ def run_chunk(
                 leg_scores.append(_leg_score(games[:, _k.G_WINNER], seat_a_value))
                 leg_results.append(game_margin(games, game_seat_a))
         except engine.IllegalDecision as error:
+            # A program that cannot start or shake hands fails whatever the hand: a replay cannot help.
+            started = not isinstance(error.__cause__, process_strategy.ProgramStartError)
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
-                f"with chunk seed {chunk.seed}); replay it with 'simgin replay'"
+                f"with chunk seed {chunk.seed})" + ("; replay it with 'simgin replay'" if started else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         if hand_log:
