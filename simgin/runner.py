@@ -413,11 +413,33 @@ class _InlineBackend:
         return _Deferred(function, args)
 
 
+#: Exit code of a spawned worker that was asked to start a run while it imported the main script.
+MAIN_GUARD_EXIT = 87
+MAIN_GUARD_MESSAGE = (
+    "the worker processes could not start: your script calls simgin at its top level, and each worker "
+    "process (spawned) imports the script again, which would start the run again; put the code that runs "
+    "simgin under 'if __name__ == \"__main__\":' (or use workers=1)"
+)
+
+
+def _refuse_while_a_worker_starts() -> None:
+    """End this process at once (exit code :data:`MAIN_GUARD_EXIT`) if it is a spawned worker still importing
+    the main script: that script starts runs at import, without an ``if __name__ == "__main__":`` guard. The
+    run would start again in every worker, and multiprocessing cannot start processes from there anyway; the
+    main process sees the exit code and says what to do (:data:`MAIN_GUARD_MESSAGE`)."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        os._exit(MAIN_GUARD_EXIT)
+
+
 class _PoolBackend:
     """A process pool on this machine (spawned processes, one kernel thread each)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.processes: dict[int, Any] = {}
+        """Every worker process started, by pid, so that their exit codes can be read after they died."""
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
@@ -437,7 +459,16 @@ class _PoolBackend:
         guard.stop_processes(processes, grace=2.0)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future:
-        return self.pool.submit(function, *args)
+        future = self.pool.submit(function, *args)
+        self.processes.update(getattr(self.pool, "_processes", None) or {})
+        return future
+
+    def worker_exit_codes(self) -> list[int | None]:
+        """The exit codes of the worker processes (None for one still running)."""
+        for process in self.processes.values():
+            with contextlib.suppress(Exception):
+                process.join(1.0)
+        return [process.exitcode for process in self.processes.values()]
 
     def poll(self, future: Future, timeout: float, notice: Callable[[str], None]) -> bool:
         """Wait up to ``timeout`` seconds for ``future``; whether it is done."""
@@ -604,6 +635,7 @@ def _run_coroutine(make: Callable[[], Any]) -> Any:
 
 def backend_for(workers: int, backend: str = "local", scheduler: str | None = None):
     """The execution backend: inline (1 local worker), a process pool, or Dask."""
+    _refuse_while_a_worker_starts()
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
     if backend == "dask":
@@ -712,6 +744,9 @@ def execute(
                 try:
                     result = future.result()
                 except BrokenProcessPool:
+                    exit_codes = getattr(runner_backend, "worker_exit_codes", list)()
+                    if MAIN_GUARD_EXIT in exit_codes:
+                        raise RunError(MAIN_GUARD_MESSAGE) from None
                     raise RunError(
                         "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
                         "rerun the same command to resume"
@@ -1028,6 +1063,7 @@ def run_cells(
     the ``simgin`` logger.
     Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
+    _refuse_while_a_worker_starts()
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
     if hand_log and any(config.table != "pairs" for config in configs):

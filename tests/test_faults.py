@@ -280,6 +280,35 @@ def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_p
         signal.signal(signal.SIGINT, previous)
 
 
+UNGUARDED_SCRIPT = """
+import simgin
+
+result = simgin.run_match("simple", "random", hands=40, workers=2)
+print("played", int(result.tallies[0]["hands"]))
+"""
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, guarded):
+    """Issue 25: a script calling simgin.run_match with workers at its top level, without
+    'if __name__ == "__main__":', failed with 'a worker process died (killed, or out of memory?)'. Each spawned
+    worker imports the script again; it now ends at once, and the main process says what to do."""
+    source = UNGUARDED_SCRIPT
+    if guarded:
+        source = source.replace("\nresult", '\nif __name__ == "__main__":\n    result')
+        source = source.replace("\nprint", "\n    print")
+    script = tmp_path / "my_study.py"
+    script.write_text(source)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
+    if guarded:
+        assert done.returncode == 0 and done.stdout == "played 40\n", done.stderr
+        return
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("simgin.runner.RunError: the worker processes could not start: your script calls simgin")
+    assert 'if __name__ == "__main__":' in last and "worker process died" not in done.stderr
+
+
 # -- Dask -----------------------------------------------------------------------------------------------------
 
 
