@@ -490,6 +490,10 @@ class _DaskBackend:
         self.cluster = None
         self.idle_since: float | None = None
         self.reported = False
+        # The client logs an ERROR when it loses its scheduler; the run's own one-line error says so instead.
+        self.client_log = logging.getLogger("distributed.client")
+        self.client_log_level = self.client_log.level
+        self.client_log.setLevel(logging.CRITICAL)
         if self.scheduler:
             address = scheduler_address(self.scheduler)
             probe_scheduler(address)
@@ -511,12 +515,17 @@ class _DaskBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
-            with contextlib.suppress(Exception):
-                self.client.run(process_strategy.close_programs)
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        try:
+            if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
+                with contextlib.suppress(Exception):
+                    self.client.run(process_strategy.close_programs)
+            # After a failure (a scheduler gone, say) closing may fail too; that error says nothing new.
+            with contextlib.suppress(*(() if exc[0] is None else (Exception,))):
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            self.client_log.setLevel(self.client_log_level)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Any:
         return self.client.submit(function, *args, pure=False, retries=3)
@@ -739,9 +748,9 @@ def execute(
                 if not pending:
                     return
                 future = pending.popleft()
-                while poll is not None and not poll(future, POLL_SECONDS, notice):
-                    pass
                 try:
+                    while poll is not None and not poll(future, POLL_SECONDS, notice):
+                        pass
                     result = future.result()
                 except BrokenProcessPool:
                     exit_codes = getattr(runner_backend, "worker_exit_codes", list)()
@@ -751,18 +760,30 @@ def execute(
                         "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
                         "rerun the same command to resume"
                     ) from None
-                except (CancelledError, Exception) as error:
-                    if not type(error).__module__.startswith(("distributed", "concurrent", "asyncio")):
+                except (CancelledError, asyncio.CancelledError, Exception) as error:
+                    if not _cluster_lost(error):
                         raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+                    cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
+                    what = "its chunks were cancelled" if cancelled else guard.describe(error)
                     raise RunError(
-                        f"the Dask cluster lost a chunk ({guard.describe(error)}: a strategy that kills its worker, "
+                        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
                         "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
                     ) from None
                 yield result
                 in_flight = ahead
         finally:
             for future in pending:
-                future.cancel()
+                with contextlib.suppress(Exception):  # a client whose scheduler is gone may refuse
+                    future.cancel()
+
+
+def _cluster_lost(error: BaseException) -> bool:
+    """Whether waiting for a chunk failed because of the cluster rather than the chunk: a cancellation of any
+    kind (Dask cancels every future when its scheduler is gone: ``FuturesCancelledError``), or an error
+    raised by Dask, its networking or the futures machinery (``KilledWorker``, ``CommClosedError``)."""
+    if isinstance(error, (CancelledError, asyncio.CancelledError)):
+        return True
+    return type(error).__module__.startswith(("distributed", "tornado", "concurrent", "asyncio"))
 
 
 def _log_notice(message: str) -> None:

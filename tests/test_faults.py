@@ -428,6 +428,58 @@ def test_a_relative_strategy_path_plays_on_workers_with_another_working_director
     assert remote.tallies[0].to_dict() == runner.run(config, workers=1).tallies[0].to_dict()
 
 
+def listening(address: str) -> bool:
+    host, port = address.removeprefix("tcp://").rsplit(":", 1)
+    with socket.socket() as probe:
+        return probe.connect_ex((host, int(port))) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_a_scheduler_killed_mid_run_is_one_line_and_finished_chunks_are_kept(tmp_path):
+    """Issue 25 D7: a Dask scheduler killed mid-run gave a 64-line FuturesCancelledError traceback (and a logged
+    ERROR) instead of the one line that says the cluster lost a chunk."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    command = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port)]
+    scheduler = subprocess.Popen([*command, "--no-dashboard"], **quiet)
+    worker = None
+    try:
+        wait_until(lambda: listening(address), what="the scheduler")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"], **quiet
+        )
+        out = tmp_path / "out"
+        command = [sys.executable, "-m", "simgin", "match", "simple", "random", "--hands", "5000000", "--quiet"]
+        command += ["--backend", "dask", "--scheduler", address, "--workers", "1", "--out", str(out)]
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(lambda: len(list((out / "chunks").glob("*.json"))) >= 2, what="two chunks finished")
+            scheduler.kill()
+            _, stderr = run.communicate(timeout=DEADLINE)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+    assert run.returncode == 1
+    assert stderr.strip().splitlines() == [
+        "Error: the Dask cluster lost a chunk (its chunks were cancelled: a strategy that kills its worker, or a "
+        "scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+    ], stderr
+    assert len(list((out / "chunks").glob("*.json"))) >= 2
+
+
 KILLER_BOT = PRINTING_BOT.replace('        print("discarding")\n', "        import os\n\n        os._exit(3)\n")
 
 
