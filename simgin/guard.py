@@ -194,7 +194,15 @@ def describe(error: BaseException) -> str:
     return f"{name}: {text}" if text else name
 
 
-def _type_name(error: BaseException) -> str:
+def safe_repr(value: Any) -> str:
+    """``repr(value)`` of a foreign object (a strategy's answer), or ``'<unprintable TypeName>'`` when that fails."""
+    text = _safe_text(repr, value)
+    if text == "<unprintable>":
+        return f"<unprintable {_type_name(value)}>"
+    return text
+
+
+def _type_name(error: Any) -> str:
     try:
         name = type(error).__name__
     except BaseException:  # a metaclass could make even this fail

@@ -559,14 +559,14 @@ class _Hand:
     def _ask_bool(self, seat: int, decision: str, drawn_card: int = -1, from_pile: bool = False) -> bool:
         answer = self._call(seat, decision, self._view(seat, drawn_card, from_pile))
         if not _is_bool(answer):
-            raise self._illegal(seat, decision, f"answered {answer!r}, which is not True or False")
+            raise self._illegal(seat, decision, f"answered {guard.safe_repr(answer)}, which is not True or False")
         return bool(answer)
 
     def _ask_discard(self, seat: int, drawn_card: int, from_pile: bool, must_knock: bool) -> int:
         """R9, R10, V6; after taking the 50th card (V7) the discard must leave a knocking hand."""
         card = self._call(seat, "discard", self._view(seat, drawn_card, from_pile))
         if not _is_int(card):
-            raise self._illegal(seat, "discard", f"answered {card!r}, which is not a card (an int 0-51)")
+            raise self._illegal(seat, "discard", f"answered {guard.safe_repr(card)}, which is not a card (an int 0-51)")
         card = int(card)
         if card not in self.hands[seat]:
             name = format_card(card) if 0 <= card < CARD_COUNT else repr(card)

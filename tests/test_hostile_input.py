@@ -224,6 +224,11 @@ def test_a_strategy_that_prints_does_not_break_json(tmp_path):
             "failed at its 'discard' decision: SystemExit: it called sys.exit(<unprintable>)",
         ),
         (
+            "discard",
+            "return type('X', (), {'__repr__': lambda self: 1 / 0})()",
+            "made an illegal 'discard' decision: answered <unprintable X>, which is not a card",
+        ),
+        (
             "init",
             "raise type('E', (TypeError,), {'__str__': lambda self: 1 / 0})()",
             "could not be built with {}: E: <unprintable>",
