@@ -734,7 +734,6 @@ def execute(
         queue = iter(jobs)
         ahead = 2 * max(workers, 1)
         in_flight = 1 if compile_first else ahead
-        poll = getattr(runner_backend, "poll", None)
         try:
             while True:
                 while len(pending) < in_flight:
@@ -747,34 +746,41 @@ def execute(
                     pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                 if not pending:
                     return
-                future = pending.popleft()
-                try:
-                    while poll is not None and not poll(future, POLL_SECONDS, notice):
-                        pass
-                    result = future.result()
-                except BrokenProcessPool:
-                    exit_codes = getattr(runner_backend, "worker_exit_codes", list)()
-                    if MAIN_GUARD_EXIT in exit_codes:
-                        raise RunError(MAIN_GUARD_MESSAGE) from None
-                    raise RunError(
-                        "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
-                        "rerun the same command to resume"
-                    ) from None
-                except (CancelledError, asyncio.CancelledError, Exception) as error:
-                    if not _cluster_lost(error):
-                        raise  # the chunk's own error (a RunError, a bad spec), as it was raised
-                    cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
-                    what = "its chunks were cancelled" if cancelled else guard.describe(error)
-                    raise RunError(
-                        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
-                        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
-                    ) from None
+                result = wait_result(runner_backend, pending.popleft(), notice)
                 yield result
                 in_flight = ahead
         finally:
             for future in pending:
                 with contextlib.suppress(Exception):  # a client whose scheduler is gone may refuse
                     future.cancel()
+
+
+def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None) -> Any:
+    """The result of a chunk submitted to ``runner_backend`` (waits poll, so Ctrl-C ends them); a lost worker or
+    cluster is a one-line :class:`RunError` (the chunk's own errors are raised as they are)."""
+    notice = notice or _log_notice
+    poll = getattr(runner_backend, "poll", None)
+    try:
+        while poll is not None and not poll(future, POLL_SECONDS, notice):
+            pass
+        return future.result()
+    except BrokenProcessPool:
+        exit_codes = getattr(runner_backend, "worker_exit_codes", list)()
+        if MAIN_GUARD_EXIT in exit_codes:
+            raise RunError(MAIN_GUARD_MESSAGE) from None
+        raise RunError(
+            "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
+            "rerun the same command to resume"
+        ) from None
+    except (CancelledError, asyncio.CancelledError, Exception) as error:
+        if not _cluster_lost(error):
+            raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+        cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
+        what = "its chunks were cancelled" if cancelled else guard.describe(error)
+        raise RunError(
+            f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
+            "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+        ) from None
 
 
 def _cluster_lost(error: BaseException) -> bool:

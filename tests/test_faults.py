@@ -288,12 +288,15 @@ print("played", int(result.tallies[0]["hands"]))
 """
 
 
-@pytest.mark.parametrize("guarded", [False, True])
-def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, guarded):
+@pytest.mark.parametrize(("call", "guarded"), [("run_match", False), ("run_match", True), ("tune", False)])
+def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarded):
     """Issue 25: a script calling simgin.run_match with workers at its top level, without
     'if __name__ == "__main__":', failed with 'a worker process died (killed, or out of memory?)'. Each spawned
     worker imports the script again; it now ends at once, and the main process says what to do."""
     source = UNGUARDED_SCRIPT
+    if call == "tune":
+        tune = 'simgin.tune("heuristic", "simple", params=["knock"], budget=4, hands=20, final=20, workers=2)'
+        source = source.replace('simgin.run_match("simple", "random", hands=40, workers=2)', tune)
     if guarded:
         source = source.replace("\nresult", '\nif __name__ == "__main__":\n    result')
         source = source.replace("\nprint", "\n    print")
