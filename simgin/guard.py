@@ -240,7 +240,15 @@ def stdout_for_results_only() -> Iterator[None]:
     if real < 0:
         yield
         return
-    stream.flush()
+    try:
+        stream.flush()
+        os.dup2(2, 1)  # fails if stderr is closed: then nothing changes
+    except (OSError, ValueError):
+        os.close(real)
+        real = -1
+    if real < 0:
+        yield
+        return
     results = open(  # noqa: SIM115 - closed below, after the command
         real,
         "w",
@@ -249,7 +257,6 @@ def stdout_for_results_only() -> Iterator[None]:
         buffering=1 if stream.line_buffering else -1,
         closefd=False,
     )
-    os.dup2(2, 1)
     sys.stdout = results
     try:
         yield
