@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import inspect
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -363,6 +364,23 @@ def test_a_program_that_never_answers_the_handshake_is_told_about_buffering(monk
         assert limit in message and "block-buffered" in message and "mawk with -W interactive" in message
         assert "replay" not in message and "hand seed" not in message
     assert "--decision-timeout, 1 s" in message
+
+
+@pytest.mark.skipif(shutil.which("mawk") is None, reason="needs mawk")
+def test_mawk_stalls_at_the_handshake_unless_interactive(tmp_path, monkeypatch):
+    """The case of issue 25 itself: mawk reads a pipe in blocks, so it never sees 'simgin 1' until more comes;
+    with -W interactive it answers the handshake (and, knowing no more, then fails its first question)."""
+    monkeypatch.setattr(ps, "STARTUP_TIMEOUT", 1.0)
+    script = tmp_path / "hello.awk"
+    script.write_text('$1 == "simgin" { print "simgin 1 awk"; fflush() }\n')
+    settings = ps.ProgramSettings(decision_timeout=0.5)
+    cases = [("", "could not be started: no answer to the handshake"), ("-W interactive ", "failed at its")]
+    for options, expected in cases:
+        config = runner.RunConfig((f"exec:mawk {options}-f {script}", "simple"), hands=2)
+        with pytest.raises(runner.RunError) as caught:
+            runner.run(config, workers=1, programs=settings)
+        assert expected in str(caught.value)
+    assert "no answer within 0.5 s (the time limit is --decision-timeout)" in str(caught.value)
 
 
 def test_the_programs_stderr_is_kept_in_out_and_named_in_the_error(tmp_path):
