@@ -490,10 +490,6 @@ class _DaskBackend:
         self.cluster = None
         self.idle_since: float | None = None
         self.reported = False
-        # The client logs an ERROR when it loses its scheduler; the run's own one-line error says so instead.
-        self.client_log = logging.getLogger("distributed.client")
-        self.client_log_level = self.client_log.level
-        self.client_log.setLevel(logging.CRITICAL)
         if self.scheduler:
             address = scheduler_address(self.scheduler)
             probe_scheduler(address)
@@ -512,6 +508,10 @@ class _DaskBackend:
                 host="127.0.0.1",
             )
             self.client = Client(self.cluster)
+        # The client logs an ERROR when it loses its scheduler; the run's own one-line error says so instead.
+        self.client_log = logging.getLogger("distributed.client")
+        self.client_log_level = self.client_log.level
+        self.client_log.setLevel(logging.CRITICAL)
         return self
 
     def __exit__(self, *exc: object) -> None:
