@@ -63,7 +63,7 @@ from typing import Any
 
 from simgin.cards import card_value, format_card, format_cards
 from simgin.melds import deadwood
-from simgin.process_strategy import ProgramError, ProgramStrategy, ending_lines, is_meld
+from simgin.process_strategy import ProgramError, ProgramStartError, ProgramStrategy, ending_lines, is_meld
 from simgin.rng import SplitMix64
 from simgin.rules import Rules
 from simgin.strategy import PlayerView
@@ -275,7 +275,7 @@ class EaaiStrategy(ProgramStrategy):
             try:
                 self.command = host_command(self.classpath, self.class_name)
             except ValueError as error:
-                raise ProgramError(str(error)) from None
+                raise ProgramStartError(str(error)) from None
         self._knock_melds = None
         super().start_hand(view, rng)
 
