@@ -1155,8 +1155,9 @@ def run_cells(
             else:
                 # Every chunk is in: let the generator end by itself, so that the pool shuts down as after
                 # a normal end (its workers end their programs and remove their temporary stderr files)
-                # instead of being stopped as after an early end.
-                next(results, None)
+                # instead of being stopped as after an early end. (Not started: nothing to end, no backend.)
+                if counts["ran"]:
+                    next(results, None)
         except KeyboardInterrupt:
             results.close()
             raise Interrupted(results_so_far()) from None
