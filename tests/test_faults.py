@@ -261,8 +261,10 @@ def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, worker
     assert json.loads(done.stdout)["hands"] == 4, done.stdout
     for noise in ("imported", "fd 1 at import", "fd 1", "sys.__stdout__", "print after undoing", "a child process"):
         assert f"noise: {noise}\n" in done.stderr
-    text = subprocess.run([*command, "--workers", workers], capture_output=True, text=True, timeout=DEADLINE)
-    assert text.returncode == 0 and "noise" not in text.stdout and text.stdout.startswith(f"{bot}:Printer vs simple")
+    if workers == "1":  # the text output too
+        text = subprocess.run([*command, "--workers", workers], capture_output=True, text=True, timeout=DEADLINE)
+        assert text.returncode == 0 and "noise" not in text.stdout
+        assert text.stdout.startswith(f"{bot}:Printer vs simple")
 
 
 def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_path):
@@ -288,7 +290,10 @@ print("played", int(result.tallies[0]["hands"]))
 """
 
 
-@pytest.mark.parametrize(("call", "guarded"), [("run_match", False), ("run_match", True), ("tune", False)])
+@pytest.mark.parametrize(
+    ("call", "guarded"),
+    [("run_match", False), ("run_match", True), pytest.param("tune", False, marks=pytest.mark.slow)],
+)
 def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarded):
     """Issue 25: a script calling simgin.run_match with workers at its top level, without
     'if __name__ == "__main__":', failed with 'a worker process died (killed, or out of memory?)'. Each spawned

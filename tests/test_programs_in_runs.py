@@ -191,8 +191,7 @@ def _start_match(pid_dir: Path, tmp_path: Path) -> subprocess.Popen:
     return process
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("end", ["normal", "failure"])
+@pytest.mark.parametrize(("workers", "end"), [(1, "normal"), (1, "failure"), (2, "normal")])
 def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
     """Issue 25 D11: a daemon started by a program (setsid and a double fork) left its process group and
     outlived the run. The supervisor is a child subreaper: the daemon is re-parented to it and killed."""
@@ -215,7 +214,7 @@ def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end)
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the spawned workers' temporary directory
     monkeypatch.setattr(tempfile, "tempdir", None)
-    config = runner.RunConfig((EXEC_SIMPLE, "simple"), hands=400 if end == "normal" else 40_000, chunk_units=20)
+    config = runner.RunConfig((EXEC_SIMPLE, "simple"), hands=200 if end == "normal" else 40_000, chunk_units=20)
     stop = (lambda cell, chunk, tallies: chunk.chunk_index >= 2) if end == "stopped early" else None
     result = runner.run(config, workers=2, stop=stop)
     assert result.chunks_run >= 3
