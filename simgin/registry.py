@@ -15,7 +15,9 @@ Built-ins come in two kinds behind the same names: *compiled* bots run inside th
 hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
 (plug-ins, classes) implement :class:`simgin.strategy.Strategy` and run in the Python
 reference engine, where compiled bots join them through an adapter. An unknown name or
-parameter is a one-line ``ValueError`` that lists what exists.
+parameter is a one-line ``ValueError`` that lists what exists. A ``module:Class``, file or
+plug-in spec must name a class with the decision methods (:func:`check_strategy_class`);
+anything else is refused before it is called.
 
 >>> player = resolve("heuristic:knock=7")
 >>> player.compiled, player.given, player.values["knock"] == 7 and "safety" in player.values
@@ -168,7 +170,8 @@ def check_strategy_class(name: str, target: Any, source: str) -> type:
             found = inspect.getattr_static(target, method)
         except AttributeError:
             found = None
-        if not callable(found):
+        # A function, or any descriptor that may give one (staticmethod, classmethod, partialmethod).
+        if not (callable(found) or hasattr(found, "__get__")):
             raise ValueError(f"strategy {name!r} ({source}) has no {method}() method (see simgin.strategy.Strategy)")
     return target
 
