@@ -743,7 +743,13 @@ def execute(
                     function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
                     if programs is not None:
                         function = functools.partial(function, programs=programs)
-                    pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
+                    try:
+                        pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
+                    except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
+                        failure = _backend_failure(runner_backend, error)
+                        if failure is None:
+                            raise
+                        raise failure from None
                 if not pending:
                     return
                 result = wait_result(runner_backend, pending.popleft(), notice)
@@ -764,23 +770,31 @@ def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] 
         while poll is not None and not poll(future, POLL_SECONDS, notice):
             pass
         return future.result()
-    except BrokenProcessPool:
-        exit_codes = getattr(runner_backend, "worker_exit_codes", list)()
-        if MAIN_GUARD_EXIT in exit_codes:
-            raise RunError(MAIN_GUARD_MESSAGE) from None
-        raise RunError(
+    except (CancelledError, asyncio.CancelledError, Exception) as error:
+        failure = _backend_failure(runner_backend, error)
+        if failure is None:
+            raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+        raise failure from None
+
+
+def _backend_failure(runner_backend: Any, error: BaseException) -> RunError | None:
+    """The one-line error for a chunk that the backend lost (a worker process died, a script without a main
+    guard, a Dask cluster that lost it: :func:`_cluster_lost`); None for the chunk's own error."""
+    if isinstance(error, BrokenProcessPool):
+        if MAIN_GUARD_EXIT in getattr(runner_backend, "worker_exit_codes", list)():
+            return RunError(MAIN_GUARD_MESSAGE)
+        return RunError(
             "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
             "rerun the same command to resume"
-        ) from None
-    except (CancelledError, asyncio.CancelledError, Exception) as error:
-        if not _cluster_lost(error):
-            raise  # the chunk's own error (a RunError, a bad spec), as it was raised
-        cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
-        what = "its chunks were cancelled" if cancelled else guard.describe(error)
-        raise RunError(
-            f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
-            "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
-        ) from None
+        )
+    if not _cluster_lost(error):
+        return None
+    cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
+    what = "its chunks were cancelled" if cancelled else guard.describe(error)
+    return RunError(
+        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
+        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+    )
 
 
 def _cluster_lost(error: BaseException) -> bool:
