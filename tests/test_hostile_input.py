@@ -281,6 +281,26 @@ def test_a_class_that_is_not_a_strategy_is_refused_before_it_is_built(tmp_path):
     assert "'subprocess:Popen' (module) has no start_hand() method" in line
 
 
+def test_describe_never_fails():
+    """Issue 25 D10: guard.describe is how every foreign error reaches a message; it must not raise itself."""
+    from simgin import guard
+
+    def broken(self):
+        raise SystemExit(1)
+
+    unprintable = type("Unprintable", (Exception,), {"__str__": broken})()
+    assert guard.describe(unprintable) == "Unprintable: <unprintable>"
+    assert guard.describe(type("Odd", (Exception,), {"__str__": lambda self: 3})()) == "Odd: <unprintable>"
+    assert guard.describe(SystemExit(type("C", (), {"__repr__": broken})())) == (
+        "SystemExit: it called sys.exit(<unprintable>)"
+    )
+    assert guard.describe(GeneratorExit()) == "GeneratorExit"
+    assert guard.describe(ValueError("two\nlines")) == "ValueError: two lines"
+    assert guard.safe_repr(type("R", (), {"__repr__": broken})()) == "<unprintable R>"
+    with pytest.raises(guard.ForeignFailure, match=r"^GeneratorExit: bye$"):
+        guard.call_foreign(lambda: (_ for _ in ()).throw(GeneratorExit("bye")))
+
+
 def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch):
     """The other side of the KeyboardInterrupt rule: a SIGINT that lands while a strategy decides is Ctrl-C."""
     import os
