@@ -78,8 +78,12 @@ def test_bad_specs_are_one_line_errors_that_list_what_exists():
 
 
 def test_installed_plugins_are_listed_after_the_builtins(monkeypatch, tmp_path):
+    decisions = "".join(
+        f"    def {name}(self, view, rng):\n        return False\n\n"
+        for name in ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth")
+    )
     (tmp_path / "cli_plugin_for_tests.py").write_text(
-        'class Lazy:\n    """Never takes anything."""\n', encoding="utf-8"
+        f'class Lazy:\n    """Never takes anything."""\n\n{decisions}', encoding="utf-8"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(

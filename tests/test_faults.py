@@ -226,6 +226,48 @@ def test_what_strategies_print_in_worker_processes_stays_out_of_json(tmp_path):
     assert "discarding" in done.stderr and "a new hand" in done.stderr
 
 
+NOISY_BOT = PRINTING_BOT.replace(
+    "class Printer:",
+    """import os
+import subprocess
+import sys
+
+print("noise: imported")
+os.write(1, b"noise: fd 1 at import\\n")
+
+
+class Printer:""",
+).replace(
+    '        print("a new hand")\n',
+    """        os.write(1, b"noise: fd 1\\n")
+        sys.__stdout__.write("noise: sys.__stdout__\\n")
+        sys.__stdout__.flush()
+        sys.stdout = sys.__stdout__  # undoes simgin's redirection for this call
+        print("noise: print after undoing", flush=True)
+        subprocess.run(["echo", "noise: a child process"], check=True)
+""",
+)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, workers):
+    """Issue 25 D8: --json stdout was polluted by a plug-in writing to file descriptor 1, to sys.__stdout__, by a
+    child process it started, and (with 2 workers) by printing at import time. Everything but the JSON goes to
+    stderr, in the main process and in the workers."""
+    bot = tmp_path / "noisy.py"
+    bot.write_text(NOISY_BOT)
+    command = [sys.executable, "-m", "simgin", "match", f"{bot}:Printer", "simple", "--hands", "4", "--quiet"]
+    done = subprocess.run([*command, "--workers", workers, "--json"], capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 4, done.stdout
+    for noise in ("imported", "fd 1 at import", "fd 1", "sys.__stdout__", "print after undoing", "a child process"):
+        assert f"noise: {noise}\n" in done.stderr
+    if workers == "1":  # the text output too
+        text = subprocess.run([*command, "--workers", workers], capture_output=True, text=True, timeout=DEADLINE)
+        assert text.returncode == 0 and "noise" not in text.stdout
+        assert text.stdout.startswith(f"{bot}:Printer vs simple")
+
+
 def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_path):
     """Pool workers ignore SIGINT (the main process handles Ctrl-C), so a KeyboardInterrupt there is the strategy's
     own: an error that names it, not 'interrupted'."""
@@ -239,6 +281,45 @@ def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_p
             play_hand_rows((f"{bot}:Printer:interrupt=true", "simple"), Rules(), [5], [0])
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+UNGUARDED_SCRIPT = """
+import simgin
+
+result = simgin.run_match("simple", "random", hands=40, workers=2)
+print("played", int(result.tallies[0]["hands"]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "guarded"),
+    [("run_match", False), ("run_match", True), pytest.param("tune", False, marks=pytest.mark.slow)],
+)
+def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarded):
+    """Issue 25: a script calling simgin.run_match with workers at its top level, without
+    'if __name__ == "__main__":', failed with 'a worker process died (killed, or out of memory?)'. Each spawned
+    worker imports the script again; it now ends at once, and the main process says what to do."""
+    source = UNGUARDED_SCRIPT
+    if call == "tune":
+        tune = 'simgin.tune("heuristic", "simple", params=["knock"], budget=4, hands=20, final=20, workers=2)'
+        source = source.replace('simgin.run_match("simple", "random", hands=40, workers=2)', tune)
+    if guarded:
+        source = source.replace("\nresult", '\nif __name__ == "__main__":\n    result')
+        source = source.replace("\nprint", "\n    print")
+    script = tmp_path / "my_study.py"
+    script.write_text(source)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
+    if guarded:
+        assert done.returncode == 0 and done.stdout == "played 40\n", done.stderr
+        return
+    assert done.returncode == 1
+    # The traceback ends with the error (Python's resource tracker may warn after it, about leaked semaphores).
+    errors = [line for line in done.stderr.splitlines() if line.startswith("simgin.running.runner.RunError: ")]
+    assert len(errors) == 1, done.stderr
+    assert errors[0].startswith(
+        "simgin.running.runner.RunError: the worker processes could not start: your script calls"
+    )
+    assert 'if __name__ == "__main__":' in errors[0] and "worker process died" not in done.stderr
 
 
 # -- Dask -----------------------------------------------------------------------------------------------------
@@ -358,6 +439,58 @@ def test_a_relative_strategy_path_plays_on_workers_with_another_working_director
         with pytest.raises(runner.RunError, match="is a Dask Worker"):
             runner.run(config, workers=1, backend="dask", scheduler=next(iter(c.workers.values())).worker_address)
     assert remote.tallies[0].to_dict() == runner.run(config, workers=1).tallies[0].to_dict()
+
+
+def listening(address: str) -> bool:
+    host, port = address.removeprefix("tcp://").rsplit(":", 1)
+    with socket.socket() as probe:
+        return probe.connect_ex((host, int(port))) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_a_scheduler_killed_mid_run_is_one_line_and_finished_chunks_are_kept(tmp_path):
+    """Issue 25 D7: a Dask scheduler killed mid-run gave a 64-line FuturesCancelledError traceback (and a logged
+    ERROR) instead of the one line that says the cluster lost a chunk."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    command = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port)]
+    scheduler = subprocess.Popen([*command, "--no-dashboard"], **quiet)
+    worker = None
+    try:
+        wait_until(lambda: listening(address), what="the scheduler")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"], **quiet
+        )
+        out = tmp_path / "out"
+        command = [sys.executable, "-m", "simgin", "match", "simple", "random", "--hands", "5000000", "--quiet"]
+        command += ["--backend", "dask", "--scheduler", address, "--workers", "1", "--out", str(out)]
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(lambda: len(list((out / "chunks").glob("*.json"))) >= 2, what="two chunks finished")
+            scheduler.kill()
+            _, stderr = run.communicate(timeout=DEADLINE)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+    assert run.returncode == 1
+    assert stderr.strip().splitlines() == [
+        "Error: the Dask cluster lost a chunk (its chunks were cancelled: a strategy that kills its worker, or a "
+        "scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+    ], stderr
+    assert len(list((out / "chunks").glob("*.json"))) >= 2
 
 
 KILLER_BOT = PRINTING_BOT.replace('        print("discarding")\n', "        import os\n\n        os._exit(3)\n")

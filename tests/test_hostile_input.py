@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
+from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec, resolve
 from simgin.players.strategy import Parameter
 from simgin.running import runner
@@ -67,6 +68,16 @@ def test_workers_are_bounded_with_the_allowed_range(args):
 def test_counts_and_seeds_are_bounded(args, expected):
     """Issue 16.2: '--workers 1 --hands 1e23' printed nothing while memory grew by 8 MB/s."""
     assert expected in one_error_line(invoke("match", "simple", "random", "--workers", "1", *args))
+
+
+@pytest.mark.parametrize("value", ["1e9", "86401", "inf", "nan", "0", "-1"])
+def test_the_decision_timeout_is_bounded_at_the_option(value):
+    """Issue 25 D13: --decision-timeout 1e9 was accepted, then failed as an OverflowError blamed on the strategy."""
+    line = one_error_line(invoke("match", "simple", "random", "--hands", "2", "--decision-timeout", value))
+    assert "--decision-timeout" in line and "86400" in line
+    with pytest.raises(ValueError, match="at most 86400"):
+        ProgramSettings(decision_timeout=float(value))
+    assert ProgramSettings(decision_timeout=86400).decision_timeout == 86400
 
 
 def test_compare_and_sweep_bounds():
@@ -191,6 +202,37 @@ def test_a_strategy_that_prints_does_not_break_json(tmp_path):
         ("init", "int('x' + str(depth))", "failed in its constructor: ValueError: invalid literal"),
         ("top", "import sys; sys.exit(5)", "failed to import: SystemExit: it called sys.exit(5)"),
         ("top", "raise KeyboardInterrupt", "failed to import: KeyboardInterrupt"),
+        # Issue 25 D9: BaseExceptions other than SystemExit and KeyboardInterrupt gave a traceback.
+        ("discard", "raise GeneratorExit", "failed at its 'discard' decision: GeneratorExit"),
+        ("start", "raise type('Odd', (BaseException,), {})('odd')", "failed at its 'start_hand' decision: Odd: odd"),
+        ("init", "raise GeneratorExit('bye')", "failed in its constructor: GeneratorExit: bye"),
+        ("top", "raise GeneratorExit", "failed to import: GeneratorExit"),
+        # Issue 25 D10: an exception that cannot be printed gave 'Error: str failed', naming no strategy or hand.
+        (
+            "discard",
+            "raise type('E', (Exception,), {'__str__': lambda self: 1 / 0})()",
+            "failed at its 'discard' decision: E: <unprintable>",
+        ),
+        (
+            "start",
+            "raise type('E', (Exception,), {'__str__': lambda self: __import__('sys').exit(2)})()",
+            "failed at its 'start_hand' decision: E: <unprintable>",
+        ),
+        (
+            "discard",
+            "import sys; sys.exit(type('C', (), {'__repr__': lambda self: 1 / 0})())",
+            "failed at its 'discard' decision: SystemExit: it called sys.exit(<unprintable>)",
+        ),
+        (
+            "discard",
+            "return type('X', (), {'__repr__': lambda self: 1 / 0})()",
+            "made an illegal 'discard' decision: answered <unprintable X>, which is not a card",
+        ),
+        (
+            "init",
+            "raise type('E', (TypeError,), {'__str__': lambda self: 1 / 0})()",
+            "could not be built with {}: E: <unprintable>",
+        ),
     ],
 )
 def test_exits_and_interrupts_raised_by_a_strategy_are_errors_naming_it(tmp_path, place, code, expected):
@@ -202,6 +244,61 @@ def test_exits_and_interrupts_raised_by_a_strategy_are_errors_naming_it(tmp_path
     assert expected in line
     assert (str(bot) if place == "top" else spec) in line
     assert "interrupted" not in line
+    if place in ("start", "discard"):
+        assert "(seat 0)" in line and "hand seed" in line
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "os:system:command=touch {marker}",
+        "subprocess:run:args=touch {marker}",
+        "builtins:eval:source=__import__('os').mkdir('{marker}')",
+    ],
+)
+def test_a_spec_naming_a_function_is_refused_before_anything_is_called(tmp_path, spec):
+    """Issue 25 D18: 'module:callable' called the callable before checking that it was a strategy class, so
+    'os:system:command=...' ran a shell command. Nothing is called now; the line says what the name is."""
+    marker = tmp_path / "ran"
+    spec = spec.format(marker=marker)
+    line = one_error_line(play(spec, "simple"))
+    assert "not a strategy class" in line and spec.rsplit(":", 1)[0] in line
+    assert not marker.exists()
+    with pytest.raises(ValueError, match="not a strategy class"):
+        resolve(spec)
+
+
+def test_a_class_that_is_not_a_strategy_is_refused_before_it_is_built(tmp_path):
+    """The same check for classes: one without the decision methods is refused before its constructor runs,
+    for module and file specs alike."""
+    marker = tmp_path / "built"
+    (tmp_path / "not_a_bot.py").write_text(
+        f"class Thing:\n    def __init__(self):\n        open({str(marker)!r}, 'w')\n"
+    )
+    line = one_error_line(play(f"{tmp_path / 'not_a_bot.py'}:Thing", "simple"))
+    assert "has no start_hand() method" in line and not marker.exists()
+    line = one_error_line(play("subprocess:Popen:args=true", "simple"))
+    assert "'subprocess:Popen' (module) has no start_hand() method" in line
+
+
+def test_describe_never_fails():
+    """Issue 25 D10: guard.describe is how every foreign error reaches a message; it must not raise itself."""
+    from simgin.players import guard
+
+    def broken(self):
+        raise SystemExit(1)
+
+    unprintable = type("Unprintable", (Exception,), {"__str__": broken})()
+    assert guard.describe(unprintable) == "Unprintable: <unprintable>"
+    assert guard.describe(type("Odd", (Exception,), {"__str__": lambda self: 3})()) == "Odd: <unprintable>"
+    assert guard.describe(SystemExit(type("C", (), {"__repr__": broken})())) == (
+        "SystemExit: it called sys.exit(<unprintable>)"
+    )
+    assert guard.describe(GeneratorExit()) == "GeneratorExit"
+    assert guard.describe(ValueError("two\nlines")) == "ValueError: two lines"
+    assert guard.safe_repr(type("R", (), {"__repr__": broken})()) == "<unprintable R>"
+    with pytest.raises(guard.ForeignFailure, match=r"^GeneratorExit: bye$"):
+        guard.call_foreign(lambda: (_ for _ in ()).throw(GeneratorExit("bye")))
 
 
 def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch):

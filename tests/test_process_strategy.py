@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import inspect
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -329,8 +330,8 @@ def test_the_example_bots_decisions_do_not_depend_on_cards_it_has_not_seen():
         ("garbage", 5, "failed at its", "answered 'maybe'; expected"),
         ("error", 5, "failed at its", "the program reported an error: out of ideas"),
         ("illegal", 5, "made an illegal 'discard' decision", "52 is not held"),
-        ("version", 1, "failed at its 'start_hand' decision", "speaks protocol version 2; simgin speaks version 1"),
-        ("mute", 1, "failed at its 'start_hand' decision", "answered the handshake with 'hello'"),
+        ("version", 1, "could not be started", "speaks protocol version 2; simgin speaks version 1"),
+        ("mute", 1, "could not be started", "answered the handshake with 'hello'"),
     ],
 )
 def test_a_misbehaving_program_stops_the_run_with_one_line(tmp_path, mode, at, decision, reason):
@@ -343,7 +344,43 @@ def test_a_misbehaving_program_stops_the_run_with_one_line(tmp_path, mode, at, d
     assert "\n" not in message
     assert message.startswith(f"strategy {spec!r} (seat ")
     assert decision in message and reason in message
-    assert "hand seed" in message and "chunk seed" in message
+    assert "chunk seed" in message
+    # A program that cannot start fails whatever the hand: no hand seed, no 'simgin replay' (issue 25).
+    assert ("hand seed" in message and "simgin replay" in message) == (decision != "could not be started")
+
+
+def test_a_program_that_never_answers_the_handshake_is_told_about_buffering(monkeypatch):
+    """Issue 25: a program whose input is block-buffered (mawk) stalls at the handshake. The message blamed
+    --decision-timeout with a limit it had not set and suggested 'simgin replay'; it now names the handshake,
+    the limit that applied, and buffering."""
+    monkeypatch.setattr(ps, "STARTUP_TIMEOUT", 0.5)
+    spec = f"exec:{sys.executable} -c 'import sys; sys.stdin.read()'"  # reads its input in one block, to its end
+    config = runner.RunConfig((spec, "simple"), hands=2)
+    for timeout, limit in [(0.2, "within 0.5 s (the limit for a program's start and handshake is 0.5 s"), (1.0, "1 s")]:
+        with pytest.raises(runner.RunError) as caught:
+            runner.run(config, workers=1, programs=ps.ProgramSettings(decision_timeout=timeout))
+        message = str(caught.value)
+        assert message.startswith(f"strategy {spec!r} (seat 0) could not be started: no answer to the handshake")
+        assert limit in message and "block-buffered" in message and "mawk with -W interactive" in message
+        assert "replay" not in message and "hand seed" not in message
+    assert "--decision-timeout, 1 s" in message
+
+
+@pytest.mark.skipif(shutil.which("mawk") is None, reason="needs mawk")
+def test_mawk_stalls_at_the_handshake_unless_interactive(tmp_path, monkeypatch):
+    """The case of issue 25 itself: mawk reads a pipe in blocks, so it never sees 'simgin 1' until more comes;
+    with -W interactive it answers the handshake (and, knowing no more, then fails its first question)."""
+    monkeypatch.setattr(ps, "STARTUP_TIMEOUT", 1.0)
+    script = tmp_path / "hello.awk"
+    script.write_text('$1 == "simgin" { print "simgin 1 awk"; fflush() }\n')
+    settings = ps.ProgramSettings(decision_timeout=0.5)
+    cases = [("", "could not be started: no answer to the handshake"), ("-W interactive ", "failed at its")]
+    for options, expected in cases:
+        config = runner.RunConfig((f"exec:mawk {options}-f {script}", "simple"), hands=2)
+        with pytest.raises(runner.RunError) as caught:
+            runner.run(config, workers=1, programs=settings)
+        assert expected in str(caught.value)
+    assert "no answer within 0.5 s (the time limit is --decision-timeout)" in str(caught.value)
 
 
 def test_the_programs_stderr_is_kept_in_out_and_named_in_the_error(tmp_path):

@@ -191,6 +191,36 @@ def _start_match(pid_dir: Path, tmp_path: Path) -> subprocess.Popen:
     return process
 
 
+@pytest.mark.parametrize(("workers", "end"), [(1, "normal"), (1, "failure"), (2, "normal")])
+def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
+    """Issue 25 D11: a daemon started by a program (setsid and a double fork) left its process group and
+    outlived the run. The supervisor is a child subreaper: the daemon is re-parented to it and killed."""
+    config = runner.RunConfig((bad_bot("daemon", 0 if end == "normal" else 3, pid_dir), "simple"), hands=8)
+    if end == "normal":
+        runner.run(config, workers=workers)
+    else:
+        with pytest.raises(runner.RunError, match="answered 'maybe'"):
+            runner.run(config, workers=workers)
+    daemons = [p for p in pid_dir.iterdir() if p.read_text() == "daemon"]
+    assert daemons, "the program started a daemon"
+    assert wait_until(lambda: not running(pid_dir), 10.0), running(pid_dir)
+
+
+@pytest.mark.parametrize("end", ["normal", "stopped early"])
+def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end):
+    """Issue 25 D12: with --workers 2, one empty simgin-*.stderr temporary file per program was left behind:
+    the pool was stopped (SIGTERM) even after a normal end, so its workers never ended their programs."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the spawned workers' temporary directory
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    config = runner.RunConfig((EXEC_SIMPLE, "simple"), hands=200 if end == "normal" else 40_000, chunk_units=20)
+    stop = (lambda cell, chunk, tallies: chunk.chunk_index >= 2) if end == "stopped early" else None
+    result = runner.run(config, workers=2, stop=stop)
+    assert result.chunks_run >= 3
+    assert wait_until(lambda: not list(tmp_path.glob("simgin-*.stderr")), 10.0), list(tmp_path.iterdir())
+
+
 def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
     # compare plays small chunks (--batch pairs each), so workers are between chunks soon after Ctrl-C
     spec = bad_bot("fine", 0, pid_dir)

@@ -30,6 +30,7 @@ from simgin.cli.options import (
     warn_overridden,
 )
 from simgin.game.rules import Rules
+from simgin.players.programs import MAX_DECISION_TIMEOUT
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,13 +95,16 @@ def run_options(func: F) -> F:
 
 def _check_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not allowed: give a number of seconds", param_hint="--decision-timeout")
+        raise click.BadParameter(
+            f"{value} is not allowed: give a number of seconds, more than 0 and at most {MAX_DECISION_TIMEOUT:g}",
+            param_hint="--decision-timeout",
+        )
     return value
 
 
 decision_timeout_option = click.option(
     "--decision-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, max=MAX_DECISION_TIMEOUT, min_open=True),
     default=10.0,
     show_default=True,
     metavar="SECONDS",

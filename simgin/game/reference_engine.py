@@ -35,6 +35,7 @@ from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
 from simgin.game.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
 from simgin.players import guard
+from simgin.players.programs import ProgramStartError
 from simgin.players.strategy import HandEnd, PlayerView, Strategy
 
 #: A hand ends as dead, with the ``capped`` flag, after this many turns. Only stock draws
@@ -641,14 +642,14 @@ class _Hand:
     def _ask_bool(self, seat: int, decision: str, drawn_card: int = -1, from_pile: bool = False) -> bool:
         answer = self._call(seat, decision, self._view(seat, drawn_card, from_pile))
         if not _is_bool(answer):
-            raise self._illegal(seat, decision, f"answered {answer!r}, which is not True or False")
+            raise self._illegal(seat, decision, f"answered {guard.safe_repr(answer)}, which is not True or False")
         return bool(answer)
 
     def _ask_discard(self, seat: int, drawn_card: int, from_pile: bool, must_knock: bool) -> int:
         """R9, R10, V6; after taking the 50th card (V7) the discard must leave a knocking hand."""
         card = self._call(seat, "discard", self._view(seat, drawn_card, from_pile))
         if not _is_int(card):
-            raise self._illegal(seat, "discard", f"answered {card!r}, which is not a card (an int 0-51)")
+            raise self._illegal(seat, "discard", f"answered {guard.safe_repr(card)}, which is not a card (an int 0-51)")
         card = int(card)
         if card not in self.hands[seat]:
             name = format_card(card) if 0 <= card < CARD_COUNT else repr(card)
@@ -680,12 +681,19 @@ class _Hand:
             # An IllegalMove raised by the strategy itself is its failure: it could name another seat.
             if getattr(failure.error, "illegal_move", False) is True:
                 raise self._illegal(seat, decision, str(failure.error)) from None
+            if isinstance(failure.error, ProgramStartError):  # not this hand's fault: neither it nor the cards
+                raise StrategyFailed(
+                    f"strategy {self._name(seat)!r} (seat {seat}) could not be started: {failure.error}"
+                ) from failure.error
             failed = self._illegal(seat, decision, str(failure))
             raise StrategyFailed(str(failed).replace("made an illegal", "failed at its", 1)) from failure.error
 
-    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalMove:
+    def _name(self, seat: int) -> str:
         strategy = self.strategies[seat]
-        name = self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
+        return self.names[seat] if self.names else getattr(strategy, "name", type(strategy).__name__)
+
+    def _illegal(self, seat: int, decision: str, reason: str) -> IllegalDecision:
+        name = self._name(seat)
         held = format_cards(sorted(self.hands[seat]))
         return IllegalMove(
             f"strategy {name!r} (seat {seat}) made an illegal {decision!r} decision: {reason} "

@@ -66,7 +66,7 @@ from simgin.game.cards import card_value, format_card, format_cards
 from simgin.game.melds import deadwood
 from simgin.game.rng import SplitMix64
 from simgin.game.rules import Rules
-from simgin.players.programs import ProgramError, ProgramStrategy, ending_lines, is_meld
+from simgin.players.programs import ProgramError, ProgramStartError, ProgramStrategy, ending_lines, is_meld
 from simgin.players.strategy import PlayerView
 
 PREFIX = "eaai:"
@@ -282,7 +282,7 @@ class EaaiStrategy(ProgramStrategy):
             try:
                 self.command = host_command(self.classpath, self.class_name)
             except ValueError as error:
-                raise ProgramError(str(error)) from None
+                raise ProgramStartError(str(error)) from None
         self._knock_melds = None
         super().start_hand(view, rng)
 

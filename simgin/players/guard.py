@@ -14,9 +14,12 @@ strategy in another language, say) reuses them:
 - :func:`counting_interrupts` (the CLI and the runner hold it) counts real SIGINTs, so that
   :func:`call_foreign` can tell a Ctrl-C (re-raised) from a ``KeyboardInterrupt`` that the
   foreign code raised itself (an error, like any other it raises).
+- :func:`stdout_for_results_only` (the CLI holds it) keeps stdout for results: file
+  descriptor 1 is stderr for everything else, child processes included.
 - :func:`call_foreign` runs foreign code with its ``print`` sent to stderr and turns
-  ``SystemExit``, its own ``KeyboardInterrupt`` and every ``Exception`` into a
-  :class:`ForeignFailure` that says what was raised.
+  whatever it raises (``SystemExit``, ``GeneratorExit``, its own ``KeyboardInterrupt``, any
+  other exception) into a :class:`ForeignFailure` that says what was raised, even when the
+  exception cannot be printed (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -178,11 +181,95 @@ class ForeignFailure(Exception):
 
 
 def describe(error: BaseException) -> str:
-    """``'TypeName: message'`` on one line; ``SystemExit`` says it called ``sys.exit`` with what."""
+    """``'TypeName: message'`` on one line; ``SystemExit`` says it called ``sys.exit`` with what.
+
+    Safe on any exception: one whose ``__str__`` (or, for ``SystemExit``, its code's ``__repr__``)
+    itself fails or returns no text is described as ``'TypeName: <unprintable>'``, so the error
+    line still names the strategy and the hand around it.
+    """
+    name = _type_name(error)
     if isinstance(error, SystemExit):
-        return f"SystemExit: it called sys.exit({error.code!r})"
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+        return f"SystemExit: it called sys.exit({_safe_text(repr, error.code)})"
+    text = " ".join(_safe_text(str, error).split())
+    return f"{name}: {text}" if text else name
+
+
+def safe_repr(value: Any) -> str:
+    """``repr(value)`` of a foreign object (a strategy's answer), or ``'<unprintable TypeName>'`` when that fails."""
+    text = _safe_text(repr, value)
+    if text == "<unprintable>":
+        return f"<unprintable {_type_name(value)}>"
+    return text
+
+
+def _type_name(error: Any) -> str:
+    try:
+        name = type(error).__name__
+    except BaseException:  # a metaclass could make even this fail
+        return "exception"
+    return name if isinstance(name, str) else "exception"
+
+
+def _safe_text(show: Callable[[Any], Any], value: Any) -> str:
+    """``show(value)`` (``str`` or ``repr``), or ``'<unprintable>'`` when that raises or gives no string."""
+    try:
+        text = show(value)
+    except BaseException:  # foreign code: its __str__ may raise anything, even SystemExit
+        return "<unprintable>"
+    return text if isinstance(text, str) else "<unprintable>"
+
+
+@contextlib.contextmanager
+def stdout_for_results_only() -> Iterator[None]:
+    """While inside, only what is written to ``sys.stdout`` reaches this process's standard output; file
+    descriptor 1, and so ``sys.__stdout__``, ``os.write(1, ...)`` and every child process started inside
+    (pool workers, a plug-in's ``subprocess``), is stderr.
+
+    The CLI holds it, so that ``--json`` (and text) output stays clean whatever a plug-in does: it keeps
+    a private duplicate of the real stdout for ``sys.stdout`` (not inheritable, so no child gets it) and
+    points descriptor 1 at stderr. A strategy's ``print`` is already sent to stderr by
+    :func:`call_foreign`; this covers the writes that go around ``sys.stdout``. Nothing changes when
+    ``sys.stdout`` is not descriptor 1 (click's test runner, pytest's capture). On the way out the
+    results are flushed and descriptor 1 and ``sys.stdout`` are restored.
+    """
+    stream = sys.stdout
+    try:
+        real = os.dup(1) if stream is not None and stream.fileno() == 1 else -1
+    except (AttributeError, OSError, ValueError):
+        real = -1
+    if real < 0:
+        yield
+        return
+    try:
+        stream.flush()
+        os.dup2(2, 1)  # fails if stderr is closed: then nothing changes
+    except (OSError, ValueError):
+        os.close(real)
+        real = -1
+    if real < 0:
+        yield
+        return
+    results = open(  # noqa: SIM115 - closed below, after the command
+        real,
+        "w",
+        encoding=stream.encoding,
+        errors=stream.errors,
+        buffering=1 if stream.line_buffering else -1,
+        closefd=False,
+    )
+    sys.stdout = results
+    try:
+        yield
+    finally:
+        try:
+            results.flush()
+        finally:
+            if sys.stdout is results:
+                sys.stdout = stream
+            with contextlib.suppress(OSError, ValueError):
+                results.close()  # flushes nothing more; an error already showed in flush
+            os.dup2(real, 1)
+            os.close(real)
 
 
 @contextlib.contextmanager
@@ -196,8 +283,9 @@ def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``function(*args, **kwargs)`` with its stdout on stderr; whatever it raises becomes a :class:`ForeignFailure`.
 
     A real Ctrl-C (seen by :func:`counting_interrupts`) is re-raised as ``KeyboardInterrupt``;
-    ``SystemExit``, a ``KeyboardInterrupt`` the code raised itself, and every ``Exception``
-    become a :class:`ForeignFailure` carrying the original as ``error``.
+    everything else it raises, ``Exception`` or not (``SystemExit``, ``GeneratorExit``, a
+    ``KeyboardInterrupt`` the code raised itself, any other ``BaseException``), becomes a
+    :class:`ForeignFailure` carrying the original as ``error``.
     """
     before = _interrupts
     stdout = sys.stdout
@@ -208,7 +296,7 @@ def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if _real_interrupt(before):
             raise
         raise ForeignFailure(error) from error
-    except (Exception, SystemExit) as error:
+    except BaseException as error:  # GeneratorExit and home-made BaseExceptions are the strategy's errors too
         raise ForeignFailure(error) from error
     finally:
         sys.stdout = stdout

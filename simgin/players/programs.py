@@ -15,15 +15,15 @@ one-line error naming the strategy, the decision and the hand seed. A program's 
 to a file: in the run's ``--out`` directory (``stderr/``) or a temporary file, which is
 kept and named in the error when the program fails. Programs run in their own session and
 process group (Ctrl-C reaches simgin only), die with the process that started them, their
-own children included (Linux: a small supervisor that the kernel signals when its parent
-dies), and are ended by :func:`close_programs` at the end of a run and at exit.
+own children included, even daemons that left the group (Linux: a small supervisor, a child
+subreaper that the kernel signals when its parent dies), and are ended by
+:func:`close_programs` at the end of a run and at exit.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import os
 import re
 import select
@@ -48,6 +48,9 @@ from simgin.players.strategy import HandEnd, PlayerView
 PROTOCOL_VERSION = 1
 PREFIX = "exec:"
 DEFAULT_DECISION_TIMEOUT = 10.0
+#: The longest ``--decision-timeout`` allowed: one day (a wait is a ``poll`` in milliseconds, a C int,
+#: which would overflow after about 24 days; no decision needs more than a day).
+MAX_DECISION_TIMEOUT = 86400.0
 #: Starting a program (a JVM, say) and its handshake may take longer than one decision.
 STARTUP_TIMEOUT = 30.0
 #: How long a program may take to exit after ``quit`` before it is killed.
@@ -56,15 +59,47 @@ QUIT_GRACE = 2.0
 STDERR_TAIL_CHARS = 200
 
 # On Linux a program runs under this small supervisor, the leader of the program's process
-# group: when the thread that started it dies (a worker killed with SIGKILL included) the
-# kernel sends it SIGTERM, and it kills the whole group, the program's own children included.
-# Otherwise it waits for the program and exits as the program did.
+# group and a "child subreaper" (prctl PR_SET_CHILD_SUBREAPER): a process the program leaves
+# behind (a daemon that left the group with setsid and a double fork) is re-parented to the
+# supervisor instead of init. When the thread that started it dies (a worker killed with
+# SIGKILL included) the kernel sends it SIGTERM, as simgin does to end a program; it then
+# kills every process below it, however detached, and the whole group. Otherwise it waits for
+# the program, kills what the program left running, and exits as the program did.
 _SUPERVISOR = """\
-import ctypes, os, signal, sys
+import ctypes, os, signal, sys, time
+def children():
+    me, found = os.getpid(), []
+    for name in os.listdir("/proc"):
+        try:
+            with open("/proc/" + name + "/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == me:
+            found.append(int(name))
+    return found
+def kill_descendants():
+    # Orphans are re-parented here, so killing the children (and then their orphaned children) ends all.
+    while True:
+        for pid in children():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+        time.sleep(0.002)
 def end(*_):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    kill_descendants()
     os.killpg(0, signal.SIGKILL)
 signal.signal(signal.SIGTERM, end)
-ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+libc = ctypes.CDLL(None)
+libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
 if os.getppid() != int(sys.argv[1]):
     end()
 pid = os.fork()
@@ -78,6 +113,8 @@ if pid == 0:
 os.close(0)
 os.close(1)
 code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+kill_descendants()
 if code < 0:
     try:
         signal.signal(-code, signal.SIG_DFL)
@@ -86,10 +123,21 @@ if code < 0:
     os.kill(os.getpid(), -code)
 os._exit(code)
 """
+#: How long the supervisor may take, after SIGTERM, to kill what runs below it before its group is killed.
+SUPERVISOR_GRACE = 2.0
 
 
 class ProgramError(RuntimeError):
     """A program crashed, hung, broke the protocol or reported an error (the message says which)."""
+
+
+class ProgramTimeout(ProgramError):
+    """A program did not answer within its time limit."""
+
+
+class ProgramStartError(ProgramError):
+    """A program could not be started, or failed its handshake: nothing about the hand being played is to
+    blame, so replaying the hand cannot help."""
 
 
 @dataclass(frozen=True)
@@ -103,13 +151,16 @@ class ProgramSettings:
     that is deleted after a normal end and named in the error after a failure."""
 
     def __post_init__(self) -> None:
-        if not (self.decision_timeout > 0 and math.isfinite(self.decision_timeout)):
-            raise ValueError(f"decision_timeout={self.decision_timeout!r}: must be a number of seconds > 0")
+        if not (0 < self.decision_timeout <= MAX_DECISION_TIMEOUT):  # NaN fails too
+            raise ValueError(
+                f"decision_timeout={self.decision_timeout!r}: must be a number of seconds, more than 0 and at most "
+                f"{MAX_DECISION_TIMEOUT:g}"
+            )
 
 
 # -- the programs of this process ------------------------------------------------------------
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a worker's SIGTERM handler ends the programs (runner._worker_init)
 _programs: dict[tuple[int, str, int], Program] = {}
 _local = threading.local()
 
@@ -125,13 +176,16 @@ def current_settings() -> ProgramSettings:
     return settings if settings is not None else ProgramSettings()
 
 
-def close_programs() -> int:
-    """End every program this process started (``quit``, then killed if still running); returns how many."""
+def close_programs(grace: float = QUIT_GRACE) -> int:
+    """End every program this process started (``quit``, ``grace`` seconds to exit, then killed); returns how many.
+
+    Their temporary stderr files go with them, unless a program failed (the error names its file).
+    """
     with _lock:
         programs = list(_programs.values())
         _programs.clear()
     for program in programs:
-        program.close()
+        program.close(grace)
     return len(programs)
 
 
@@ -160,7 +214,12 @@ def program_for(spec: str, seat: int, command: Sequence[str]) -> Program:
     program = Program(spec, seat, command, current_settings())
     with _lock:
         _programs[key] = program
-    program.start()
+    try:
+        program.start()
+    except ProgramStartError:
+        raise
+    except ProgramError as error:
+        raise ProgramStartError(str(error)) from None
     return program
 
 
@@ -198,6 +257,8 @@ class Program:
         self.stderr_path: Path | None = None
         self.stderr_is_temporary = False
         self.failed = False
+        self.supervised = False
+        """Whether it runs under the supervisor (Linux)."""
         self.transcript: list[str] | None = None
         """Every line written, when a test asks for it (set to a list)."""
 
@@ -231,7 +292,8 @@ class Program:
     def start(self) -> None:
         """Start the program and shake hands: ``simgin 1`` out, ``simgin 1 NAME`` back."""
         argv = list(self.command)
-        if sys.platform.startswith("linux"):
+        self.supervised = sys.platform.startswith("linux")
+        if self.supervised:
             argv = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
         stderr = self._open_stderr()
         try:
@@ -254,7 +316,10 @@ class Program:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         timeout = max(STARTUP_TIMEOUT, self.settings.decision_timeout)
-        answer = self.ask(f"simgin {PROTOCOL_VERSION}\n", timeout)
+        try:
+            answer = self.ask(f"simgin {PROTOCOL_VERSION}\n", timeout)
+        except ProgramTimeout:
+            raise ProgramStartError(self._with_stderr(self._handshake_stalled(timeout))) from None
         words = answer.split(maxsplit=2)
         if answer.startswith("error"):
             raise self.error_answer(answer, "the handshake")
@@ -273,8 +338,24 @@ class Program:
             )
         self.name = words[2].strip() if len(words) > 2 else ""
 
-    def close(self) -> None:
-        """Say ``quit``, give the program :data:`QUIT_GRACE` seconds to exit, then kill its process group."""
+    def _handshake_stalled(self, timeout: float) -> str:
+        """Why a program that never answered the handshake stalls, with the limit that applied."""
+        limit = (
+            f"the limit for a program's start and handshake is {STARTUP_TIMEOUT:g} s, or --decision-timeout if longer"
+            if timeout == STARTUP_TIMEOUT
+            else f"the limit for a program's start and handshake is --decision-timeout, {timeout:g} s, when longer "
+            f"than {STARTUP_TIMEOUT:g} s"
+        )
+        return (
+            f"no answer to the handshake line 'simgin {PROTOCOL_VERSION}' within {timeout:g} s ({limit}); a program "
+            "must read its input line by line and flush each answer at once: one whose input or output is "
+            "block-buffered waits for more than simgin sends (run mawk with -W interactive, python with -u; "
+            "see 'Buffering' in docs/PROTOCOL.md)"
+        )
+
+    def close(self, grace: float = QUIT_GRACE) -> None:
+        """Say ``quit``, give the program ``grace`` seconds to exit, then kill it (:meth:`_stop`); remove its
+        temporary (or empty) stderr file unless it failed."""
         process = self.process
         if process is None:
             return
@@ -283,7 +364,7 @@ class Program:
                 os.write(process.stdin.fileno(), ("".join(self.pending) + "quit\n").encode())
             self.pending = []
         if process.returncode is None:
-            self._stop(grace=QUIT_GRACE)
+            self._stop(grace=grace)
         _forget(self)
         if self.stderr_path is not None and not self.failed:
             try:
@@ -293,22 +374,34 @@ class Program:
                 pass
 
     def _stop(self, grace: float) -> None:
-        """End the program: wait up to ``grace`` s for it to exit, then kill its whole process group."""
+        """End the program: wait up to ``grace`` s for it to exit; then (Linux) SIGTERM its supervisor, which
+        kills every process below it, daemons that left the group included, and give it
+        :data:`SUPERVISOR_GRACE` s; then kill the whole process group."""
         process = self.process
         assert process is not None and process.returncode is None
         with contextlib.suppress(OSError):
             process.stdin.close()
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline:
-            # WNOWAIT: the exited program stays a zombie, so its pid (the group id) is not reused yet.
-            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                break
-            time.sleep(0.005)
+        if not self._exited_within(grace) and self.supervised:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(process.pid, signal.SIGTERM)
+            self._exited_within(SUPERVISOR_GRACE)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         process.stdout.close()
         _forget(self)
+
+    def _exited_within(self, seconds: float) -> bool:
+        """Whether the started process (the supervisor on Linux) exits within ``seconds``; it is not reaped."""
+        assert self.process is not None
+        deadline = time.monotonic() + seconds
+        while True:
+            # WNOWAIT: the exited process stays a zombie, so its pid (the group id) is not reused yet.
+            if os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
 
     def _fail(self) -> None:
         """The program broke: kill it now and keep its stderr."""
@@ -359,7 +452,7 @@ class Program:
             while end < 0:
                 if left <= 0 or not self.poller.poll(left * 1000):
                     self._fail()
-                    raise ProgramError(
+                    raise ProgramTimeout(
                         self._with_stderr(f"no answer within {timeout:g} s (the time limit is --decision-timeout)")
                     )
                 chunk = os.read(self.stdout_fd, 65536)
@@ -688,11 +781,14 @@ def program_info(spec: str) -> Any:
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
+    "MAX_DECISION_TIMEOUT",
     "PROTOCOL_VERSION",
     "Program",
     "ProgramError",
     "ProgramSettings",
+    "ProgramStartError",
     "ProgramStrategy",
+    "ProgramTimeout",
     "close_programs",
     "configure",
     "ending_lines",

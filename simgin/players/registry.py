@@ -15,7 +15,9 @@ Built-ins come in two kinds behind the same names: *compiled* bots run inside th
 hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
 (plug-ins, classes) implement :class:`simgin.players.strategy.Strategy` and run in the Python
 reference engine, where compiled bots join them through an adapter. An unknown name or
-parameter is a one-line ``ValueError`` that lists what exists.
+parameter is a one-line ``ValueError`` that lists what exists. A ``module:Class``, file or
+plug-in spec must name a class with the decision methods (:func:`check_strategy_class`);
+anything else is refused before it is called.
 
 >>> player = resolve("heuristic:knock=7")
 >>> player.compiled, player.given, player.values["knock"] == 7 and "safety" in player.values
@@ -112,11 +114,11 @@ class Player:
             if isinstance(failure.error, TypeError):
                 accepted = _constructor_parameters(self.info.factory)
                 raise ValueError(
-                    f"strategy {self.spec!r} could not be built with {self.given}: {failure.error} "
+                    f"strategy {self.spec!r} could not be built with {self.given}: {guard.describe(failure.error)} "
                     f"(it accepts: {', '.join(accepted) or 'no parameters'})"
                 ) from None
             raise ValueError(f"strategy {self.spec!r} failed in its constructor: {failure}") from None
-        for method in ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth"):
+        for method in DECISIONS:
             if not callable(getattr(strategy, method, None)):
                 raise ValueError(
                     f"strategy {self.spec!r} has no {method}() method (see simgin.players.strategy.Strategy)"
@@ -150,10 +152,38 @@ def _first_line(text: str | None) -> str:
     return lines[0].strip() if lines else ""
 
 
+#: The decisions every strategy class answers (:class:`simgin.players.strategy.Strategy`).
+DECISIONS = ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth")
+
+
+def check_strategy_class(name: str, target: Any, source: str) -> type:
+    """``target`` if it is a class with every decision method of :class:`simgin.players.strategy.Strategy`, else a
+    one-line ValueError; nothing of ``target`` is called to find out.
+
+    The one check of every ``module:Class``, ``file.py:Class`` and entry-point plug-in before the registry
+    builds it: calling whatever a spec names would run any function in any module (``os:system:command=...``).
+    """
+    if not inspect.isclass(target):
+        raise ValueError(
+            f"strategy {name!r} ({source}) is a {type(target).__name__}, not a strategy class "
+            "(see simgin.players.strategy.Strategy)"
+        )
+    for method in DECISIONS:
+        try:
+            found = inspect.getattr_static(target, method)
+        except AttributeError:
+            found = None
+        # A function, or any descriptor that may give one (staticmethod, classmethod, partialmethod).
+        if not (callable(found) or hasattr(found, "__get__")):
+            raise ValueError(
+                f"strategy {name!r} ({source}) has no {method}() method (see simgin.players.strategy.Strategy)"
+            )
+    return target
+
+
 def _python_info(name: str, target: Any, source: str) -> StrategyInfo:
-    """A plain-Python strategy class (or factory) as registry info."""
-    if not callable(target):
-        raise ValueError(f"strategy {name!r} ({source}) is a {type(target).__name__}, not a class")
+    """A plain-Python strategy class as registry info (refused unless :func:`check_strategy_class` passes)."""
+    check_strategy_class(name, target, source)
     description = getattr(target, "description", None) or _first_line(inspect.getdoc(target)) or "(no description)"
     parameters = tuple(getattr(target, "parameters", ()) or ())
     return StrategyInfo(

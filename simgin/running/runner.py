@@ -199,9 +199,12 @@ def run_chunk(
         except engine.IllegalDecision as error:
             unit = "game" if config.mode == "games" else "hand"
             forfeit = f", or rerun with --on-illegal forfeit to let it lose that {unit} and play on"
+            # A program that cannot start or shake hands fails whatever the hand: a replay cannot help.
+            started = not isinstance(error.__cause__, process_strategy.ProgramStartError)
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
-                f"with chunk seed {chunk.seed}); replay it with 'simgin replay'"
+                f"with chunk seed {chunk.seed})"
+                + ("; replay it with 'simgin replay'" if started else "")
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
@@ -328,8 +331,18 @@ def _worker_init(parent_pid: int | None = None) -> None:
     if parent_pid is not None:
         guard.die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_terminated)
     os.dup2(2, 1)
     numba.set_num_threads(1)
+
+
+def _worker_terminated(signum: int, frame: Any) -> None:
+    """SIGTERM in a pool worker (the main process ends the pool early: Ctrl-C, an error, a decided sequential
+    test): end the programs it started, their temporary stderr files with them, then die of the signal."""
+    with contextlib.suppress(Exception):
+        process_strategy.close_programs(grace=0.0)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 class _Deferred:
@@ -359,11 +372,33 @@ class _InlineBackend:
         return _Deferred(function, args)
 
 
+#: Exit code of a spawned worker that was asked to start a run while it imported the main script.
+MAIN_GUARD_EXIT = 87
+MAIN_GUARD_MESSAGE = (
+    "the worker processes could not start: your script calls simgin at its top level, and each worker "
+    "process (spawned) imports the script again, which would start the run again; put the code that runs "
+    "simgin under 'if __name__ == \"__main__\":' (or use workers=1)"
+)
+
+
+def _refuse_while_a_worker_starts() -> None:
+    """End this process at once (exit code :data:`MAIN_GUARD_EXIT`) if it is a spawned worker still importing
+    the main script: that script starts runs at import, without an ``if __name__ == "__main__":`` guard. The
+    run would start again in every worker, and multiprocessing cannot start processes from there anyway; the
+    main process sees the exit code and says what to do (:data:`MAIN_GUARD_MESSAGE`)."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        os._exit(MAIN_GUARD_EXIT)
+
+
 class _PoolBackend:
     """A process pool on this machine (spawned processes, one kernel thread each)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.processes: dict[int, Any] = {}
+        """Every worker process started, by pid, so that their exit codes can be read after they died."""
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
@@ -383,7 +418,16 @@ class _PoolBackend:
         guard.stop_processes(processes, grace=2.0)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future:
-        return self.pool.submit(function, *args)
+        future = self.pool.submit(function, *args)
+        self.processes.update(getattr(self.pool, "_processes", None) or {})
+        return future
+
+    def worker_exit_codes(self) -> list[int | None]:
+        """The exit codes of the worker processes (None for one still running)."""
+        for process in self.processes.values():
+            with contextlib.suppress(Exception):
+                process.join(1.0)
+        return [process.exitcode for process in self.processes.values()]
 
     def poll(self, future: Future, timeout: float, notice: Callable[[str], None]) -> bool:
         """Wait up to ``timeout`` seconds for ``future``; whether it is done."""
@@ -423,15 +467,24 @@ class _DaskBackend:
                 host="127.0.0.1",
             )
             self.client = Client(self.cluster)
+        # The client logs an ERROR when it loses its scheduler; the run's own one-line error says so instead.
+        self.client_log = logging.getLogger("distributed.client")
+        self.client_log_level = self.client_log.level
+        self.client_log.setLevel(logging.CRITICAL)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
-            with contextlib.suppress(Exception):
-                self.client.run(process_strategy.close_programs)
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        try:
+            if self.cluster is None:  # an existing cluster's workers outlive the run; its programs do not
+                with contextlib.suppress(Exception):
+                    self.client.run(process_strategy.close_programs)
+            # After a failure (a scheduler gone, say) closing may fail too; that error says nothing new.
+            with contextlib.suppress(*(() if exc[0] is None else (Exception,))):
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            self.client_log.setLevel(self.client_log_level)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Any:
         return self.client.submit(function, *args, pure=False, retries=3)
@@ -550,6 +603,7 @@ def _run_coroutine(make: Callable[[], Any]) -> Any:
 
 def backend_for(workers: int, backend: str = "local", scheduler: str | None = None):
     """The execution backend: inline (1 local worker), a process pool, or Dask."""
+    _refuse_while_a_worker_starts()
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
     if backend == "dask":
@@ -644,7 +698,6 @@ def execute(
         queue = iter(jobs)
         ahead = 2 * max(workers, 1)
         in_flight = 1 if compile_first else ahead
-        poll = getattr(runner_backend, "poll", None)
         try:
             while True:
                 while len(pending) < in_flight:
@@ -656,31 +709,67 @@ def execute(
                         function = functools.partial(function, programs=programs)
                     if unit_records:
                         function = functools.partial(function, unit_records=True)
-                    pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
+                    try:
+                        pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
+                    except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
+                        failure = _backend_failure(runner_backend, error)
+                        if failure is None:
+                            raise
+                        raise failure from None
                 if not pending:
                     return
-                future = pending.popleft()
-                while poll is not None and not poll(future, POLL_SECONDS, notice):
-                    pass
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    raise RunError(
-                        "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
-                        "rerun the same command to resume"
-                    ) from None
-                except (CancelledError, Exception) as error:
-                    if not type(error).__module__.startswith(("distributed", "concurrent", "asyncio")):
-                        raise  # the chunk's own error (a RunError, a bad spec), as it was raised
-                    raise RunError(
-                        f"the Dask cluster lost a chunk ({guard.describe(error)}: a strategy that kills its worker, "
-                        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
-                    ) from None
+                result = wait_result(runner_backend, pending.popleft(), notice)
                 yield result
                 in_flight = ahead
         finally:
             for future in pending:
-                future.cancel()
+                with contextlib.suppress(Exception):  # a client whose scheduler is gone may refuse
+                    future.cancel()
+
+
+def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None) -> Any:
+    """The result of a chunk submitted to ``runner_backend`` (waits poll, so Ctrl-C ends them); a lost worker or
+    cluster is a one-line :class:`RunError` (the chunk's own errors are raised as they are)."""
+    notice = notice or _log_notice
+    poll = getattr(runner_backend, "poll", None)
+    try:
+        while poll is not None and not poll(future, POLL_SECONDS, notice):
+            pass
+        return future.result()
+    except (CancelledError, asyncio.CancelledError, Exception) as error:
+        failure = _backend_failure(runner_backend, error)
+        if failure is None:
+            raise  # the chunk's own error (a RunError, a bad spec), as it was raised
+        raise failure from None
+
+
+def _backend_failure(runner_backend: Any, error: BaseException) -> RunError | None:
+    """The one-line error for a chunk that the backend lost (a worker process died, a script without a main
+    guard, a Dask cluster that lost it: :func:`_cluster_lost`); None for the chunk's own error."""
+    if isinstance(error, BrokenProcessPool):
+        if MAIN_GUARD_EXIT in getattr(runner_backend, "worker_exit_codes", list)():
+            return RunError(MAIN_GUARD_MESSAGE)
+        return RunError(
+            "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
+            "rerun the same command to resume"
+        )
+    if not _cluster_lost(error):
+        return None
+    cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
+    what = "its chunks were cancelled" if cancelled else guard.describe(error)
+    return RunError(
+        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
+        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+    )
+
+
+def _cluster_lost(error: BaseException) -> bool:
+    """Whether waiting for a chunk failed because of the cluster rather than the chunk: a cancellation of any
+    kind (Dask cancels every future when its scheduler is gone: ``FuturesCancelledError``), or an error
+    raised by Dask, its networking or the futures machinery (``KilledWorker``, ``CommClosedError``)."""
+    if isinstance(error, (CancelledError, asyncio.CancelledError)):
+        return True
+    return type(error).__module__.startswith(("distributed", "tornado", "concurrent", "asyncio"))
 
 
 def _log_notice(message: str) -> None:
@@ -1047,6 +1136,7 @@ def run_cells(
     result's ``units`` holds them per pairing.
     Ctrl-C raises :class:`Interrupted`, which holds the results of the chunks finished.
     """
+    _refuse_while_a_worker_starts()
     if hand_log and out is None:
         raise ValueError("a hand log needs an output directory (--out DIR)")
     if hand_log and any(config.table != "pairs" for config in configs):
@@ -1133,6 +1223,12 @@ def run_cells(
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):
                     break
+            else:
+                # Every chunk is in: let the generator end by itself, so that the pool shuts down as after
+                # a normal end (its workers end their programs and remove their temporary stderr files)
+                # instead of being stopped as after an early end. (Not started: nothing to end, no backend.)
+                if counts["ran"]:
+                    next(results, None)
         except KeyboardInterrupt:
             results.close()
             raise Interrupted(results_so_far()) from None

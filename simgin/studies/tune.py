@@ -595,7 +595,7 @@ class _Evaluator:
         if jobs and self.compile_first:
             # The first job alone compiles the kernels into numba's cache; the other workers then load it.
             first = self.backend.submit(runner.run_chunk, *jobs[0], False)
-            first.result()
+            runner.wait_result(self.backend, first)
             futures.append(first)
             self.compile_first = False
         futures.extend(
@@ -613,7 +613,7 @@ class _Evaluator:
             for o, opponent in enumerate(opponents):
                 total = Tally.zero()
                 for c in range(chunk_count):
-                    result = next(results).result()
+                    result = runner.wait_result(self.backend, next(results))
                     seconds += result.seconds
                     sums[o, c] = pair_score_sum(result.tally, settings.mode)
                     sizes[c] = result.chunk.unit_count

@@ -4,8 +4,11 @@ Usage: bad_bot.py MODE N [PID_DIR]. At its N-th question (counted over its whole
 crash (writes to stderr and exits with code 3), hang (sleeps), stubborn (sleeps, ignoring
 SIGTERM and stdin), garbage (answers 'maybe'), error (answers 'error ...'), illegal (discards
 card 52), slow (answers after 1.5 s, then plays on). MODE version answers the handshake as
-protocol 2, mute answers it with 'hello'; child starts a grandchild process that sleeps. With
-PID_DIR it writes a file named after its pid there (and one for the grandchild).
+protocol 2, mute answers it with 'hello'; child starts a grandchild process that sleeps;
+daemon starts a daemon that sleeps (setsid and a double fork: it leaves the program's session and
+process group, and its parent exits), then answers 'maybe' at its N-th question. With PID_DIR it
+writes a file named after its pid there (and one for the grandchild or the daemon, whose command
+line names PID_DIR).
 """
 
 from __future__ import annotations
@@ -21,6 +24,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 from simple_bot import Bot
 
 
+def daemonize(pid_dir: Path | None) -> None:
+    """Start a daemon the classic way; it sleeps for 10 minutes."""
+    first = os.fork()
+    if first:
+        os.waitpid(first, 0)  # the intermediate process exits at once
+        return
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    if pid_dir:
+        (pid_dir / str(os.getpid())).write_text("daemon")
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", str(pid_dir)])
+
+
 def main() -> None:
     mode, at = sys.argv[1], int(sys.argv[2])
     pid_dir = Path(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -30,6 +50,8 @@ def main() -> None:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         if pid_dir:
             (pid_dir / str(child.pid)).write_text("grandchild")
+    if mode == "daemon":
+        daemonize(pid_dir)
     bot = Bot()
     questions = 0
     for line in sys.stdin:
@@ -51,7 +73,7 @@ def main() -> None:
                     if mode == "stubborn":
                         signal.signal(signal.SIGTERM, signal.SIG_IGN)
                     time.sleep(600)
-                if mode == "garbage":
+                if mode in ("garbage", "daemon"):
                     answer = "maybe"
                 if mode == "error":
                     answer = "error out of ideas"
