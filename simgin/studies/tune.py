@@ -850,6 +850,20 @@ class TuneResult:
 
         return jsonable({key: getattr(self, key) for key in CONTRACT_KEYS})
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin tune --json`` object (:meth:`to_dict`), as every result of a command has it."""
+        return self.to_dict()
+
+    def to_frame(self) -> Any:
+        """The search path: one row per evaluation (phase, generation, spec, the parameters, score with interval)."""
+        import pandas as pd
+
+        rows = [
+            {key: value for key, value in _history_row(e).items() if key not in ("values", "per_opponent")} | e.values
+            for e in self.history
+        ]
+        return pd.DataFrame(rows)
+
     def result_data(self) -> dict[str, Any]:
         """``result.json`` for ``simgin report``: the contract's keys plus the settings and the whole history."""
         from simgin import __version__
