@@ -1,0 +1,60 @@
+"""The README's variant studies (issue 23): the commands run as written and find what the README says."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simgin.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def study_commands() -> list[list[str]]:
+    readme = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Variant studies\n(.*?)(?=^## |\Z)", readme, re.M | re.S).group(1)
+    blocks = re.findall(r"^```bash\n(.*?)^```", section, re.M | re.S)
+    return [shlex.split(line) for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_studies_are_a_sweep_and_a_tune_rules_each_with_its_report() -> None:
+    commands = study_commands()
+    assert [args[:2] for args in commands] == [
+        ["simgin", "sweep"],
+        ["simgin", "report"],
+        ["simgin", "tune-rules"],
+        ["simgin", "report"],
+    ]
+    assert "preset=standard,oklahoma,hollywood,straight" in commands[0]
+    assert commands[0][2:5] == ["opponent", "heuristic", "simple"]
+
+
+@pytest.mark.slow
+def test_the_readme_studies_run_as_written_and_find_what_it_says(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for args in study_commands():
+        outcome = CliRunner().invoke(main, args[1:])
+        assert outcome.exit_code == 0, outcome.output
+    study = json.loads((tmp_path / "oklahoma-study" / "result.json").read_text())
+    gin = next(
+        d
+        for d in study["differences"]
+        if d["cell"] == "preset=oklahoma" and d["pairing"] == "opponent vs heuristic" and d["metric"] == "gin_rate"
+    )
+    assert round(100 * gin["value"], 1) == 23.5 and round(100 * gin["baseline_value"], 1) == 7.9
+    assert gin["significant"]
+    win_rates = [d for d in study["differences"] if d["metric"] == "win_rate" and d["cell"] == "preset=oklahoma"]
+    assert win_rates and not any(d["significant"] for d in win_rates)
+    spreads = {cell["label"]: round(cell["skill_spread"]["spread"]) for cell in study["cells"]}
+    assert spreads == {"preset=standard": 80, "preset=oklahoma": 75, "preset=hollywood": 82, "preset=straight": 46}
+    house = json.loads((tmp_path / "skill-rules" / "result.json").read_text())
+    assert house["rules"] == {"knock_limit": 9, "gin_bonus": 37, "undercut_bonus": 30}
+    assert round(100 * house["score"], 1) == 79.8 and round(100 * house["start_score"], 1) == 64.0
+    assert not house["kept_start"] and house["p_value"] < 1e-6
+    assert (tmp_path / "oklahoma-study" / "report.html").is_file()
+    assert (tmp_path / "skill-rules" / "report.html").is_file()
