@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 import simgin.kernels as kernels
@@ -81,14 +82,18 @@ print(json.dumps({
 """
 
 
-def _play_in_fresh_process(players: str, cache: str) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+def _play_in_fresh_process(players: str, cache: str | None = None) -> dict:
+    """Run PLAY_AND_LIST_COMPILED in a fresh process, on numba cache folder ``cache`` (None: this process's)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache} if cache else dict(os.environ)
     command = [sys.executable, "-c", PLAY_AND_LIST_COMPILED, players]
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_them_from_the_cache(tmp_path):
+    """On an empty cache (a fresh process compiles the whole hand loop, 10-25 s of CPU: hence
+    ``slow``; the default run checks the second half against the suite's own cache below)."""
     cache = str(tmp_path / "numba-cache")
     first = _play_in_fresh_process("simple,simple", cache)
     compiled = first["compiled"]
@@ -103,6 +108,42 @@ def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_the
     # A second fresh process finds every kernel it plays in numba's cache and compiles nothing.
     second = _play_in_fresh_process("simple,simple", cache)
     assert second["compiled"] == [] and second["cached_before"]
+
+
+def test_a_fresh_process_loads_what_this_one_compiled_from_the_cache():
+    """Once this process has played simple vs simple (compiling or loading its kernels, and
+    saving them to numba's cache), a fresh process on the same cache compiles nothing."""
+    play_hand_rows(("simple", "simple"), Rules(), np.array([1, 2], dtype=np.uint64), np.array([0, 1]))
+    from simgin.strategies.compiled import CompiledStrategy
+
+    from simgin.reference_engine import play_hand
+
+    play_hand(tuple(CompiledStrategy("simple", bots.BOT_NAMES.index("simple")) for _ in range(2)), Rules(), 5, 0)
+    fresh = _play_in_fresh_process("simple,simple")
+    assert fresh["compiled"] == [] and fresh["cached_before"], fresh
+
+
+def test_the_batch_kernels_are_serial_loops_without_parfor():
+    """The two-player batches are ``nogil`` loops split over threads by ``run_rows``, not numba
+    ``prange`` loops, whose parfor lowering cost 2-6 s on every first run (issue 25)."""
+    for dispatcher in (k.play_hands_batch, k.play_games_batch):
+        assert not dispatcher.targetoptions.get("parallel"), dispatcher
+        assert dispatcher.targetoptions.get("nogil"), dispatcher
+
+
+def test_rows_do_not_depend_on_how_a_batch_is_split_over_threads(monkeypatch):
+    """The same seeds give the same rows on one thread and split over many (any number of workers)."""
+    from simgin.engine import hand_seeds, play_game_rows
+
+    seeds = hand_seeds(3, 300)
+    dealers = np.arange(300) % 2
+    whole = play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers)
+    games_whole = play_game_rows(("greedy", "simple"), Rules(), seeds[:80])
+    monkeypatch.setattr(kernels, "ROWS_PER_THREAD", 1)
+    monkeypatch.setattr(kernels.numba, "get_num_threads", lambda: 7)
+    assert (play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers) == whole).all()
+    for split, one in zip(play_game_rows(("greedy", "simple"), Rules(), seeds[:80]), games_whole, strict=True):
+        assert (split == one).all()
 
 
 def test_is_cached_reads_numba_index_for_the_current_sources():
