@@ -267,8 +267,10 @@ def record_section(values: dict[str, dict], machine: str) -> str:
     )
 
 
-def write_recorded(values: dict[str, dict], machine: str, path: Path = RESULTS) -> None:
-    """Put the figures into the ``check`` section of ``path`` (added before the optimisation log if absent)."""
+def write_recorded(values: dict[str, dict], machine: str, path: Path | None = None) -> None:
+    """Put the figures into the ``check`` section of ``path`` (default :data:`RESULTS`; added
+    before the optimisation log if absent)."""
+    path = path or RESULTS
     text = path.read_text()
     merged = {**recorded(text), **values}
     merged = {name: merged[name] for name in FIGURES if name in merged}
