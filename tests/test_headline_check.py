@@ -107,3 +107,12 @@ def test_results_md_records_every_figure_the_default_check_measures_and_ci_runs_
     for name in ("cold_start", "simple_hands", "opponent_hands", "exec_hands", "eaai_hands"):
         assert data[name]["value"] > 0 and data[name]["reference"] > 0, name
     assert "benchmarks/run_all.py --check" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_timings_name_the_check_that_measures_them():
+    """The README's first-run, test-suite and program speed figures say which check re-measures them."""
+    text = (ROOT / "README.md").read_text()
+    for heading in ("## Quick start", "## Running the tests", "## Strategies in other languages"):
+        section = text.split("\n" + heading + "\n", 1)[1].split("\n## ", 1)[0]
+        assert "benchmarks/run_all.py --check" in section, heading
+    assert "about two and a half minutes" not in text and "about a minute and a half" not in text
