@@ -146,6 +146,50 @@ def test_rows_do_not_depend_on_how_a_batch_is_split_over_threads(monkeypatch):
         assert (split == one).all()
 
 
+# Run in a fresh process on an empty cache: play a pairing and count how often each kernel
+# function of the searching bots compiled.
+COUNT_COMPILES = """
+import collections, json, sys
+import numpy as np
+from numba.core import event
+
+counts = collections.Counter()
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        function = ev.data["dispatcher"].py_func
+        counts[function.__module__ + "." + function.__qualname__] += 1
+
+
+event.register("numba:compile", Listener())
+from simgin import Rules
+from simgin.engine import play_hand_rows
+
+play_hand_rows(tuple(sys.argv[1].split(",")), Rules(), np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
+print(json.dumps(counts))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", ["heuristic,opponent", "mcts,simple"])
+def test_the_searching_bots_compile_each_function_once(tmp_path, players):
+    """A constant argument (``-1``, ``True``, a phase) makes numba compile a function once more
+    for it: the searching bots pass typed values, so each of their functions compiles once
+    (issue 25: ``play_out`` compiled 3 times, ``best_discard`` 3, ``estimate`` and
+    ``showdown_value`` twice each)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    command = [sys.executable, "-c", COUNT_COMPILES, players]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, timeout=900)
+    counts = json.loads(out.stdout.splitlines()[-1])
+    searching = tuple(f"simgin.kernels.{name}." for name in ("heuristic", "opponent", "mcts", "knock", "payoff"))
+    again = {name: count for name, count in counts.items() if name.startswith(searching) and count > 1}
+    assert not again, again
+
+
 def test_is_cached_reads_numba_index_for_the_current_sources():
     """After a kernel has run it is in the cache; a fresh cache folder holds nothing (issue 4's notice)."""
     play_hand_rows(("simple", "simple"), Rules(), np.array([1], dtype=np.uint64), np.array([0]))
