@@ -67,6 +67,16 @@ def tree_cpu_seconds(root: int) -> float:
     return total
 
 
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo ("unknown" elsewhere): figures differ by machine."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return "unknown CPU"
+    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+    return names[0] if names else "unknown CPU"
+
+
 def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
     """Median wall and tree-CPU hands per second of ``spec`` against simple (hands mode, one worker)."""
     from simgin.game.engine import hand_seeds, play_hand_rows
@@ -173,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = "\n".join(
         [
-            f"Measured {now} on {os.cpu_count()} cores; load average at the start {load}.",
+            f"Measured {now} on {os.cpu_count()} cores ({cpu_model()}); load average at the start {load}.",
             "",
             f"Reproduce: `{command}`",
             "",

@@ -5,6 +5,12 @@ Run from the repository root::
     python benchmarks/run_all.py            # the full run (a few minutes), writes RESULTS.md
     python benchmarks/run_all.py --quick    # a smoke test: small samples, writes nothing
                                             # unless --output is given
+    python benchmarks/run_all.py --check    # a few minutes: re-measures the headline figures
+                                            # (cold start, hands/s of simple, opponent, exec:,
+                                            # eaai:) and exits 1 if one is > 30% worse than
+                                            # recorded in RESULTS.md (benchmarks/headline.py)
+    python benchmarks/run_all.py --check --suite    # ... and the test suite (several minutes)
+    python benchmarks/run_all.py --check --record   # write the figures measured into RESULTS.md
 
 Each table is also produced on its own by the command written above it in RESULTS.md.
 """
@@ -30,6 +36,7 @@ sys.path.insert(0, str(HERE))
 
 import bench_engine  # noqa: E402  (a sibling script, found through the path set just above)
 import bench_melds  # noqa: E402
+import headline  # noqa: E402
 import timing  # noqa: E402
 
 DEFAULT_OUTPUT = HERE / "RESULTS.md"
@@ -110,7 +117,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--wait-quiet", type=float, default=120.0, help="seconds to wait at most for other processes to go idle"
     )
+    parser.add_argument(
+        "--check", action="store_true", help="re-measure the headline figures and compare them with RESULTS.md"
+    )
+    parser.add_argument("--suite", action="store_true", help="with --check: also the test suite (several minutes)")
+    parser.add_argument("--record", action="store_true", help="with --check: write the figures into RESULTS.md")
     args = parser.parse_args(argv)
+    if (args.suite or args.record) and not args.check:
+        parser.error("--suite and --record go with --check")
+    if args.check:
+        machine = f"{datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}, `nproc` = {core_count()}"
+        machine += f" cores, {cpu_model()}, load average {', '.join(f'{v:.2f}' for v in os.getloadavg())}"
+        print(f"check: {machine}; simgin revision {git_revision()}", flush=True)
+        sys.exit(headline.check(quick=args.quick, with_suite=args.suite, record=args.record, machine=machine))
     output = args.output or (None if args.quick else DEFAULT_OUTPUT)
     extra = ["--quick"] if args.quick else []
 

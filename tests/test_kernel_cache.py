@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 import simgin.kernels as kernels
@@ -80,14 +81,18 @@ print(json.dumps({
 """
 
 
-def _play_in_fresh_process(players: str, cache: str) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+def _play_in_fresh_process(players: str, cache: str | None = None) -> dict:
+    """Run PLAY_AND_LIST_COMPILED in a fresh process, on numba cache folder ``cache`` (None: this process's)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache} if cache else dict(os.environ)
     command = [sys.executable, "-c", PLAY_AND_LIST_COMPILED, players]
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_them_from_the_cache(tmp_path):
+    """On an empty cache (a fresh process compiles the whole hand loop, 10-25 s of CPU: hence
+    ``slow``; the default run checks the second half against the suite's own cache below)."""
     cache = str(tmp_path / "numba-cache")
     first = _play_in_fresh_process("simple,simple", cache)
     compiled = first["compiled"]
@@ -102,6 +107,86 @@ def test_a_pairing_compiles_only_the_bots_it_plays_and_a_fresh_process_loads_the
     # A second fresh process finds every kernel it plays in numba's cache and compiles nothing.
     second = _play_in_fresh_process("simple,simple", cache)
     assert second["compiled"] == [] and second["cached_before"]
+
+
+def test_a_fresh_process_loads_what_this_one_compiled_from_the_cache():
+    """Once this process has played simple vs simple (compiling or loading its kernels, and
+    saving them to numba's cache), a fresh process on the same cache compiles nothing."""
+    play_hand_rows(("simple", "simple"), Rules(), np.array([1, 2], dtype=np.uint64), np.array([0, 1]))
+    from simgin.strategies.compiled import CompiledStrategy
+
+    from simgin.game.reference_engine import play_hand
+
+    play_hand(tuple(CompiledStrategy("simple", bots.BOT_NAMES.index("simple")) for _ in range(2)), Rules(), 5, 0)
+    fresh = _play_in_fresh_process("simple,simple")
+    assert fresh["compiled"] == [] and fresh["cached_before"], fresh
+
+
+def test_the_batch_kernels_are_serial_loops_without_parfor():
+    """The two-player batches are ``nogil`` loops split over threads by ``run_rows``, not numba
+    ``prange`` loops, whose parfor lowering cost 2-6 s on every first run (issue 25)."""
+    for dispatcher in (k.play_hands_batch, k.play_games_batch):
+        assert not dispatcher.targetoptions.get("parallel"), dispatcher
+        assert dispatcher.targetoptions.get("nogil"), dispatcher
+
+
+def test_rows_do_not_depend_on_how_a_batch_is_split_over_threads(monkeypatch):
+    """The same seeds give the same rows on one thread and split over many (any number of workers)."""
+    from simgin.game.engine import hand_seeds, play_game_rows
+
+    seeds = hand_seeds(3, 300)
+    dealers = np.arange(300) % 2
+    whole = play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers)
+    games_whole = play_game_rows(("greedy", "simple"), Rules(), seeds[:80])
+    monkeypatch.setattr(kernels, "ROWS_PER_THREAD", 1)
+    monkeypatch.setattr(kernels.numba, "get_num_threads", lambda: 7)
+    assert (play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers) == whole).all()
+    for split, one in zip(play_game_rows(("greedy", "simple"), Rules(), seeds[:80]), games_whole, strict=True):
+        assert (split == one).all()
+
+
+# Run in a fresh process on an empty cache: play a pairing and count how often each kernel
+# function of the searching bots compiled.
+COUNT_COMPILES = """
+import collections, json, sys
+import numpy as np
+from numba.core import event
+
+counts = collections.Counter()
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        function = ev.data["dispatcher"].py_func
+        counts[function.__module__ + "." + function.__qualname__] += 1
+
+
+event.register("numba:compile", Listener())
+from simgin import Rules
+from simgin.game.engine import play_hand_rows
+
+play_hand_rows(tuple(sys.argv[1].split(",")), Rules(), np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
+print(json.dumps(counts))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", ["heuristic,opponent", "mcts,simple"])
+def test_the_searching_bots_compile_each_function_once(tmp_path, players):
+    """A constant argument (``-1``, ``True``, a phase) makes numba compile a function once more
+    for it: the searching bots pass typed values, so each of their functions compiles once
+    (issue 25: ``play_out`` compiled 3 times, ``best_discard`` 3, ``estimate`` and
+    ``showdown_value`` twice each)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    command = [sys.executable, "-c", COUNT_COMPILES, players]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, timeout=900)
+    counts = json.loads(out.stdout.splitlines()[-1])
+    searching = tuple(f"simgin.kernels.{name}." for name in ("heuristic", "opponent", "mcts", "knock", "payoff"))
+    again = {name: count for name, count in counts.items() if name.startswith(searching) and count > 1}
+    assert not again, again
 
 
 def test_is_cached_reads_numba_index_for_the_current_sources():

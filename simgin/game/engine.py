@@ -168,7 +168,8 @@ def play_hand_rows(
     errors = np.zeros(seeds.shape[0], dtype=np.int64)
     ids, params = _compiled_arrays(pair)
     shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
-    run_kernel(_k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids))
+    per_hand = (seeds, dealers, rows, errors)
+    run_kernel(_k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids), rows=per_hand)
     bad = np.flatnonzero(errors)
     if bad.size and forfeits is None:
         i = int(bad[0])
@@ -244,7 +245,9 @@ def play_game_rows(
         counts = np.zeros(game_count, dtype=np.int64)
         errors = np.zeros((game_count, 3), dtype=np.int64)
         shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
-        run_kernel(_k.play_games_batch, seeds, *shared, games, rows, counts, errors, _bots.seat_policies(ids))
+        per_game = (games, rows, counts, errors)
+        policies = _bots.seat_policies(ids)
+        run_kernel(_k.play_games_batch, seeds, *shared, *per_game, policies, rows=(seeds, *per_game))
         bad = np.flatnonzero(errors[:, 0])
         if bad.size and forfeits is None:
             i = int(bad[0])

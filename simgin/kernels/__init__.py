@@ -124,11 +124,11 @@ def run_rows(kernel, args: tuple, rows: tuple = ()) -> None:  # type: ignore[no-
     its own iteration only: cut into ``numba.get_num_threads()`` slices of rows, run in
     threads at once.
 
-    The three-player and partnership batch kernels are serial loops run so, not numba
-    ``prange`` loops: a ``prange`` loop costs about three seconds more to compile for each
-    (issue 15). The two-player batches, the hot path, keep ``prange``, in which the hands
-    play about 5% faster. Slices of C-contiguous arrays are C-contiguous, so every slice runs
-    the same compiled code, and the rows are those of one call.
+    Every batch kernel (two-player hands and games, three-player and partnership games) is a
+    serial loop run so, not a numba ``prange`` loop: a ``prange`` loop costs 2-6 seconds more
+    to compile for each (issues 15 and 25), paid on every first run, for hands about 5%
+    faster. Slices of C-contiguous arrays are C-contiguous, so every slice runs the same
+    compiled code, and the rows are those of one call.
     """
     per_row = {id(array) for array in rows}
     count = len(rows[0]) if rows else 0

@@ -10,7 +10,7 @@ differential test holds them equal.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simgin.kernels import bots, rule_index as ri, view
 from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask
@@ -455,32 +455,35 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     return deals
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_hands_batch(
     hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors, policies
 ):
-    """Play independent hands in parallel (game scores 0); row i and ``errors[i]`` belong to hand i only.
+    """Play independent hands (game scores 0); row i and ``errors[i]`` belong to hand i only.
 
-    A ``prange`` loop: it costs a second or two more to compile than a serial loop, and the
-    hands play 5% faster than in one (``kernels.run_rows``).
+    A serial ``nogil`` loop that ``kernels.run_rows`` splits over threads by rows. Not a
+    ``prange`` loop (issue 25): numba's parfor lowering cost 2-6 s of compile time on every
+    first run (a third of the cold ``simgin match``) for hands about 5% faster. Each hand
+    depends on its own seed only, so the rows are the same however the batch is split.
     """
-    for i in prange(hand_seeds.shape[0]):
+    for i in range(hand_seeds.shape[0]):
         scores = np.zeros(2, np.int64)
         errors[i] = play_hand(
             hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i], policies
         )
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_games_batch(
     game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_counts, errors, policies
 ):
-    """Play independent games in parallel; game i writes its own rows only.
+    """Play independent games; game i writes its own rows only (a serial ``nogil`` loop that
+    ``kernels.run_rows`` splits over threads, as :func:`play_hands_batch`).
 
     ``hand_rows[i]`` holds up to ``hand_rows.shape[1]`` hands of game i and
     ``hand_counts[i]`` how many deals it had; ``errors[i]`` = (code, hand seed, seat).
     """
-    for i in prange(game_seeds.shape[0]):
+    for i in range(game_seeds.shape[0]):
         hand_counts[i] = play_game(
             game_seeds[i],
             rules,

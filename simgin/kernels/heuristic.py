@@ -162,12 +162,15 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
     share = stage(table)
     gin_only = table[v.T_KNOCK_LIMIT] == 0
-    _, taken = best_discard(params, hand | (1 << top), top, -1, live, risk, work, suit_deadwood, share, gin_only)
+    # A typed -1, not the constant: numba compiles best_discard again for each constant argument (issue 25).
+    none = np.int64(-1)
+    _, taken = best_discard(params, hand | (1 << top), top, none, live, risk, work, suit_deadwood, share, gin_only)
     expected = 0.0
     weight = 0.0
     for c in range(52):
         if (unseen >> c) & 1 and live[c] > 0.0:
-            _, score = best_discard(params, hand | (1 << c), -1, -1, live, risk, work, suit_deadwood, share, gin_only)
+            held = hand | (1 << c)
+            _, score = best_discard(params, held, none, none, live, risk, work, suit_deadwood, share, gin_only)
             expected += live[c] * score
             weight += live[c]
     if weight <= 0.0:
@@ -241,7 +244,7 @@ def takes_fiftieth(params, seat, hand, table, rules, ints, floats, rng, suit_dea
     live = np.empty(52)
     risk = np.empty(52)
     work = np.empty(52, np.int64)
-    known, unseen = estimate(True, params, seat, hand, table, ints, floats, p, live, risk)
+    known, unseen = estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
     held = hand | (1 << v.pile_top(table))
     discard_deadwoods(held, suit_deadwood, work)
     best = -1

@@ -73,6 +73,10 @@ def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, re
     return points if winner == me else -points
 
 
+# Callers pass typed values (np.int64(-1), np.bool_(False), np.int64(PHASE_DRAW)), not constants:
+# numba compiles a function once more for each constant argument, and play_out, showdown_value
+# (with score_hand), estimate and choose_discard were compiled two or three times each, 2.7 s of
+# the mcts decide's compile time (issue 25).
 @njit(cache=True)
 def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next, levels, rules, sd, sv, work, result):
     """Finish a hand from ``phase`` with the fast policy for both seats; ``me``'s points (0 if dead).
@@ -99,7 +103,7 @@ def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next,
             phase = PHASE_DISCARD
         if phase == PHASE_DISCARD:
             if big_gin and deadwood_of_mask(hands[player], sd) == 0:
-                return showdown_value(me, player, hands, True, rules, sd, sv, result)
+                return showdown_value(me, player, hands, np.bool_(True), rules, sd, sv, result)
             banned = drawn if from_pile and not rediscard else -1
             card, left = policy_discard(hands[player], banned, work, sd)
             hands[player] &= ~(1 << card)
@@ -108,7 +112,7 @@ def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next,
         else:
             left = deadwood_of_mask(hands[player], sd)
         if left <= levels[player]:
-            return showdown_value(me, player, hands, False, rules, sd, sv, result)
+            return showdown_value(me, player, hands, np.bool_(False), rules, sd, sv, result)
         if stock_count - stock_next <= 2 or turns >= PLAYOUT_TURN_CAP:
             return 0
         player = 1 - player
@@ -188,7 +192,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
     mine, theirs, multiplier = _game(seat, table, rules)
     totals = np.zeros(2)
-    for _ in range(_world_count(params, 2)):
+    for _ in range(_world_count(params, np.int64(2))):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
         opponent_hand = hands[other]
         for take in range(2):
@@ -211,7 +215,7 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
             points = play_out(
                 seat,
                 player,
-                PHASE_DISCARD,
+                np.int64(PHASE_DISCARD),
                 hands,
                 pile_top,
                 drawn,
@@ -233,12 +237,12 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
 def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     """The discard with the best mean playout among the ``width`` best by the ``opponent`` score."""
     if table[v.T_FIFTIETH] != 0:
-        return _heuristic.choose_discard(True, params, seat, hand, table, rules, ints, floats, sd)
+        return _heuristic.choose_discard(np.bool_(True), params, seat, hand, table, rules, ints, floats, sd)
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
     work = np.empty(52, np.int64)
-    known, unseen = _heuristic.estimate(True, params, seat, hand, table, ints, floats, p, live, risk)
+    known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
     banned = -1
     if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
         banned = table[v.T_DRAWN]
@@ -283,13 +287,13 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
             points = play_out(
                 seat,
                 seat,
-                PHASE_AFTER_DISCARD,
+                np.int64(PHASE_AFTER_DISCARD),
                 hands,
                 candidates[i],
-                -1,
-                False,
+                np.int64(-1),
+                np.bool_(False),
                 stock,
-                0,
+                np.int64(0),
                 levels,
                 rules,
                 sd,
@@ -318,16 +322,30 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     mine, theirs, multiplier = _game(seat, table, rules)
     now = 0.0
     wait = 0.0
-    for _ in range(_world_count(params, 2)):
+    for _ in range(_world_count(params, np.int64(2))):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
         opponent_hand = hands[other]
-        points = showdown_value(seat, seat, hands, False, rules, sd, sv, result)
+        points = showdown_value(seat, seat, hands, np.bool_(False), rules, sd, sv, result)
         now += result_value(rules, mine, theirs, multiplier * points)
         hands[seat] = hand
         hands[other] = opponent_hand
         if stock_count > 2:
             points = play_out(
-                seat, other, PHASE_DRAW, hands, top, -1, False, stock, 0, levels, rules, sd, sv, work, result
+                seat,
+                other,
+                np.int64(PHASE_DRAW),
+                hands,
+                top,
+                np.int64(-1),
+                np.bool_(False),
+                stock,
+                np.int64(0),
+                levels,
+                rules,
+                sd,
+                sv,
+                work,
+                result,
             )
             wait += result_value(rules, mine, theirs, multiplier * points)
     return now >= wait
