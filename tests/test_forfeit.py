@@ -335,7 +335,7 @@ def test_a_run_that_stopped_on_an_illegal_move_resumes_with_forfeit(bot, tmp_pat
     fresh = runner.run(forfeit, workers=1)
     assert (resumed.tallies[0].values == fresh.tallies[0].values).all()
     assert forfeits_of(resumed) == forfeits_of(fresh)
-    with pytest.raises(runner.RunError, match=r"other settings \(on_illegal\)"):
+    with pytest.raises(runner.RunError, match=r'other settings \(on_illegal: recorded "forfeit", now "stop"\)'):
         runner.run(stop, workers=1, out=out)
 
 

@@ -365,7 +365,7 @@ def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path, mon
     monkeypatch.setattr(runner, "run_chunk", interrupted_on_the_third_chunk)
     stopped = invoke(*args, "--out", str(tmp_path))
     line = one_error_line(stopped)
-    assert line == f"Error: interrupted; finished chunks are kept in {tmp_path}, rerun the same command to resume"
+    assert line == f"Error: interrupted; 2 finished chunks are kept in {tmp_path}, rerun the same command to resume"
     assert len(list((tmp_path / "chunks").glob("*.json"))) == 2
     monkeypatch.setattr(runner, "run_chunk", play)
     resumed = invoke(*args, "--out", str(tmp_path))

@@ -1026,6 +1026,12 @@ def _difference(recorded: dict[str, Any], settings: dict[str, Any]) -> str:
         {key: recorded.get(key) for key in ("kind", "hand_log")}, {key: settings[key] for key in ("kind", "hand_log")}
     )
     old_runs, new_runs = recorded.get("runs", []), settings["runs"]
+    # A run's settings leave on_illegal out when it is "stop" (so older directories keep their digest): name it.
+    if isinstance(old_runs, list):
+        old_runs = [
+            run | {"on_illegal": run.get("on_illegal", "stop")} if isinstance(run, dict) else run for run in old_runs
+        ]
+    new_runs = [run | {"on_illegal": run.get("on_illegal", "stop")} for run in new_runs]
     if not isinstance(old_runs, list) or not all(isinstance(old, dict) for old in old_runs):
         changed.append("runs: the recorded settings are damaged")
     elif len(old_runs) != len(new_runs):
