@@ -35,7 +35,9 @@ from .figures import PALETTE, WIDTH, finite, join_phrases, percent, percent_inte
 #: The opponent's name of the first-named player's pooled results (``simgin.studies.sweep.OTHERS``).
 OTHERS = "the others"
 #: At most this many significant differences are drawn in the forest plot (the smallest p_holm first).
-MAX_FOREST_ROWS = 60
+MAX_FOREST_ROWS = 40
+#: A switch's finding lists each other value with its test up to this many values, else it sums them up.
+MAX_LISTED_VALUES = 3
 #: Metrics that are shares: differences in percentage points.
 RATES = ("win_rate", "first_player_win_rate", "gin_rate", "undercut_rate", "dead_rate", "knock_rate")
 #: The forest plot's panels: which metrics share an axis, and the axis label.
@@ -195,21 +197,43 @@ def effect_caption(table: pd.DataFrame, comparisons: int = 0, held: str = "") ->
         f"{head} is {percent(b['win_rate'])} {percent_interval(b['win_rate_low'], b['win_rate_high'])} "
         f"under {switch}={b['value']} (the baseline)"
     )
-    others = []
-    for _, row in table[~table["baseline"]].iterrows():
-        rate = f"{percent(row['win_rate'])} {percent_interval(row['win_rate_low'], row['win_rate_high'])}"
-        if row["same_game_as_baseline"]:
-            others.append(f"the same game under {switch}={row['value']} (the switch has no effect there)")
-            continue
+    rest = table[~table["baseline"]]
+    same = rest[rest["same_game_as_baseline"].astype(bool)]
+    tested = rest[~rest["same_game_as_baseline"].astype(bool)]
+
+    def rate(row: pd.Series) -> str:
+        return f"{percent(row['win_rate'])} {percent_interval(row['win_rate_low'], row['win_rate_high'])}"
+
+    def test(row: pd.Series) -> str:
         if not finite(row["p_holm"]):
-            others.append(f"{rate} under {switch}={row['value']} (no test)")
-            continue
+            return "no test"
         verdict = "significant" if row["significant"] else "not significant"
-        others.append(
-            f"{rate} under {switch}={row['value']}, {100 * row['difference']:+.1f} points "
-            f"(95% CI {100 * row['difference_low']:+.1f} to {100 * row['difference_high']:+.1f}, "
-            f"{_p_holm(row['p_holm'])}, {verdict})"
+        return (
+            f"{100 * row['difference']:+.1f} points (95% CI {100 * row['difference_low']:+.1f} to "
+            f"{100 * row['difference_high']:+.1f}, {_p_holm(row['p_holm'])}, {verdict})"
         )
+
+    others = []
+    if len(tested) <= MAX_LISTED_VALUES:
+        others += [f"{rate(row)} under {switch}={row['value']}, {test(row)}" for _, row in tested.iterrows()]
+    else:
+        rates = tested["win_rate"].astype(float)
+        high, low = tested.loc[rates.idxmax()], tested.loc[rates.idxmin()]
+        others.append(
+            f"{percent(low['win_rate'])} to {percent(high['win_rate'])} under the other {len(tested)} values "
+            f"(lowest at {switch}={low['value']}, highest at {switch}={high['value']})"
+        )
+        changes = tested["difference"].astype(float).abs()
+        if np.isfinite(changes.to_numpy()).any():
+            largest = tested.loc[changes.idxmax()]
+            significant = int(tested["significant"].astype(bool).sum())
+            others[-1] += (
+                f"; the largest change is at {switch}={largest['value']}, {test(largest)}; {significant} of "
+                f"{len(tested)} values differ significantly from the baseline"
+            )
+    if not same.empty:
+        values = ", ".join(str(value) for value in same["value"])
+        others.append(f"the same game under {switch}={values} (the switch has no effect there)")
     if not others:
         return sentence.replace("  ", " ") + "; the grid has no other value of this switch."
     over = f" Holm's correction runs over all {comparisons} comparisons of the study." if comparisons else ""
@@ -328,10 +352,12 @@ def heatmap_chart(table: pd.DataFrame) -> Figure:
     panels = heatmap_panels(table)
     ncols = 2 if len(panels) > 1 else 1
     nrows = math.ceil(len(panels) / ncols)
-    height = max(2.6, 0.55 * len(row_values) + 1.8)
+    height = max(2.6, min(0.55, 5.0 / len(row_values)) * len(row_values) + 1.8)
     fig = Figure(figsize=(WIDTH, height * nrows), layout="constrained")
     axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
     player = table["player"].iloc[0]
+    # Values are written in the cells while they fit (the caption and the CSV have them all).
+    fontsize = 9 if len(column_values) <= 6 else (7 if len(column_values) <= 9 else 0)
     for ax, (column, title, scale, fmt, cmap_name) in zip(axes, panels, strict=False):
         grid = np.full((len(row_values), len(column_values)), np.nan)
         for entry in table.itertuples(index=False):
@@ -339,13 +365,11 @@ def heatmap_chart(table: pd.DataFrame) -> Figure:
             grid[row_values.index(entry.row_value), column_values.index(entry.column_value)] = scale * float(value)
         cmap = matplotlib.colormaps[cmap_name].with_extremes(bad="#eeeeee")
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, aspect="auto")
-        finite_values = grid[np.isfinite(grid)]
-        middle = (finite_values.min() + finite_values.max()) / 2 if finite_values.size else 0.0
         for i, j in itertools.product(range(len(row_values)), range(len(column_values))):
-            if np.isfinite(grid[i, j]):
-                dark = abs(grid[i, j] - middle) > 0.35 * (np.ptp(finite_values) or 1.0)
-                color = "white" if dark else "black"
-                ax.text(j, i, fmt.format(grid[i, j]), ha="center", va="center", fontsize=9, color=color)
+            if fontsize and np.isfinite(grid[i, j]):
+                red, green, blue, _ = image.cmap(image.norm(grid[i, j]))
+                color = "white" if 0.299 * red + 0.587 * green + 0.114 * blue < 0.5 else "black"
+                ax.text(j, i, fmt.format(grid[i, j]), ha="center", va="center", fontsize=fontsize, color=color)
         ax.set_xticks(range(len(column_values)), labels=column_values)
         ax.set_yticks(range(len(row_values)), labels=row_values)
         ax.set_xlabel(columns)
@@ -366,6 +390,12 @@ def _extremes(table: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series] |
     return table.loc[values.idxmax()], table.loc[values.idxmin()]
 
 
+def _span(low: str, high: str, tail: str) -> str:
+    """``'50.1% to 52.3% of scored hands'``, or ``'50.6% of scored hands in every cell'`` when both ends read the
+    same."""
+    return f"{low}{tail} in every cell" if low == high else f"{low} to {high}{tail}"
+
+
 def heatmap_caption(table: pd.DataFrame, held: str = "") -> str:
     """Where the first-named player's win rate is highest and lowest over the two switches, with the range of the
     skill spread, the first player's share and hands per game."""
@@ -379,7 +409,7 @@ def heatmap_caption(table: pd.DataFrame, held: str = "") -> str:
     prefix = f"With {held}, " if held else ""
     if high is None or low is None:
         return prefix + f"no win rate of {player} was measured."
-    if high["win_rate"] == low["win_rate"]:
+    if percent(high["win_rate"]) == percent(low["win_rate"]):
         parts = [f"{prefix}{player} wins {percent(high['win_rate'])} of {unit} against {against} in every cell"]
     else:
         parts = [
@@ -391,16 +421,19 @@ def heatmap_caption(table: pd.DataFrame, held: str = "") -> str:
     spread = _extremes(table, "skill_spread")
     if spread is not None:
         most, least = spread
-        parts.append(
-            f"the skill spread is widest under {at(most)} ({most['skill_spread']:.0f} Elo) and narrowest under "
-            f"{at(least)} ({least['skill_spread']:.0f})"
-        )
+        if f"{most['skill_spread']:.0f}" == f"{least['skill_spread']:.0f}":
+            parts.append(f"the skill spread is {most['skill_spread']:.0f} Elo in every cell")
+        else:
+            parts.append(
+                f"the skill spread is widest under {at(most)} ({most['skill_spread']:.0f} Elo) and narrowest under "
+                f"{at(least)} ({least['skill_spread']:.0f})"
+            )
     first = table["first_player_win_rate"].astype(float)
     if np.isfinite(first.to_numpy()).any():
-        parts.append(f"the first player wins {percent(first.min())} to {percent(first.max())} of scored hands")
+        parts.append(f"the first player wins {_span(percent(first.min()), percent(first.max()), ' of scored hands')}")
     length = table["hands_per_game"].astype(float)
     if np.isfinite(length.to_numpy()).any():
-        parts.append(f"games last {length.min():.1f} to {length.max():.1f} hands")
+        parts.append(f"games last {_span(f'{length.min():.1f}', f'{length.max():.1f}', ' hands')}")
     return "; ".join(parts) + "."
 
 
@@ -442,22 +475,27 @@ def differences_chart(table: pd.DataFrame) -> Figure:
 
     ``table``: :func:`significant_table`.
     """
-    if len(table) > MAX_FOREST_ROWS:
-        keep = table.nsmallest(MAX_FOREST_ROWS, "p_holm").index
+    total = len(table)
+    if total > MAX_FOREST_ROWS:
+        keep = table.nsmallest(MAX_FOREST_ROWS, "p_holm", keep="first").index
         table = table.loc[sorted(keep)]
+    # Up to a colour per cell, named in a legend; with more cells than colours each row names its cell.
+    by_colour = table["cell"].nunique() <= len(PALETTE)
     groups = [(metrics, label, table[table["metric"].isin(metrics)]) for metrics, label in UNIT_GROUPS]
     groups = [group for group in groups if not group[2].empty]
     heights = [len(rows) + 0.8 for _, _, rows in groups]
-    cells = table["cell"].nunique()
-    fig = Figure(figsize=(WIDTH, max(2.4, 0.32 * sum(heights) + 0.3 * cells + 1.8)), layout="constrained")
+    legend = table["cell"].nunique() if by_colour else 0
+    fig = Figure(figsize=(WIDTH, max(2.4, 0.32 * sum(heights) + 0.3 * legend + 1.8)), layout="constrained")
     axes = fig.subplots(len(groups), 1, squeeze=False, height_ratios=heights).ravel()
     cell_colors: dict[int, str] = {}
     for ax, (_, label, rows) in zip(axes, groups, strict=True):
         y = np.arange(len(rows))[::-1]
         previous = None
         for yi, row in zip(y, rows.itertuples(index=False), strict=True):
-            new = row.cell not in cell_colors
-            color = cell_colors.setdefault(row.cell, PALETTE[len(cell_colors) % len(PALETTE)])
+            new = row.cell not in cell_colors and by_colour
+            color = cell_colors.setdefault(
+                row.cell, PALETTE[len(cell_colors) % len(PALETTE)] if by_colour else PALETTE[0]
+            )
             ax.errorbar(
                 row.difference,
                 yi,
@@ -470,14 +508,19 @@ def differences_chart(table: pd.DataFrame) -> Figure:
             if previous is not None and previous != row.cell:
                 ax.axhline(yi + 0.5, color="#bbbbbb", linewidth=0.6)
             previous = row.cell
-        ticks = [f"{row.pairing}: {METRIC_WORDS.get(row.metric, row.metric)}" for row in rows.itertuples()]
+        ticks = [
+            ("" if by_colour else f"{row.label} | ") + f"{row.pairing}: {METRIC_WORDS.get(row.metric, row.metric)}"
+            for row in rows.itertuples()
+        ]
         ax.set_yticks(y, labels=ticks, fontsize=8)
         ax.set_ylim(-0.6, len(rows) - 0.4)
         ax.axvline(0, color="#333333", linewidth=0.9)
         ax.set_xlabel(label)
         ax.grid(axis="y", visible=False)
-    fig.legend(loc="outside lower center", ncol=1, title="cell (colour)")
-    fig.suptitle(f"Significant differences from the baseline (95% intervals, Holm-adjusted p < 0.05): {len(table)}")
+    if by_colour:
+        fig.legend(loc="outside lower center", ncol=1, title="cell (colour)")
+    drawn = f"{len(table)}" if len(table) == total else f"the {len(table)} smallest p_holm of {total}"
+    fig.suptitle(f"Significant differences from the baseline (95% intervals, Holm-adjusted p < 0.05): {drawn}")
     return fig
 
 

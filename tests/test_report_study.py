@@ -9,6 +9,7 @@ import html
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from simgin.reports import study
 from simgin.reports.build import build, report_figures, result_tables, write_report
@@ -224,3 +225,77 @@ def test_a_tune_rules_caption_gives_the_paired_difference_when_the_rules_differ(
     same = report.final_caption(tuned[0]) if tuned[0]["found_rules"] == tuned[0]["start_rules"] else None
     if same is not None:
         assert same.startswith("The search's best rules are the start rules")
+
+
+# -- long grids and switches without effect -------------------------------------------------------------------
+
+
+def test_a_switch_without_effect_is_named_as_the_same_game():
+    result = simgin.sweep(["simple", "random"], ["preset=oklahoma", "knock_limit=8,10"], games=10, workers=1)
+    data = result.to_json()
+    assert data["cells"][1]["same_game_as"] == 0  # the up card sets the knock limit under Oklahoma
+    (figure,) = [f for f in report_figures(data, result_tables(data)) if f.name == "effect_knock_limit"]
+    assert "against the same game under knock_limit=10 (the switch has no effect there)" in figure.caption
+    table = result_tables(data)["effect_knock_limit"].frame
+    assert table["same_game_as_baseline"].tolist() == [False, True] and table["difference"].tolist()[1] == 0.0
+
+
+def effect_fixture(values: int) -> pd.DataFrame:
+    rows = []
+    for k in range(values):
+        rows.append(
+            {
+                "switch": "knock_limit",
+                "value": str(k),
+                "baseline": k == 0,
+                "same_game_as_baseline": False,
+                "player": "simple",
+                "against": "the others",
+                "unit": "games",
+                "win_rate": 0.5 + 0.02 * k,
+                "win_rate_low": 0.45 + 0.02 * k,
+                "win_rate_high": 0.55 + 0.02 * k,
+                "difference": 0.02 * k,
+                "difference_low": 0.02 * k - 0.01,
+                "difference_high": 0.02 * k + 0.01,
+                "p_holm": 0.001 if k >= 4 else 0.5,
+                "significant": k >= 4,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def test_a_long_switch_is_summed_up_with_its_largest_change():
+    caption = study.effect_caption(effect_fixture(7), comparisons=30)
+    assert caption.startswith("simple's share of games won against the others is 50.0% (45.0-55.0%) under knock_")
+    assert "52.0% to 62.0% under the other 6 values (lowest at knock_limit=1, highest at knock_limit=6)" in caption
+    assert "the largest change is at knock_limit=6, +12.0 points (95% CI +11.0 to +13.0, p_holm = 0.001" in caption
+    assert "3 of 6 values differ significantly" in caption and caption.endswith("all 30 comparisons of the study.")
+    short = study.effect_caption(effect_fixture(3))
+    assert "54.0% (49.0-59.0%) under knock_limit=2, +4.0 points" in short and "not significant" in short
+
+
+def test_the_forest_plot_is_capped_and_names_cells_in_rows_when_colours_run_out():
+    rows = [
+        {
+            "cell": k // 4 + 1,
+            "label": f"knock_limit={k // 4 + 1}",
+            "versus": f"knock_limit={k // 4 + 1} vs 0",
+            "pairing": "simple vs random",
+            "metric": "gin_rate",
+            "difference": float(k),
+            "low": k - 1.0,
+            "high": k + 1.0,
+            "p_holm": 1e-3 * (k + 1),
+            "text": f"difference {k}",
+        }
+        for k in range(50)
+    ]
+    table = pd.DataFrame(rows)
+    figure = study.differences_chart(table)
+    assert forest_rows(figure) == study.MAX_FOREST_ROWS and not figure.legends
+    labels = [t.get_text() for ax in figure.axes for t in ax.get_yticklabels()]
+    assert labels[0] == "knock_limit=1 | simple vs random: gin share"
+    assert "the 40 smallest p_holm of 50" in figure.get_suptitle()
+    caption = study.differences_caption(table, comparisons=200, baseline="knock_limit=0")
+    assert caption.startswith("50 of 200 comparisons") and "(the 40 with the smallest p_holm are drawn)" in caption
