@@ -543,6 +543,38 @@ def differences_caption(table: pd.DataFrame, comparisons: int, baseline: str, sh
 # -- the report's part ------------------------------------------------------------------------------------------
 
 
+#: The rates of :func:`rates_table`, in its column order.
+CELL_RATES = ("win_rate", "first_player_win_rate", "gin_rate", "undercut_rate", "dead_rate", "hands_per_game")
+
+
+def rates_table(result: dict[str, Any]) -> pd.DataFrame:
+    """One row per distinct cell and pairing (and the first-named player against the others, with three or more
+    players): every rate of the sweep with its 95% interval (``_low``, ``_high``), the seat edge included, and the
+    cell's skill spread. Cells that repeat an earlier cell's game are left out (their rows are that cell's)."""
+    rows = []
+    for index, cell in enumerate(result["cells"]):
+        if cell.get("same_game_as") is not None:
+            continue
+        entries = list(cell["pairings"])
+        if cell.get("first_named"):
+            named = cell["first_named"]
+            entries.append({"a": named["player"], "b": OTHERS, **named})
+        spread = cell.get("skill_spread") or {}
+        for entry in entries:
+            row: dict[str, Any] = {"cell": index, "label": cell.get("label") or _label(cell["settings"])}
+            row |= {
+                "pairing": f"{entry['a']} vs {entry['b']}",
+                "games": entry.get("games"),
+                "hands": entry.get("hands"),
+            }
+            for metric in CELL_RATES:
+                low, high = entry.get(f"{metric}_ci") or (math.nan, math.nan)
+                row |= {metric: entry.get(metric, math.nan), f"{metric}_low": low, f"{metric}_high": high}
+            row |= {"skill_spread": spread.get("spread", math.nan)}
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[str, str], str]]:
     """(name, title, frame, shown columns with formats, note) of the study's tables."""
     made = []
@@ -563,6 +595,23 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
     if not significant.empty:
         shown = {"text": "text"}
         made.append(("significant_differences", "Significant differences from the baseline", significant, shown, ""))
+    rates = rates_table(result)
+    shown = {"label": "text", "pairing": "text"}
+    for metric in CELL_RATES:
+        if metric == "hands_per_game":
+            if rates[metric].notna().any():
+                shown |= {metric: "f2", f"{metric}_low": "f2", f"{metric}_high": "f2"}
+        elif metric in ("win_rate", "first_player_win_rate"):
+            shown |= {metric: "pct", f"{metric}_low": "pct", f"{metric}_high": "pct"}
+        else:
+            shown[metric] = "pct"
+    if rates["skill_spread"].notna().any():
+        shown["skill_spread"] = "f1"
+    note = (
+        "first player win rate is the non-dealer's share of scored hands (the seat edge, R11); every interval is "
+        "95% over deal pairs (over games or hands without duplicate deals); the CSV has the intervals of every rate."
+    )
+    made.append(("study_cells", "Every cell: rates with 95% intervals", rates, shown, note))
     return made
 
 

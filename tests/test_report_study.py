@@ -299,3 +299,19 @@ def test_the_forest_plot_is_capped_and_names_cells_in_rows_when_colours_run_out(
     assert "the 40 smallest p_holm of 50" in figure.get_suptitle()
     caption = study.differences_caption(table, comparisons=200, baseline="knock_limit=0")
     assert caption.startswith("50 of 200 comparisons") and "(the 40 with the smallest p_holm are drawn)" in caption
+
+
+def test_the_cell_table_gives_every_rate_with_its_interval_the_seat_edge_included(three):
+    result, page = three
+    table = result_tables(result)["study_cells"]
+    frame = table.frame
+    distinct = [c for c in result["cells"] if c["same_game_as"] is None]
+    assert len(frame) == len(distinct) * (3 + 1)  # three pairings and simple against the others
+    cell = distinct[-1]
+    pairing = cell["pairings"][1]
+    row = frame[(frame["cell"] == cell["index"]) & (frame["pairing"] == f"{pairing['a']} vs {pairing['b']}")].iloc[0]
+    for metric in ("win_rate", "first_player_win_rate", "hands_per_game"):
+        assert row[metric] == pairing[metric]
+        assert [row[f"{metric}_low"], row[f"{metric}_high"]] == pairing[f"{metric}_ci"]
+    assert {"first_player_win_rate_low", "first_player_win_rate_high", "skill_spread"} <= set(table.shown)
+    assert "Every cell: rates with 95% intervals" in page.read_text()
