@@ -243,7 +243,8 @@ def effect_caption(table: pd.DataFrame, comparisons: int = 0, held: str = "") ->
 @styled
 def effect_chart(table: pd.DataFrame) -> Figure:
     """The first-named player's win rate at each value of one switch with its 95% interval; the baseline's rate
-    as a dashed line, significant differences from it filled and starred, the rest hollow.
+    as a dashed line, significant differences from it filled and starred, the rest hollow, values that play the
+    baseline's game (the switch has no effect there) grey.
 
     ``table``: :func:`effect_table`.
     """
@@ -255,9 +256,10 @@ def effect_chart(table: pd.DataFrame) -> Figure:
     low = 100 * table["win_rate_low"].to_numpy(float)
     high = 100 * table["win_rate_high"].to_numpy(float)
     errors = np.vstack([np.nan_to_num(rate - low), np.nan_to_num(high - rate)])
+    crowded = k > 8
     for i, row in enumerate(table.itertuples(index=False)):
         filled = bool(row.baseline or row.significant)
-        color = PALETTE[3] if row.baseline else PALETTE[0]
+        color = PALETTE[3] if row.baseline else ("#999999" if row.same_game_as_baseline else PALETTE[0])
         ax.errorbar(
             x[i],
             rate[i],
@@ -268,11 +270,17 @@ def effect_chart(table: pd.DataFrame) -> Figure:
             capsize=4,
         )
         mark = "*" if row.significant else ""
-        ax.annotate(f"{rate[i]:.1f}%{mark}", (x[i], rate[i]), xytext=(8, 0), textcoords="offset points", va="center")
+        text = f"{rate[i]:.0f}{mark}" if crowded else f"{rate[i]:.1f}%{mark}"
+        ax.annotate(
+            text, (x[i], rate[i]), xytext=(6, 0), textcoords="offset points", va="center", fontsize=8 if crowded else 10
+        )
     base = table[table["baseline"]]
     if not base.empty:
         ax.axhline(100 * float(base["win_rate"].iloc[0]), color="#888888", linewidth=0.8, linestyle="--")
-    labels = [f"{v}\n(baseline)" if b else str(v) for v, b in zip(table["value"], table["baseline"], strict=True)]
+    labels = []
+    for row in table.itertuples(index=False):
+        note = "baseline" if row.baseline else ("same game" if row.same_game_as_baseline and not crowded else "")
+        labels.append(f"{row.value}\n({note})" if note else str(row.value))
     ax.set_xticks(x, labels=labels)
     ax.set_xlim(-0.6, k - 0.4 + 0.4)
     switch, player, against = table["switch"].iloc[0], table["player"].iloc[0], table["against"].iloc[0]
