@@ -543,9 +543,13 @@ def differences_caption(table: pd.DataFrame, comparisons: int, baseline: str, sh
         sentence += f" (the {shown} with the smallest p_holm are drawn)"
     if table.empty:
         return sentence + "."
+    counts = table["metric"].value_counts()
+    order = [metric for metric in METRIC_WORDS if metric in counts] + [m for m in counts.index if m not in METRIC_WORDS]
+    sentence += " (" + ", ".join(f"{METRIC_WORDS.get(m, m)} {int(counts[m])}" for m in order) + ")"
     wins = table[table["metric"] == "win_rate"]
-    pick = wins.loc[wins["difference"].abs().idxmax()] if not wins.empty else table.loc[table["p_holm"].idxmin()]
-    return f"{sentence}; the {'largest win-rate change' if not wins.empty else 'strongest'}: {pick['text']}."
+    if not wins.empty:
+        return f"{sentence}; the largest win-rate change: {wins.loc[wins['difference'].abs().idxmax()]['text']}."
+    return f"{sentence}; the one with the smallest p_holm: {table.loc[table['p_holm'].idxmin()]['text']}."
 
 
 # -- the report's part ------------------------------------------------------------------------------------------
