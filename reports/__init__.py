@@ -2,6 +2,8 @@
 
 - :mod:`~simgin.reports.figures`: one function per figure (a tidy table in, a matplotlib
   ``Figure`` out) and a caption function per figure that states its finding in numbers;
+- :mod:`~simgin.reports.study`: a sweep's answer, put first in its report: a finding and a figure per
+  grid switch, the significant differences from the baseline, heat maps of each pair of switches;
 - :mod:`~simgin.reports.html`: the page template and the helpers that embed figures and tables;
 - :mod:`~simgin.reports.build`: :func:`build_report`, which reads a run directory, builds the
   tables, draws the figures the result has data for and writes the HTML with the PNG, SVG and

@@ -28,7 +28,7 @@ from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.tally import TURN_BINS
 
-from . import figures as F, tune as tune_report, tune_rules as tune_rules_report
+from . import figures as F, study, tune as tune_report, tune_rules as tune_rules_report
 from .document import Report, ReportFigure, ReportTable
 from .html import render_report
 
@@ -68,6 +68,14 @@ def _rules(config: dict[str, Any], settings: dict[str, Any] | None = None) -> di
     rules.update(config.get("rules") or {})
     rules.update(settings or {})
     return rules
+
+
+def cell_rules(config: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
+    """A sweep cell's rules: those it recorded (``cell['rules']``, so a ``preset=oklahoma`` cell is Oklahoma), or for
+    an older result without them the run's rules with the cell's switch values on top."""
+    if isinstance(cell.get("rules"), dict):
+        return _rules({"rules": cell["rules"]})
+    return _rules(config, {key: value for key, value in cell["settings"].items() if key != "preset"})
 
 
 def variant_name(rules: dict[str, Any]) -> str:
@@ -428,6 +436,9 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         return tables
 
     if kind == "sweep":
+        if study.is_study(result):  # the study's answer first (issue 23)
+            for name, title, frame, shown, note in study.tables(result):
+                add(name, title, frame, shown, note)
         cells = sweep_cells_table(result)
         shown = {switch: "text" for switch in result["grid"]} | _summary_shown(mode)
         shown.pop(mode, None)
@@ -440,7 +451,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         for cell in result["cells"]:
             if cell.get("same_game_as") is not None:
                 continue
-            name = variant_name(_rules(config, cell["settings"]))
+            name = variant_name(cell_rules(config, cell))
             variants.setdefault(name, []).extend(p["tally"] for p in cell["pairings"])
         merged = [(name, _sum_tallies(ts)) for name, ts in variants.items()]
         add("knock_limits", "Outcomes by knock limit", knock_limit_table(merged))
@@ -676,6 +687,12 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         if data is not None and has_data(data):
             made.append(_figure(name, title, table, chart, caption, data))
     if result["kind"] == "sweep":
+        if study.is_study(result):  # the study's answer first: one figure per switch, the differences, heat maps
+            frames = {name: table.frame for name, table in tables.items()}
+            made = [
+                ReportFigure(name, title, figure, caption, table)
+                for name, title, table, figure, caption in study.figures(result, frames)
+            ] + made
         for switch, values in result["grid"].items():
             group = frame(f"sweep_{switch}")
             if group is None or len(group) < 2:
@@ -752,6 +769,8 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     if result["kind"] == "sweep":
         for switch, values in (result.get("grid") or {}).items():
             facts.append((f"grid: {switch}", ", ".join(str(v) for v in values)))
+        if study.is_study(result):
+            facts.append(study.headline(result))
     table = config.get("table", "pairs")
     if table != "pairs":
         seatings = "every seating of the players" if config.get("duplicate") else "one seating"

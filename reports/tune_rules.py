@@ -202,14 +202,36 @@ def final_chart(result: dict[str, Any]) -> Figure:
     return fig
 
 
+def _difference_text(result: dict[str, Any]) -> str:
+    """Found minus start on the same fresh deals, with its 95% interval: ``'+4.2 points (95% CI +1.0 to +7.4)'``
+    (percentage points for shares, hands for a length objective); empty when the result has none."""
+    d = result.get("difference") or {}
+    if not finite(d.get("difference")):
+        return ""
+    scale = _scale(result)
+    digits, unit = (2, " hands") if scale == 1 else (1, " points")
+    text = f"{scale * d['difference']:+.{digits}f}{unit}"
+    if finite(d.get("low")) and finite(d.get("high")):
+        text += f" (95% CI {scale * d['low']:+.{digits}f} to {scale * d['high']:+.{digits}f})"
+    return text
+
+
 def final_caption(result: dict[str, Any]) -> str:
-    """The verdict in words, with both scores, their intervals and the p-value of the paired difference."""
+    """The verdict in words, with both scores, their intervals, the paired difference found - start with its
+    interval and p-value (the report's first finding)."""
     found = f"{_score_text(result['found_score'], result)} {_interval_text(result['found_score_ci'], result)}"
     start = f"{_score_text(result['start_score'], result)} {_interval_text(result['start_score_ci'], result)}"
+    verdict = f"{result['verdict'][0].upper()}{result['verdict'][1:]}."
+    if result["found_rules"] == result["start_rules"]:
+        return (
+            f"The search's best rules are the start rules ({_values_text(result['start_rules'])}): on fresh deals "
+            f"they score {start} (paired p = {_p_text(result['p_value'])}: the same rules). {verdict}"
+        ).replace("  ", " ")
+    difference = _difference_text(result)
+    change = f" found minus start {difference}," if difference else ""
     return (
         f"On fresh deals the found rules ({_values_text(result['found_rules'])}) score {found}, the start rules "
-        f"({_values_text(result['start_rules'])}) {start}; paired p = {_p_text(result['p_value'])}. "
-        f"{result['verdict'][0].upper()}{result['verdict'][1:]}."
+        f"({_values_text(result['start_rules'])}) {start};{change} paired p = {_p_text(result['p_value'])}. {verdict}"
     ).replace("  ", " ")
 
 

@@ -31,6 +31,11 @@ def report(directory: Path, output: Path | None, as_json: bool) -> None:
     numbers under every figure; each figure is also written as PNG and SVG and each table
     as CSV in a folder beside it (report_files/ for report.html).
 
+    A sweep's report opens with the study's answer: per grid switch, the first-named player's
+    win rate across its values and its paired test against the baseline (Holm-adjusted), the
+    significant differences with their 95% intervals, and heat maps of each pair of switches.
+    A tune-rules report opens with the final comparison of the found and the start rules.
+
     \b
     Example:
       simgin tournament simple random --hands 2000 --out demo-run --quiet
