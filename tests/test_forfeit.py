@@ -369,8 +369,8 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
     expected = engine.play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers)
     real = engine.run_kernel
 
-    def flag_hand_3(kernel, *args):
-        real(kernel, *args)
+    def flag_hand_3(kernel, *args, **options):
+        real(kernel, *args, **options)
         rows, errors = args[-3], args[-2]
         errors[3] = engine._k.ERROR_REDISCARD
         rows[3] = 0
@@ -388,8 +388,8 @@ def test_a_kernel_error_in_a_game_under_forfeit_is_played_again_in_the_python_en
     expected = engine.play_game_rows(("simple", "greedy"), Rules(), seeds)
     real = engine.run_kernel
 
-    def flag_game_2(kernel, *args):
-        real(kernel, *args)
+    def flag_game_2(kernel, *args, **options):
+        real(kernel, *args, **options)
         games, rows, counts, errors = args[-5:-1]
         errors[2] = (engine._k.ERROR_REDISCARD, 0, 0)
         games[2], rows[2], counts[2] = 0, 0, 1
