@@ -133,6 +133,25 @@ def test_every_builtin_parameter_has_a_slot_a_doc_and_an_allowed_default():
     assert len(slots.NAMES) <= slots.PARAMETER_CAPACITY
 
 
+#: The slot constants as they were written by hand before they were derived from ``NAMES``.
+_HAND_SLOTS = dict(
+    KNOCK=0, KNOCK_LATE=1, GIN_HOLD=2, GIN_STOCK=3, POTENTIAL=4, VALUE=5, SAFETY=6, DRAW_MARGIN=7, EVIDENCE=8,
+    TAKE_SIGNAL=9, PASS_SIGNAL=10, DISCARD_SIGNAL=11, KNOCK_SAMPLES=12, RISK_SAMPLES=13, BUDGET=14, WIDTH=15,
+    KNOCK_BIAS=16, PLAYOUT_KNOCK=17, OPPONENT_KNOCK=18, HAND_QUALITY=19, POTENTIAL_LATE=20, SAFETY_LATE=21,
+    GIN_ONLY=22,
+)  # fmt: skip
+
+
+def test_parameter_slots_derive_from_their_names():
+    """Each slot constant is a plain int, its name's position in NAMES, where the kernels read it before."""
+    for name in slots.NAMES:
+        constant = getattr(slots, name.upper())
+        assert type(constant) is int and constant == slots.NAMES.index(name), name
+    assert {name.upper(): slots.NAMES.index(name) for name in slots.NAMES} == _HAND_SLOTS
+    assert len(set(slots.NAMES)) == len(slots.NAMES)
+    assert type(slots.PARAMETER_CAPACITY) is int and len(slots.NAMES) <= slots.PARAMETER_CAPACITY
+
+
 def test_unknown_name_lists_the_strategies_that_exist():
     with pytest.raises(ValueError) as error:
         resolve("greddy")
