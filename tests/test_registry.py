@@ -113,6 +113,30 @@ def test_builtins_resolve_to_compiled_bots_with_their_defaults():
         assert player.given == {}
 
 
+def test_the_builtins_are_the_compiled_bots_as_their_modules_declare_them():
+    """One list of names (kernels.bots.BOT_NAMES); each strategy module declares its bot, twin and parameters."""
+    import importlib
+
+    assert BUILTIN_NAMES == BOT_NAMES
+    infos = registry.builtin_strategies()
+    assert list(infos) == list(BOT_NAMES)
+    for name, info in infos.items():
+        module = importlib.import_module(f"simgin.strategies.{name}")
+        assert name == module.BOT and info.bot_id == BOT_NAMES.index(module.BOT)
+        assert info.parameters == tuple(module.PARAMETERS) and info.description == module.DESCRIPTION
+        assert info.twin is module.TWIN
+    twins = {name: info.twin.__name__ for name, info in infos.items() if info.twin is not None}
+    assert twins == {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
+
+
+def test_a_strategy_module_that_names_another_bot_is_refused(monkeypatch):
+    import simgin.strategies.greedy as greedy
+
+    monkeypatch.setattr(greedy, "BOT", "simple")
+    with pytest.raises(ValueError, match=r"simgin\.strategies\.greedy declares BOT = 'simple': it must be 'greedy'"):
+        resolve("greedy")
+
+
 def test_parameters_ride_in_the_name_and_land_in_their_kernel_slots():
     player = resolve("heuristic:knock=7,safety=0.5")
     assert player.given == {"knock": 7.0, "safety": 0.5}
