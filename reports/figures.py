@@ -30,11 +30,12 @@ from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from simgin.game.showdown import OUTCOMES
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Okabe-Ito colours: distinguishable with the common forms of colour blindness.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "dead": "dead hand"}
 OUTCOME_COLORS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9", "undercut": "#D55E00", "dead": "#999999"}
 POINTS_SWITCHES = frozenset(

@@ -30,6 +30,7 @@ from simgin.cli.options import (
     warn_overridden,
 )
 from simgin.game.rules import Rules
+from simgin.game.showdown import OUTCOMES
 from simgin.players.programs import MAX_DECISION_TIMEOUT
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -513,7 +514,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  undecided: {_percent(capped / data['games'])} of games ({capped:,}) reached the cap of "
             f"{MAX_HANDS_PER_GAME:,} deals with no winner, a win for neither player"
         )
-    outcomes = ["knock", "gin", "big_gin", "undercut", "dead"]
+    outcomes = list(OUTCOMES)
     if result.config.on_illegal == "forfeit":
         outcomes.append("forfeit")  # so that the shares sum to 100%
     click.echo("  outcomes: " + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in outcomes))
