@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from simgin.game.rules import Rules
+from simgin.game.showdown import OUTCOMES
 from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.tally import TURN_BINS
@@ -31,8 +32,6 @@ from simgin.running.tally import TURN_BINS
 from . import figures as F, study, tune as tune_report, tune_rules as tune_rules_report
 from .document import Report, ReportFigure, ReportTable
 from .html import render_report
-
-OUTCOMES = F.OUTCOMES
 
 
 @dataclass

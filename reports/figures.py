@@ -30,11 +30,13 @@ from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from simgin.game.showdown import OUTCOMES
+from simgin.statistics.formats import finite, percent, percent_interval
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Okabe-Ito colours: distinguishable with the common forms of colour blindness.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "dead": "dead hand"}
 OUTCOME_COLORS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9", "undercut": "#D55E00", "dead": "#999999"}
 POINTS_SWITCHES = frozenset(
@@ -98,28 +100,6 @@ def styled(function: F) -> F:
 
 
 # -- number formats for captions --------------------------------------------------------
-
-
-def finite(value: Any) -> bool:
-    """True for a real, finite number (None and NaN are missing values; 0-d arrays count as numbers)."""
-    if value is None or isinstance(value, str | bool):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except (TypeError, ValueError):
-        return False
-
-
-def percent(value: float, digits: int = 1) -> str:
-    """A share as a percentage: ``0.612`` -> ``'61.2%'``; a missing value is ``'n/a'``."""
-    return f"{100 * value:.{digits}f}%" if finite(value) else "n/a"
-
-
-def percent_interval(low: float, high: float) -> str:
-    """An interval of shares: ``(59.8-62.6%)``, or an empty string when it is missing."""
-    if not (finite(low) and finite(high)):
-        return ""
-    return f"({100 * low:.1f}-{100 * high:.1f}%)"
 
 
 def signed(value: float, digits: int = 1) -> str:
@@ -208,7 +188,7 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
         for j in range(k):
             if i == j or not finite(rate[i, j]):
                 continue
-            text = f"{100 * rate[i, j]:.1f}%"
+            text = percent(rate[i, j])
             if finite(low[i, j]) and finite(high[i, j]):
                 text += f"\n{100 * low[i, j]:.1f}-{100 * high[i, j]:.1f}"
             dark = abs(rate[i, j] - 0.5) > 0.3

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simgin.statistics.formats import percent
+
 if TYPE_CHECKING:
     from .document import Report, ReportFigure, ReportTable
 
@@ -140,7 +142,7 @@ def cell(value: Any, fmt: str) -> str:
     if not math.isfinite(number):
         return "-"
     if fmt == "pct":
-        return f"{100 * number:.1f}%"
+        return percent(number)
     if fmt == "int":
         return f"{number:,.0f}"
     if fmt == "p":

@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .figures import PALETTE, WIDTH, finite, percent, percent_interval, signed, styled
+from simgin.statistics.formats import finite, p_value, percent, percent_interval
+
+from .figures import PALETTE, WIDTH, signed, styled
 
 PHASE_COLORS = {"search": PALETTE[0], "select": PALETTE[1], "final": PALETTE[2]}
 PHASE_LABELS = {"search": "search", "select": "finalists replayed", "final": "final measurement"}
@@ -153,7 +155,7 @@ def tune_tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, di
     difference = result["difference"]
     comparison = final_table(result)
     note = (
-        f"Paired difference tuned - start: {_difference_text(difference, result)}, p = {_p_text(result['p_value'])} "
+        f"Paired difference tuned - start: {_difference_text(difference, result)}, p = {p_value(result['p_value'])} "
         "(two-sided; duplicate deal pairs, batch means over chunks)."
     )
     return [
@@ -181,12 +183,6 @@ def tune_tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, di
         ("tune_generations", "Search generations", generation_table(result), {}, ""),
         ("tune_evaluations", "Every evaluation", evaluation_table(result), {}, ""),
     ]
-
-
-def _p_text(p_value: Any) -> str:
-    if not finite(p_value):
-        return "n/a"
-    return "< 1e-300" if p_value == 0 else f"{p_value:.2g}"
 
 
 def _difference_text(difference: dict[str, Any], result: dict[str, Any]) -> str:
@@ -349,7 +345,7 @@ def final_chart(result: dict[str, Any]) -> Figure:
     unit = "games" if _games(result) else "hands"
     ax.set_title(
         f"Final measurement: {units:,} fresh {unit} per candidate and opponent (95% intervals)\n"
-        f"paired difference {_difference_text(result['difference'], result)}, p = {_p_text(result['p_value'])}"
+        f"paired difference {_difference_text(result['difference'], result)}, p = {p_value(result['p_value'])}"
     )
     fig.legend(loc="outside lower center", ncol=2)
     return fig
@@ -367,7 +363,7 @@ def final_caption(result: dict[str, Any]) -> str:
         f"On {units:,} fresh {unit} per candidate against {pool}, never used by the search, the tuned spec {verb} "
         f"{_score_text(result['score'], result)} {_interval_text(*result['score_ci'], result)}{tail} and the start "
         f"{_score_text(result['start_score'], result)} {_interval_text(*result['start_score_ci'], result)}; the paired "
-        f"difference is {_difference_text(result['difference'], result)}, p = {_p_text(result['p_value'])}."
+        f"difference is {_difference_text(result['difference'], result)}, p = {p_value(result['p_value'])}."
     ).replace("  ", " ")
 
 

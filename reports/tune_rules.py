@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .figures import PALETTE, WIDTH, finite, styled
+from simgin.statistics.formats import finite, p_value, percent
+
+from .figures import PALETTE, WIDTH, styled
 
 
 def _objective(result: dict[str, Any]) -> tuple[str, float | None]:
@@ -32,7 +34,7 @@ def _score_text(value: Any, result: dict[str, Any]) -> str:
         return "n/a"
     name, target = _objective(result)
     if name == "skill":
-        return f"{100 * value:.1f}%"
+        return percent(value)
     if name == "balance":
         return f"{100 * value:.1f} points from 50%"
     return f"{value:.2f} hands from {target:g}"
@@ -57,12 +59,6 @@ def _score_label(result: dict[str, Any]) -> str:
 
 def _values_text(values: dict[str, Any]) -> str:
     return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items())
-
-
-def _p_text(p_value: Any) -> str:
-    if not finite(p_value):
-        return "n/a"
-    return "< 1e-300" if p_value == 0 else f"{p_value:.2g}"
 
 
 # -- tables ----------------------------------------------------------------------------------------------
@@ -225,13 +221,13 @@ def final_caption(result: dict[str, Any]) -> str:
     if result["found_rules"] == result["start_rules"]:
         return (
             f"The search's best rules are the start rules ({_values_text(result['start_rules'])}): on fresh deals "
-            f"they score {start} (paired p = {_p_text(result['p_value'])}: the same rules). {verdict}"
+            f"they score {start} (paired p = {p_value(result['p_value'])}: the same rules). {verdict}"
         ).replace("  ", " ")
     difference = _difference_text(result)
     change = f" found minus start {difference}," if difference else ""
     return (
         f"On fresh deals the found rules ({_values_text(result['found_rules'])}) score {found}, the start rules "
-        f"({_values_text(result['start_rules'])}) {start};{change} paired p = {_p_text(result['p_value'])}. {verdict}"
+        f"({_values_text(result['start_rules'])}) {start};{change} paired p = {p_value(result['p_value'])}. {verdict}"
     ).replace("  ", " ")
 
 

@@ -22,6 +22,8 @@ from simgin.game.melds import deadwood, discard_deadwoods
 from simgin.game.rng import SplitMix64
 from simgin.players.strategy import Parameter, PlayerView
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "greedy"
 DESCRIPTION = "minimum-deadwood draws and discards, knocks as soon as it can"
 PARAMETERS: tuple[Parameter, ...] = ()
 
@@ -67,3 +69,7 @@ class GreedyStrategy:
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
         return True
+
+
+#: The plain-Python class that plays exactly as the compiled bot.
+TWIN = GreedyStrategy

@@ -50,6 +50,10 @@ from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 from simgin.kernels.bots import BOT_HEURISTIC
 from simgin.players.strategy import Parameter
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "heuristic"
+#: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
+TWIN = None
 DESCRIPTION = (
     "rules-aware rules of thumb: knocks when knocking now beats playing on, discards by deadwood, potential, safety"
 )

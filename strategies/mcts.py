@@ -33,13 +33,15 @@ The default budget keeps a decision well under 50 ms on one core (benchmarks/RES
 
 from __future__ import annotations
 
-from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
 from simgin.strategies.opponent import MODEL_PARAMETERS
 
-from simgin.kernels.bots import BOT_MCTS
 from simgin.players.strategy import Parameter
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "mcts"
+#: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
+TWIN = None
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
@@ -53,11 +55,3 @@ PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(tuple(p for p in DISCARD_PARAMETERS if p.name in ("potential", "value", "safety")), safety=1.0),
     *with_defaults(MODEL_PARAMETERS, hand_quality=0.3),
 )
-
-
-class MctsStrategy(CompiledStrategy):
-    """The compiled ``mcts`` bot in the Python protocol; keyword arguments set parameters."""
-
-    def __init__(self, **params: float) -> None:
-        spec = "mcts" + (":" + ",".join(f"{k}={v:g}" for k, v in params.items()) if params else "")
-        super().__init__(spec, BOT_MCTS, parameter_vector(PARAMETERS, params))

@@ -32,12 +32,14 @@ Policy, per decision:
 
 from __future__ import annotations
 
-from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, with_defaults
 
-from simgin.kernels.bots import BOT_OPPONENT
 from simgin.players.strategy import Parameter
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "opponent"
+#: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
+TWIN = None
 DESCRIPTION = (
     "heuristic play steered by a Bayesian estimate of the opponent's hand: safe discards, sharper knock values"
 )
@@ -61,11 +63,3 @@ PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(DISCARD_PARAMETERS, potential=1.0, potential_late=0.25, safety=1.0, safety_late=1.0),
     *MODEL_PARAMETERS,
 )
-
-
-class OpponentStrategy(CompiledStrategy):
-    """The compiled ``opponent`` bot in the Python protocol; keyword arguments set parameters."""
-
-    def __init__(self, **params: float) -> None:
-        spec = "opponent" + (":" + ",".join(f"{k}={v:g}" for k, v in params.items()) if params else "")
-        super().__init__(spec, BOT_OPPONENT, parameter_vector(PARAMETERS, params))

@@ -21,6 +21,8 @@ from simgin.game.melds import discard_deadwoods
 from simgin.game.rng import SplitMix64
 from simgin.players.strategy import Parameter, PlayerView
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "random"
 DESCRIPTION = "uniformly random legal moves"
 PARAMETERS: tuple[Parameter, ...] = ()
 
@@ -66,3 +68,7 @@ class RandomStrategy:
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
         return rng.randint(2) == 1
+
+
+#: The plain-Python class that plays exactly as the compiled bot.
+TWIN = RandomStrategy

@@ -31,6 +31,8 @@ from simgin.game.melds import discard_deadwoods
 from simgin.game.rng import SplitMix64
 from simgin.players.strategy import Parameter, PlayerView
 
+#: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
+BOT = "simple"
 DESCRIPTION = "the EAAI SimpleGinRummyPlayer: takes melding pile cards, discards to least deadwood, knocks at once"
 PARAMETERS: tuple[Parameter, ...] = ()
 
@@ -107,3 +109,7 @@ class SimpleStrategy:
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
         return True
+
+
+#: The plain-Python class that plays exactly as the compiled bot.
+TWIN = SimpleStrategy

@@ -113,6 +113,30 @@ def test_builtins_resolve_to_compiled_bots_with_their_defaults():
         assert player.given == {}
 
 
+def test_the_builtins_are_the_compiled_bots_as_their_modules_declare_them():
+    """One list of names (kernels.bots.BOT_NAMES); each strategy module declares its bot, twin and parameters."""
+    import importlib
+
+    assert BUILTIN_NAMES == BOT_NAMES
+    infos = registry.builtin_strategies()
+    assert list(infos) == list(BOT_NAMES)
+    for name, info in infos.items():
+        module = importlib.import_module(f"simgin.strategies.{name}")
+        assert name == module.BOT and info.bot_id == BOT_NAMES.index(module.BOT)
+        assert info.parameters == tuple(module.PARAMETERS) and info.description == module.DESCRIPTION
+        assert info.twin is module.TWIN
+    twins = {name: info.twin.__name__ for name, info in infos.items() if info.twin is not None}
+    assert twins == {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
+
+
+def test_a_strategy_module_that_names_another_bot_is_refused(monkeypatch):
+    import simgin.strategies.greedy as greedy
+
+    monkeypatch.setattr(greedy, "BOT", "simple")
+    with pytest.raises(ValueError, match=r"simgin\.strategies\.greedy declares BOT = 'simple': it must be 'greedy'"):
+        resolve("greedy")
+
+
 def test_parameters_ride_in_the_name_and_land_in_their_kernel_slots():
     player = resolve("heuristic:knock=7,safety=0.5")
     assert player.given == {"knock": 7.0, "safety": 0.5}
@@ -131,6 +155,25 @@ def test_every_builtin_parameter_has_a_slot_a_doc_and_an_allowed_default():
             assert parameter.doc
             assert parameter.check(float(parameter.default)) == parameter.default
     assert len(slots.NAMES) <= slots.PARAMETER_CAPACITY
+
+
+#: The slot constants as they were written by hand before they were derived from ``NAMES``.
+_HAND_SLOTS = dict(
+    KNOCK=0, KNOCK_LATE=1, GIN_HOLD=2, GIN_STOCK=3, POTENTIAL=4, VALUE=5, SAFETY=6, DRAW_MARGIN=7, EVIDENCE=8,
+    TAKE_SIGNAL=9, PASS_SIGNAL=10, DISCARD_SIGNAL=11, KNOCK_SAMPLES=12, RISK_SAMPLES=13, BUDGET=14, WIDTH=15,
+    KNOCK_BIAS=16, PLAYOUT_KNOCK=17, OPPONENT_KNOCK=18, HAND_QUALITY=19, POTENTIAL_LATE=20, SAFETY_LATE=21,
+    GIN_ONLY=22,
+)  # fmt: skip
+
+
+def test_parameter_slots_derive_from_their_names():
+    """Each slot constant is a plain int, its name's position in NAMES, where the kernels read it before."""
+    for name in slots.NAMES:
+        constant = getattr(slots, name.upper())
+        assert type(constant) is int and constant == slots.NAMES.index(name), name
+    assert {name.upper(): slots.NAMES.index(name) for name in slots.NAMES} == _HAND_SLOTS
+    assert len(set(slots.NAMES)) == len(slots.NAMES)
+    assert type(slots.PARAMETER_CAPACITY) is int and len(slots.NAMES) <= slots.PARAMETER_CAPACITY
 
 
 def test_unknown_name_lists_the_strategies_that_exist():

@@ -248,3 +248,117 @@ def test_largest_points_switches_score_without_overflow(shutout: str) -> None:
     # The game winner has the larger total, and a total includes the game bonus (R21).
     assert (totals[np.arange(len(games)), winners] > totals[np.arange(len(games)), 1 - winners]).all()
     assert (totals.max(axis=1) >= MAX_POINTS).all()
+
+
+def _hand_packed(rules: Rules) -> np.ndarray:
+    """The array as ``Rules.to_array`` packed it slot by slot before the slots were declared once (the reference)."""
+    from simgin.game.rules import DEALER_ROTATIONS, SHUTOUT_RULES
+
+    return np.array(
+        [
+            rules.knock_limit,
+            rules.gin_bonus,
+            rules.undercut_bonus,
+            rules.undercut_on_tie,
+            rules.box_bonus,
+            rules.game_bonus,
+            SHUTOUT_RULES.index(rules.shutout),
+            rules.shutout_bonus,
+            rules.target,
+            rules.rediscard_taken_card,
+            rules.fiftieth_card_action,
+            rules.eleven_card_start,
+            DEALER_ROTATIONS.index(rules.dealer_rotation),
+            rules.big_gin,
+            rules.big_gin_bonus,
+            rules.oklahoma,
+            rules.oklahoma_spade_double,
+            rules.oklahoma_ace_gin_only,
+            rules.oklahoma_extra_boxes,
+            rules.hollywood,
+        ],
+        dtype=np.int64,
+    )
+
+
+#: The index constants as the kernels read them before they were derived from ``rule_index.SLOTS``.
+_HAND_INDEX = {
+    "KNOCK_LIMIT": 0,
+    "GIN_BONUS": 1,
+    "UNDERCUT_BONUS": 2,
+    "UNDERCUT_ON_TIE": 3,
+    "BOX_BONUS": 4,
+    "GAME_BONUS": 5,
+    "SHUTOUT": 6,
+    "SHUTOUT_BONUS": 7,
+    "TARGET": 8,
+    "REDISCARD": 9,
+    "FIFTIETH": 10,
+    "ELEVEN_START": 11,
+    "DEALER_ROTATION": 12,
+    "BIG_GIN": 13,
+    "BIG_GIN_BONUS": 14,
+    "OKLAHOMA": 15,
+    "OK_SPADE_DOUBLE": 16,
+    "OK_ACE_GIN_ONLY": 17,
+    "OK_EXTRA_BOXES": 18,
+    "HOLLYWOOD": 19,
+    "RULE_COUNT": 20,
+}
+
+
+def _random_rules(rng: np.random.Generator) -> Rules:
+    values = {}
+    for f in dataclasses.fields(Rules):
+        if f.type == "bool":
+            values[f.name] = bool(rng.integers(2))
+        elif f.type == "int":
+            values[f.name] = int(rng.integers(0, 11)) if f.name == "knock_limit" else int(rng.integers(1, 500))
+        else:
+            choices = f.metadata["choices"]
+            values[f.name] = choices[int(rng.integers(len(choices)))]
+    if values["oklahoma"]:
+        values["eleven_card_start"] = False
+    return Rules(**values)
+
+
+def test_the_kernel_array_is_packed_as_before() -> None:
+    """``to_array`` derived from ``rule_index.SLOTS`` gives the bytes of the old hand-packed array."""
+    rng = np.random.default_rng(26)
+    samples = [Rules.preset(name) for name in Rules.PRESETS] + [_random_rules(rng) for _ in range(200)]
+    for rules in samples:
+        packed = rules.to_array()
+        assert packed.dtype == np.int64
+        assert packed.tobytes() == _hand_packed(rules).tobytes(), rules
+
+
+def test_the_rule_index_constants_are_plain_ints_at_their_old_positions() -> None:
+    from simgin.kernels import rule_index as ri
+
+    for name, index in _HAND_INDEX.items():
+        assert type(getattr(ri, name)) is int, name
+        assert getattr(ri, name) == index, name
+    assert [constant for constant, _ in ri.SLOTS] == [name for name in _HAND_INDEX if name != "RULE_COUNT"]
+
+
+def test_every_rules_field_has_a_slot_or_a_reason() -> None:
+    """A new switch must be packed (in field order, at the end) or say why the kernels do not need it."""
+    from simgin.kernels import rule_index as ri
+
+    slotted = [field for _, field in ri.SLOTS]
+    names = [f.name for f in dataclasses.fields(Rules)]
+    assert sorted(slotted + list(ri.NOT_PACKED)) == sorted(names)
+    assert slotted == [name for name in names if name not in ri.NOT_PACKED]
+    assert all(ri.NOT_PACKED.values())
+
+
+def test_v12_team_target_reaches_the_partnership_kernel_through_the_target_slot() -> None:
+    """team_target has no slot: the partnership table plays to it, and a two-player game does not see it."""
+    from simgin.game.multiplayer import play_table_rows
+
+    seeds = np.arange(1, 4, dtype=np.uint64)
+    players = ("simple", "greedy", "simple", "greedy")
+    low = play_table_rows("teams", players, Rules(team_target=10), seeds)
+    high = play_table_rows("teams", players, Rules(team_target=300), seeds)
+    assert low[3].sum() < high[3].sum()
+    assert (Rules(team_target=10).to_array() == Rules().to_array()).all()

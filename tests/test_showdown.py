@@ -426,3 +426,21 @@ def test_r14_r18_clustered_knocks_match_brute_force() -> None:
         undercut_count += expected["kind"] == "undercut"
     assert not mismatches, mismatches[:3]
     assert layoff_count >= 500 and undercut_count >= 300, (layoff_count, undercut_count)
+
+
+def test_the_outcome_list_derives_from_kind_and_every_table_uses_it() -> None:
+    """One outcome list (``showdown.OUTCOMES``), in the columns' old order, shared by summaries, tallies and reports."""
+    from simgin.reports import build, figures
+
+    from simgin.cli.main import run as cli_run
+    from simgin.game import showdown
+    from simgin.running import summary, tally
+
+    assert showdown.OUTCOMES == ("knock", "gin", "big_gin", "undercut", "dead")
+    assert all(type(name) is str for name in showdown.OUTCOMES)
+    assert {*showdown.OUTCOMES, showdown.Kind.FORFEIT.value} == {kind.value for kind in showdown.Kind}
+    for module in (summary, figures, build, cli_run, tally):
+        assert module.OUTCOMES is showdown.OUTCOMES, module.__name__
+    assert [name for name in tally.TALLY_FIELDS if name.startswith("limit0_")] == [
+        f"limit0_{what}" for what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points")
+    ]

@@ -30,7 +30,9 @@ from simgin.cli.options import (
     warn_overridden,
 )
 from simgin.game.rules import Rules
+from simgin.game.showdown import OUTCOMES
 from simgin.players.programs import MAX_DECISION_TIMEOUT
+from simgin.statistics.formats import p_value, percent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -444,8 +446,8 @@ def _timing_line(result: Any, seconds: float) -> str:
     return f"{seconds:.1f} s, {shown} hands/s ({result.hands_run:,} hands played now{resumed})"
 
 
-def _percent(value: float) -> str:
-    return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
+#: A share in the commands' output (a missing one is ``-``).
+_percent = functools.partial(percent, missing="-")
 
 
 @click.command()
@@ -513,7 +515,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
             f"  undecided: {_percent(capped / data['games'])} of games ({capped:,}) reached the cap of "
             f"{MAX_HANDS_PER_GAME:,} deals with no winner, a win for neither player"
         )
-    outcomes = ["knock", "gin", "big_gin", "undercut", "dead"]
+    outcomes = list(OUTCOMES)
     if result.config.on_illegal == "forfeit":
         outcomes.append("forfeit")  # so that the shares sum to 100%
     click.echo("  outcomes: " + ", ".join(f"{k} {_percent(data[f'{k}_rate'])}" for k in outcomes))
@@ -655,17 +657,7 @@ def holm_claim(row: dict[str, Any]) -> str:
         better, worse, score = row["a"], row["b"], row["score"]
     else:
         better, worse, score = row["b"], row["a"], 1 - row["score"]
-    return f"{better} beats {worse} (pair score {score:.3f}, adjusted p {format_p(row['p_holm'])})"
-
-
-def format_p(p: float) -> str:
-    """A p-value in two significant digits; one below 1e-300 (the floor of double precision, where it
-    may have underflowed to 0) as ``< 1e-300``.
-
-    >>> format_p(0.0123), format_p(3.2e-45), format_p(0.0)
-    ('0.012', '3.2e-45', '< 1e-300')
-    """
-    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+    return f"{better} beats {worse} (pair score {score:.3f}, adjusted p {p_value(row['p_holm'])})"
 
 
 @click.command()
@@ -786,7 +778,7 @@ def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[s
         else "unbounded: one side won every pair"
     )
     click.echo(
-        f"  Elo {summary['elo']:.1f} ({interval}), LOS {100 * summary['los']:.1f}%, "
+        f"  Elo {summary['elo']:.1f} ({interval}), LOS {_percent(summary['los'])}, "
         f"pair counts {[int(c) for c in summary['counts']]}"
     )
 
@@ -1032,7 +1024,7 @@ def _echo_oklahoma_breakdowns(result: Any) -> None:
     """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
     for index, breakdown in result.oklahoma_breakdowns().items():
         label = result.cells[index].label
-        click.echo(f"\n{label}: by up card (knock limit); {100 * breakdown['doubled_share'].iloc[0]:.1f}% doubled")
+        click.echo(f"\n{label}: by up card (knock limit); {_percent(breakdown['doubled_share'].iloc[0])} doubled")
         click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 

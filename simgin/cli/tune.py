@@ -17,19 +17,20 @@ import click
 
 from simgin.cli.options import on_illegal_option, plural
 from simgin.game.rules import Rules
+from simgin.statistics.formats import p_value, percent, percent_interval
 
 
 def _percent_or_points(value: float, mode: str) -> str:
     if value is None or not math.isfinite(value):
         return "-"
-    return f"{100 * value:.1f}%" if mode == "games" else f"{value:+.2f}"
+    return percent(value) if mode == "games" else f"{value:+.2f}"
 
 
 def _interval(low: float, high: float, mode: str) -> str:
     if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
         return "(no interval)"
     if mode == "games":
-        return f"({100 * low:.1f}-{100 * high:.1f}%)"
+        return percent_interval(low, high)
     return f"({low:+.2f} to {high:+.2f})"
 
 
@@ -265,8 +266,7 @@ def _echo_result(result: Any) -> None:
     difference = result.difference
     scale = 100 if mode == "games" else 1
     unit = " percentage points of games" if mode == "games" else " net points per hand"
-    p_value = result.p_value
-    p_text = "-" if p_value is None or not math.isfinite(p_value) else f"{p_value:.2g}"
+    p_text = p_value(result.p_value, missing="-")
     click.echo(
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({scale * difference['low']:+.2f} to {scale * difference['high']:+.2f}), p = {p_text}"

@@ -17,6 +17,7 @@ import click
 
 from simgin.cli.options import rules_options
 from simgin.game.rules import Rules
+from simgin.statistics.formats import p_below
 
 KEEP_METRICS = (
     "win_rate",
@@ -178,7 +179,7 @@ def tune_rules(
 
 
 def _echo_result(result: Any) -> None:
-    from simgin.studies.tune_rules import format_p, format_score
+    from simgin.studies.tune_rules import format_score
 
     settings = result.settings
     objective = settings.objective
@@ -209,7 +210,7 @@ def _echo_result(result: Any) -> None:
     click.echo(
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({_signed(scale * difference['low'])} to {_signed(scale * difference['high'])}), "
-        f"{format_p(result.p_value)}"
+        f"{p_below(result.p_value)}"
     )
     for text, row in result.keep.items():
         found, start = row["found"], row["start"]

@@ -44,9 +44,9 @@ GAME_SWITCHES = (
 MAX_POINTS = 10_000
 
 
-def _rule(default: Any, doc: str) -> Any:
-    """A rule switch with its default and a one-line doc citing the rule id."""
-    return field(default=default, metadata={"doc": doc})
+def _rule(default: Any, doc: str, choices: tuple[str, ...] | None = None) -> Any:
+    """A rule switch with its default, a one-line doc citing the rule id and, for a named choice, its choices."""
+    return field(default=default, metadata={"doc": doc} if choices is None else {"doc": doc, "choices": choices})
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,7 @@ class Rules:
     shutout: str = _rule(
         "bonus",
         "R21/V8: 'bonus' (game bonus becomes shutout_bonus), 'double' (winner's whole score doubled) or 'none'.",
+        SHUTOUT_RULES,
     )
     shutout_bonus: int = _rule(200, "R21: the game bonus after a shutout when shutout='bonus'.")
     target: int = _rule(100, "R20: a game ends when a player's total reaches this.")
@@ -70,7 +71,9 @@ class Rules:
         False, "V7: with two stock cards left, the other player may take the last discard to knock."
     )
     eleven_card_start: bool = _rule(False, "V5: non-dealer gets 11 cards and no card is turned up.")
-    dealer_rotation: str = _rule("loser", "V10: who deals the next hand: 'loser', 'winner' or 'alternate'.")
+    dealer_rotation: str = _rule(
+        "loser", "V10: who deals the next hand: 'loser', 'winner' or 'alternate'.", DEALER_ROTATIONS
+    )
     big_gin: bool = _rule(False, "V13: 11 melded cards after the draw may go big gin without discarding.")
     big_gin_bonus: int = _rule(31, "V13: bonus for big gin.")
     oklahoma: bool = _rule(False, "V9: the first up card sets the knock limit (face cards 10).")
@@ -230,30 +233,20 @@ class Rules:
         return [{"name": f.name, "type": f.type, "default": f.default, "doc": f.metadata["doc"]} for f in fields(cls)]
 
     def to_array(self) -> np.ndarray:
-        """The switches packed as int64 for the kernels (index constants in ``kernels.rule_index``)."""
-        from simgin.kernels import rule_index as ri
+        """The switches packed as int64 for the kernels, slot by slot as ``kernels.rule_index.SLOTS`` declares.
 
-        packed = np.zeros(ri.RULE_COUNT, dtype=np.int64)
-        packed[ri.KNOCK_LIMIT] = self.knock_limit
-        packed[ri.GIN_BONUS] = self.gin_bonus
-        packed[ri.UNDERCUT_BONUS] = self.undercut_bonus
-        packed[ri.UNDERCUT_ON_TIE] = self.undercut_on_tie
-        packed[ri.BOX_BONUS] = self.box_bonus
-        packed[ri.GAME_BONUS] = self.game_bonus
-        packed[ri.SHUTOUT] = SHUTOUT_RULES.index(self.shutout)
-        packed[ri.SHUTOUT_BONUS] = self.shutout_bonus
-        packed[ri.TARGET] = self.target
-        packed[ri.REDISCARD] = self.rediscard_taken_card
-        packed[ri.FIFTIETH] = self.fiftieth_card_action
-        packed[ri.ELEVEN_START] = self.eleven_card_start
-        packed[ri.DEALER_ROTATION] = DEALER_ROTATIONS.index(self.dealer_rotation)
-        packed[ri.BIG_GIN] = self.big_gin
-        packed[ri.BIG_GIN_BONUS] = self.big_gin_bonus
-        packed[ri.OKLAHOMA] = self.oklahoma
-        packed[ri.OK_SPADE_DOUBLE] = self.oklahoma_spade_double
-        packed[ri.OK_ACE_GIN_ONLY] = self.oklahoma_ace_gin_only
-        packed[ri.OK_EXTRA_BOXES] = self.oklahoma_extra_boxes
-        packed[ri.HOLLYWOOD] = self.hollywood
+        An int or a bool is packed as itself, a named choice as its position in the field's
+        ``choices`` (``SHUTOUT_RULES``, ``DEALER_ROTATIONS``). ``team_target`` has no slot
+        (``rule_index.NOT_PACKED`` says why).
+        """
+        from simgin.kernels.rule_index import SLOTS
+
+        known = {f.name: f for f in fields(self)}
+        packed = np.zeros(len(SLOTS), dtype=np.int64)
+        for index, (_, name) in enumerate(SLOTS):
+            value = getattr(self, name)
+            choices = known[name].metadata.get("choices")
+            packed[index] = choices.index(value) if choices else value
         return packed
 
     def hand_knock_limit(self, up_card: int | None) -> int:

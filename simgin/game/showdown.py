@@ -41,6 +41,13 @@ KIND_FORFEIT = 5
 KIND_CODES = {Kind.DEAD: 0, Kind.KNOCK: 1, Kind.GIN: 2, Kind.BIG_GIN: 3, Kind.UNDERCUT: 4, Kind.FORFEIT: KIND_FORFEIT}
 KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
 
+#: The outcomes of the hands the kernels play (every kind but the forfeit), in the order summaries and
+#: reports list them (their columns and rates): the hands won, in the order of :class:`Kind`, then the dead hand.
+OUTCOMES: tuple[str, ...] = (
+    *(kind.value for kind in Kind if kind not in (Kind.DEAD, Kind.FORFEIT)),
+    Kind.DEAD.value,
+)
+
 
 class Side(StrEnum):
     """The two sides of a showdown."""

@@ -27,9 +27,10 @@ calls cheap: numba counts a reference for each array argument of each call.
   ``simple`` compiles nothing of ``heuristic.py``, ``opponent.py`` or ``mcts.py``, and a
   pairing with ``mcts`` compiles mcts once and reuses the hand loop every pairing uses.
 
-To add a bot: write its ``decide`` function (``@njit(cache=True)``, the ``POLICY`` arguments,
-returning 0/1 or the card to discard; see :func:`_estimating_decide`), give it the next id and
-name and put the function in ``POLICIES``. Pairings without it compile nothing of it.
+To add a bot (docs/ADDING_A_BOT.md): write its ``decide`` function (``@njit(cache=True)``, the
+``POLICY`` arguments, returning 0/1 or the card to discard; see :func:`_estimating_decide`) and
+register it with one line at the end of ``BOTS``, which gives it its id (its position) and name.
+Pairings without it compile nothing of it.
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
@@ -49,13 +50,13 @@ from simgin.kernels.rng import GOLDEN, MUL1, MUL2, S27, S30, S31, S32
 from simgin.kernels.rule_index import REDISCARD as _REDISCARD, RULE_COUNT
 from simgin.kernels.showdown import SUIT_VALUE
 
+#: Ids of the bots the kernels branch on (each its position in ``BOTS``, the list of every bot; a test checks).
 BOT_RANDOM = 0
 BOT_SIMPLE = 1
 BOT_GREEDY = 2
 BOT_HEURISTIC = 3
 BOT_OPPONENT = 4
 BOT_MCTS = 5
-BOT_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
 #: Bots with ids up to this one are built into the hand loop; the others play through their ``decide``.
 LAST_BUILT_IN = BOT_GREEDY
 
@@ -395,16 +396,22 @@ def _mcts_decide(decision, bot, seat, hand, state, suit_deadwood):
     return np.int64(answer)
 
 
-#: Each bot's ``decide``, by id: the built-in bots share :func:`built_in_decide` (the Python
-#: adapter's; the engine calls them directly), the others are passed to the engine.
-POLICIES = (
-    built_in_decide,
-    built_in_decide,
-    built_in_decide,
-    _estimating_decide,
-    _estimating_decide,
-    _mcts_decide,
+#: Every compiled bot, weakest first, one line each: its name and its ``decide``. A bot's id is its
+#: position. The built-in bots share :func:`built_in_decide` (the Python adapter's; the engine calls them
+#: directly), the others are passed to the engine. The registry lists these names, each described by the
+#: module of its name in ``strategies/``.
+BOTS = (
+    ("random", built_in_decide),
+    ("simple", built_in_decide),
+    ("greedy", built_in_decide),
+    ("heuristic", _estimating_decide),
+    ("opponent", _estimating_decide),
+    ("mcts", _mcts_decide),
 )
+#: The bots' names, by id.
+BOT_NAMES = tuple(name for name, _ in BOTS)
+#: Each bot's ``decide``, by id.
+POLICIES = tuple(decide for _, decide in BOTS)
 
 
 def seat_policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]

@@ -1,33 +1,15 @@
 """Slots of the compiled bots' float64 parameter vector (one vector per seat).
 
+``NAMES`` declares the slots; the index constants the kernels read (``KNOCK = 0``,
+``KNOCK_LATE = 1``, ...) are derived from it as plain module-level ints, which numba
+compiles as constants. A new parameter is a new name at the end of ``NAMES``.
+
 Each built-in bot uses some of these slots; its defaults and what each one means are
 declared next to its policy in ``strategies/`` and checked against these names by the
 registry. Unused slots hold the registry's defaults and are ignored.
 """
 
-KNOCK = 0
-KNOCK_LATE = 1
-GIN_HOLD = 2
-GIN_STOCK = 3
-POTENTIAL = 4
-VALUE = 5
-SAFETY = 6
-DRAW_MARGIN = 7
-EVIDENCE = 8
-TAKE_SIGNAL = 9
-PASS_SIGNAL = 10
-DISCARD_SIGNAL = 11
-KNOCK_SAMPLES = 12
-RISK_SAMPLES = 13
-BUDGET = 14
-WIDTH = 15
-KNOCK_BIAS = 16
-PLAYOUT_KNOCK = 17
-OPPONENT_KNOCK = 18
-HAND_QUALITY = 19
-POTENTIAL_LATE = 20
-SAFETY_LATE = 21
-GIN_ONLY = 22
+#: The slots' names, slot 0 first. Each gets an index constant of its name in capitals (``KNOCK = 0``).
 NAMES = (
     "knock",
     "knock_late",
@@ -53,4 +35,8 @@ NAMES = (
     "safety_late",
     "gin_only",
 )
+
+globals().update({name.upper(): index for index, name in enumerate(NAMES)})
+#: Slots in each vector: fixed, because it sets where each seat's memory starts in the bots' state
+#: (``bots.F_MEMORY``); a new name needs a free slot (a test checks that there is one for each).
 PARAMETER_CAPACITY = 24

@@ -47,13 +47,14 @@ from typing import Any
 
 import numpy as np
 
+from simgin.kernels.bots import BOT_NAMES
 from simgin.players import guard
 from simgin.players.strategy import Parameter, Strategy
 
 ENTRY_POINT_GROUP = "simgin.strategies"
-BUILTIN_NAMES = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
-#: Built-ins with a plain-Python twin that plays exactly as the compiled bot.
-PYTHON_TWINS = {"random": "RandomStrategy", "simple": "SimpleStrategy", "greedy": "GreedyStrategy"}
+#: The built-in ladder, weakest first: the compiled bots of ``kernels.bots``, each described by the module
+#: of its name in ``strategies/`` (its ``BOT``, ``DESCRIPTION``, ``PARAMETERS`` and ``TWIN``, see :func:`_builtin`).
+BUILTIN_NAMES = BOT_NAMES
 KINDS = ("compiled", "python", "program")
 #: Spec prefixes of strategies that are programs, and the module that resolves them.
 PROGRAM_PREFIXES = {"exec:": "simgin.players.programs", "eaai:": "simgin.players.eaai"}
@@ -127,18 +128,24 @@ class Player:
 
 
 def _builtin(name: str) -> StrategyInfo:
-    from simgin.kernels.bots import BOT_NAMES
+    """A built-in as its module ``simgin.strategies.<name>`` declares it.
 
+    The module names its compiled bot (``BOT``, a name of ``kernels.bots.BOT_NAMES``, which gives the
+    bot id), says what it does in one line (``DESCRIPTION``), lists its parameters (``PARAMETERS``,
+    each in its slot of ``kernels.parameters``) and gives its plain-Python twin, a class that plays
+    exactly as the compiled bot, or None (``TWIN``).
+    """
     module = importlib.import_module(f"simgin.strategies.{name}")
-    twin = getattr(module, PYTHON_TWINS[name]) if name in PYTHON_TWINS else None
+    if name != module.BOT:
+        raise ValueError(f"simgin.strategies.{name} declares BOT = {module.BOT!r}: it must be {name!r}")
     return StrategyInfo(
         name=name,
         description=module.DESCRIPTION,
         kind="compiled",
         parameters=tuple(module.PARAMETERS),
         source="built-in",
-        bot_id=BOT_NAMES.index(name),
-        twin=twin,
+        bot_id=BOT_NAMES.index(module.BOT),
+        twin=module.TWIN,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from simgin.game.showdown import OUTCOMES
 from simgin.running.tally import Tally
 from simgin.statistics.stats import SMALL_SAMPLE, Z95, count, mean_from_sums, ratio, wilson_interval
 
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from simgin.running.config import RunConfig
-
-OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 
 
 def pair_statistics(t: Tally) -> dict[str, float]:

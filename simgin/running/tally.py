@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simgin.game.showdown import KIND_FORFEIT
+from simgin.game.showdown import KIND_FORFEIT, OUTCOMES
 from simgin.kernels import engine as _k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
 
@@ -79,7 +79,7 @@ for _side in ("a", "b"):
 for _turns in range(TURN_BINS):
     TALLY_FIELDS[f"turns_{_turns}"] = f"hands of {_turns} turns" + (" or more" if _turns == TURN_BINS - 1 else "")
 for _limit in range(11):
-    for _what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points"):
+    for _what in ("hands", *OUTCOMES, "turns", "points"):
         TALLY_FIELDS[f"limit{_limit}_{_what}"] = f"{_what} (a sum for turns, points) at knock limit {_limit}"
 TALLY_FIELDS["doubled"] = "hands scored double (Oklahoma spade up card, V9)"
 #: ``--on-illegal forfeit`` (added last: records written before them read them as 0).

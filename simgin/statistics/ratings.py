@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from simgin.running.tally import Tally
+from simgin.statistics.formats import p_value
 from simgin.statistics.stats import (
     bootstrap_ratings,
     corrected_confidence,
@@ -181,7 +182,7 @@ def rating_notes(
             text = (
                 f"{players[above]} is rated above {players[below]} (in {share:.1%} of bootstrap replicates), yet "
                 f"'{players[above]} beats {players[below]}' is not a significant claim: their own games give a pair "
-                f"score of {score:.3f}, p {_p(row['p'])}, {_p(row['p_holm'])} after Holm's correction over "
+                f"score of {score:.3f}, p {p_value(row['p'])}, {p_value(row['p_holm'])} after Holm's correction over "
                 f"{comparisons} pairings. The rating pools every game, against every opponent, with no correction "
                 "for the number of players; the claim uses only their own games and is corrected "
                 "(docs/STATISTICS.md §7)."
@@ -197,7 +198,3 @@ def rating_notes(
                 }
             )
     return notes
-
-
-def _p(p: float) -> str:
-    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"

@@ -35,6 +35,7 @@ from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.summary import pair_statistics, player_rows
 from simgin.running.tally import UNIT_INDEX
+from simgin.statistics.formats import p_below, percent
 from simgin.statistics.stats import holm, paired_difference, wilson_interval
 
 MAX_CELLS = 1000
@@ -817,11 +818,6 @@ def versus_label(result: SweepResult, cell: int) -> str:
     )
 
 
-def format_p_holm(p: float) -> str:
-    """``'p_holm < 1e-6'`` or ``'p_holm = 0.0031'``."""
-    return "p_holm < 1e-6" if p < 1e-6 else f"p_holm = {p:.2g}"
-
-
 def difference_text(result: SweepResult, d: Difference) -> str:
     """One comparison in words, e.g. ``'undercut_bonus=25 vs 0: opponent beats simple in 74.6% of games vs 62.1%
     (+12.5 points, 95% CI +9.8 to +15.1, p_holm < 1e-6)'``. Shares are percentages and their difference is in
@@ -830,7 +826,7 @@ def difference_text(result: SweepResult, d: Difference) -> str:
     low, high = d.ci
     if d.metric in RATES:
         change = f"{100 * d.difference:+.1f} points, 95% CI {100 * low:+.1f} to {100 * high:+.1f}"
-        value, base = f"{100 * d.value:.1f}%", f"{100 * d.baseline_value:.1f}%"
+        value, base = percent(d.value), percent(d.baseline_value)
     else:
         change = f"{d.difference:+.2f}, 95% CI {low:+.2f} to {high:+.2f}"
         value, base = f"{d.value:.2f}", f"{d.baseline_value:.2f}"
@@ -845,5 +841,5 @@ def difference_text(result: SweepResult, d: Difference) -> str:
         "knock_rate": f"in {a} vs {b}, {value} of hands are won by a knock vs {base}",
         "hands_per_game": f"games of {a} vs {b} last {value} hands vs {base}",
     }[d.metric]
-    p = "p_holm n/a" if math.isnan(d.p_holm) else format_p_holm(d.p_holm)
+    p = "p_holm n/a" if math.isnan(d.p_holm) else p_below(d.p_holm, "p_holm")
     return f"{versus_label(result, d.cell)}: {said} ({change}, {p})"

@@ -65,6 +65,7 @@ from simgin.game.rules import Rules
 from simgin.players.registry import resolve
 from simgin.running import files, runner
 from simgin.running.tally import Tally
+from simgin.statistics.formats import p_below, percent
 from simgin.statistics.stats import paired_difference
 from simgin.studies.tune import batch_mean, phase_seed
 
@@ -1298,7 +1299,7 @@ def _decide(
             "(their switches differ only where they have no effect): keeping the start rules"
         )
     p = difference["p_value"]
-    p_text = format_p(p)
+    p_text = p_below(p)
     found_text = _values_text(found_final.values)
     scale, unit, digits = (1.0, " hands", 2) if objective.name == "length" else (100.0, " points", 1)
     change = f"{scale * difference['difference']:+.{digits}f}{unit}"
@@ -1328,17 +1329,10 @@ def format_score(value: float, objective: Objective) -> str:
     if value is None or not math.isfinite(value):
         return "-"
     if objective.name == "skill":
-        return f"{100 * value:.1f}%"
+        return percent(value)
     if objective.name == "balance":
         return f"{100 * value:.1f} points from 50%"
     return f"{value:.2f} hands from {_number(objective.target or 0)}"
-
-
-def format_p(p: float) -> str:
-    """A p-value as a phrase: ``'p = 0.014'``, or ``'p < 1e-6'`` far in the tail."""
-    if p is None or not math.isfinite(p):
-        return "p = n/a"
-    return f"p = {p:.2g}" if p >= 1e-6 else "p < 1e-6"
 
 
 def _values_text(values: Mapping[str, Any]) -> str:
