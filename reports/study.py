@@ -30,6 +30,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simgin.statistics.formats import p_below
+
 from .figures import PALETTE, WIDTH, finite, join_phrases, percent, percent_interval, styled
 
 #: The opponent's name of the first-named player's pooled results (``simgin.studies.sweep.OTHERS``).
@@ -178,9 +180,7 @@ def effect_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
 
 
 def _p_holm(p: float) -> str:
-    if not finite(p):
-        return "p_holm n/a"
-    return "p_holm < 1e-6" if p < 1e-6 else f"p_holm = {p:.2g}"
+    return p_below(p, "p_holm")
 
 
 def effect_caption(table: pd.DataFrame, comparisons: int = 0, held: str = "") -> str:

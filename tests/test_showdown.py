@@ -432,7 +432,7 @@ def test_the_outcome_list_derives_from_kind_and_every_table_uses_it() -> None:
     """One outcome list (``showdown.OUTCOMES``), in the columns' old order, shared by summaries, tallies and reports."""
     from simgin.reports import build, figures
 
-    from simgin.cli.main import run as cli_run
+    from simgin.cli import run as cli_run
     from simgin.game import showdown
     from simgin.running import summary, tally
 
