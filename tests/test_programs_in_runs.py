@@ -218,7 +218,8 @@ def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end)
     stop = (lambda cell, chunk, tallies: chunk.chunk_index >= 2) if end == "stopped early" else None
     result = runner.run(config, workers=2, stop=stop)
     assert result.chunks_run >= 3
-    assert wait_until(lambda: not list(tmp_path.glob("simgin-*.stderr")), 10.0), list(tmp_path.iterdir())
+    # A worker told to stop ends its programs first; on a loaded machine that can take a while.
+    assert wait_until(lambda: not list(tmp_path.glob("simgin-*.stderr")), 30.0), list(tmp_path.iterdir())
 
 
 def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
