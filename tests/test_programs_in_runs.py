@@ -206,7 +206,7 @@ def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
     assert wait_until(lambda: not running(pid_dir), 10.0), running(pid_dir)
 
 
-@pytest.mark.parametrize("end", ["normal", "stopped early"])
+@pytest.mark.parametrize("end", ["normal", pytest.param("stopped early", marks=pytest.mark.slow)])
 def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end):
     """Issue 25 D12: with --workers 2, one empty simgin-*.stderr temporary file per program was left behind:
     the pool was stopped (SIGTERM) even after a normal end, so its workers never ended their programs."""

@@ -41,27 +41,34 @@ def reported_tables(directory: Path) -> dict[str, str]:
     return {path.name: path.read_text() for path in sorted((directory / "report_files").glob("*.csv"))}
 
 
+# The match in the default run; the other kinds, which take longer, under the slow marker (.ci/run runs them).
 @pytest.mark.parametrize(
     ("command", "call"),
     [
-        (
+        pytest.param(
             ["match", "simple", "random", "--hands", "200", "--seed", "3"],
             lambda out: simgin.match("simple", "random", hands=200, seed=3, workers=1, out=out),
+            id="match",
         ),
-        (
+        pytest.param(
             ["tournament", "simple", "random", "greedy", "--games", "20", "--seed", "2"],
             lambda out: simgin.tournament(["simple", "random", "greedy"], games=20, seed=2, workers=1, out=out),
+            marks=pytest.mark.slow,
+            id="tournament",
         ),
-        (
+        pytest.param(
             ["compare", "simple", "greedy", "--max-games", "100", "--seed", "5"],
             lambda out: simgin.compare("simple", "greedy", sprt=simgin_sprt(max_games=100), seed=5, workers=1, out=out),
+            marks=pytest.mark.slow,
+            id="compare",
         ),
-        (
+        pytest.param(
             ["sweep", "simple", "greedy", "--grid", "preset=standard,oklahoma", "--games", "20"],
             lambda out: simgin.sweep(["simple", "greedy"], ["preset=standard,oklahoma"], games=20, workers=1, out=out),
+            marks=pytest.mark.slow,
+            id="sweep",
         ),
     ],
-    ids=["match", "tournament", "compare", "sweep"],
 )
 def test_a_python_made_directory_reports_exactly_as_a_command_made_one(tmp_path, command, call) -> None:
     cli(*command, "--out", str(tmp_path / "cli"))
