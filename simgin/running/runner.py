@@ -32,7 +32,9 @@ import math
 import os
 import re
 import shlex
+import shutil
 import signal
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -374,6 +376,8 @@ class _InlineBackend:
 
 #: Exit code of a spawned worker that was asked to start a run while it imported the main script.
 MAIN_GUARD_EXIT = 87
+#: Environment variable naming the file such a worker creates before it exits (set by the local pool).
+MAIN_GUARD_MARK = "SIMGIN_MAIN_GUARD_MARK"
 MAIN_GUARD_MESSAGE = (
     "the worker processes could not start: your script calls simgin at its top level, and each worker "
     "process (spawned) imports the script again, which would start the run again; put the code that runs "
@@ -389,6 +393,10 @@ def _refuse_while_a_worker_starts() -> None:
     import multiprocessing
 
     if getattr(multiprocessing.current_process(), "_inheriting", False):
+        mark = os.environ.get(MAIN_GUARD_MARK)
+        if mark:  # the exit code alone can be missed when the pool breaks before the main process reads it
+            with contextlib.suppress(OSError):
+                os.close(os.open(mark, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
         os._exit(MAIN_GUARD_EXIT)
 
 
@@ -402,12 +410,28 @@ class _PoolBackend:
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
+        self.mark_folder = tempfile.mkdtemp(prefix="simgin-pool-")
+        self.mark = os.path.join(self.mark_folder, "main-guard")
+        self.previous_mark = os.environ.get(MAIN_GUARD_MARK)
+        os.environ[MAIN_GUARD_MARK] = self.mark  # inherited by the spawned workers
         self.pool = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
         )
         return self
 
+    def main_guard_missing(self) -> bool:
+        """Whether a worker ended because the main script starts runs without a ``__main__`` guard."""
+        return os.path.exists(self.mark) or MAIN_GUARD_EXIT in self.worker_exit_codes()
+
+    def _forget_mark(self) -> None:
+        if self.previous_mark is None:
+            os.environ.pop(MAIN_GUARD_MARK, None)
+        else:
+            os.environ[MAIN_GUARD_MARK] = self.previous_mark
+        shutil.rmtree(self.mark_folder, ignore_errors=True)
+
     def __exit__(self, *exc: object) -> None:
+        self._forget_mark()
         if exc[0] is None:
             self.pool.shutdown(wait=True)
             return
@@ -423,7 +447,9 @@ class _PoolBackend:
         return future
 
     def worker_exit_codes(self) -> list[int | None]:
-        """The exit codes of the worker processes (None for one still running)."""
+        """The exit codes of the worker processes (None for one still running). The pool starts workers as
+        work comes, so the ones it holds now are added to those seen at each submission."""
+        self.processes.update(getattr(self.pool, "_processes", None) or {})
         for process in self.processes.values():
             with contextlib.suppress(Exception):
                 process.join(1.0)
@@ -747,7 +773,8 @@ def _backend_failure(runner_backend: Any, error: BaseException) -> RunError | No
     """The one-line error for a chunk that the backend lost (a worker process died, a script without a main
     guard, a Dask cluster that lost it: :func:`_cluster_lost`); None for the chunk's own error."""
     if isinstance(error, BrokenProcessPool):
-        if MAIN_GUARD_EXIT in getattr(runner_backend, "worker_exit_codes", list)():
+        missing = getattr(runner_backend, "main_guard_missing", None)
+        if missing is not None and missing():
             return RunError(MAIN_GUARD_MESSAGE)
         return RunError(
             "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
