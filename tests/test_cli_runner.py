@@ -155,6 +155,7 @@ def _floats_that_are_counts(data, path=""):
     return found
 
 
+@pytest.mark.slow  # plays every command once (about 8 s of CPU): .ci/run runs it with the slow tests
 def test_counts_print_as_integers_in_text_and_json(tmp_path):
     # Issue 25: "hands 2065.000 games 200.000" in the tournament table; "games": 1200.0 in the sweep's JSON.
     base = ["--games", "20", "--seed", "2", "--workers", "1", "--quiet"]

@@ -97,6 +97,7 @@ def test_installed_plugins_are_listed_after_the_builtins(monkeypatch, tmp_path):
     assert "python: Never takes anything." in result.output
 
 
+@pytest.mark.slow  # plays 100 games per bot for the typical knocks: .ci/run runs it with the slow tests
 def test_with_rules_it_shows_what_the_rules_aware_bots_read():
     # V9: under Oklahoma the up card sets the knock limit and a spade doubles; the target is 150 (R20).
     result = run("opponent", "--rules", "oklahoma")
