@@ -1,9 +1,11 @@
 """A fixed workload for before/after timings of the hand loop: 200,000 hands of ``simple`` vs ``simple``.
 
 The kernels are warmed on 100 hands first (loaded from numba's cache), then the whole batch is played on
-one numba thread. Time the whole process from outside, against another revision's interpreter::
+one numba thread. Time the whole process from outside, taking turns with another revision's interpreter
+(medians of several runs each)::
 
-    farm-bench -n 7 --vs "OLD/.venv/bin/python benchmarks/ab_hands.py" -- .venv/bin/python benchmarks/ab_hands.py
+    /usr/bin/time -v .venv/bin/python benchmarks/ab_hands.py
+    /usr/bin/time -v OLD/.venv/bin/python benchmarks/ab_hands.py
 """
 
 from __future__ import annotations
