@@ -359,6 +359,10 @@ class Program:
         process = self.process
         if process is None:
             return
+        if self.stderr_is_temporary and self.stderr_path is not None and not self.failed:
+            # Removed first: a worker ended early (SIGTERM) may be killed while it waits for the program below.
+            with contextlib.suppress(OSError):
+                self.stderr_path.unlink()
         if process.returncode is None and not self.failed:
             with contextlib.suppress(OSError):
                 os.write(process.stdin.fileno(), ("".join(self.pending) + "quit\n").encode())
