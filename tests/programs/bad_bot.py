@@ -29,6 +29,12 @@ def daemonize(pid_dir: Path | None) -> None:
     first = os.fork()
     if first:
         os.waitpid(first, 0)  # the intermediate process exits at once
+        # Play on only once the daemon has said it runs, so that a test can count on its pid file.
+        deadline = time.monotonic() + 20.0
+        while pid_dir and time.monotonic() < deadline:
+            if any(path.read_text() == "daemon" for path in pid_dir.iterdir() if path.is_file()):
+                break
+            time.sleep(0.01)
         return
     os.setsid()
     if os.fork():
