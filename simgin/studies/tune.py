@@ -50,7 +50,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -647,52 +647,71 @@ class _Evaluator:
 # -- the output directory -----------------------------------------------------------------------
 
 
-class TuneDirectory:
-    """A tune's ``--out`` directory: ``tune.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end.
+class SearchDirectory:
+    """A search's ``--out`` directory: its settings file, ``evaluations/*.json``, ``result.json`` at the end.
 
-    As a run's directory (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must be
-    new or empty (:func:`~simgin.running.files.new_directory_problem`), ``tune.json`` must be readable and the same
-    settings, and every file is written by :func:`simgin.running.files.write_file`, never through a link planted in
-    it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported (``notice``) and played
-    again.
+    Shared by ``simgin tune`` (:class:`TuneDirectory`) and ``simgin tune-rules``
+    (:class:`simgin.studies.tune_rules.TuneRulesDirectory`). As a run's directory
+    (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must be new or empty
+    (:func:`~simgin.running.files.new_directory_problem`), the settings file must be readable and the same
+    settings, and every file is written by :func:`simgin.running.files.write_file`, never through a link planted
+    in it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported (``notice``) and
+    played again.
     """
 
-    def __init__(self, path: str | Path, settings: TuneSettings, notice: Callable[[str], None] | None = None) -> None:
+    settings_file: ClassVar[str]
+    holds: ClassVar[str]
+    """What the directory holds, in refusals: ``'a tune'``."""
+    error: ClassVar[type[ValueError]]
+    record_key: ClassVar[re.Pattern[str] | None] = None
+    """The names of evaluation records (others in the folder are ignored); None: every ``*.json``."""
+
+    def __init__(self, path: str | Path, wanted: dict[str, Any], notice: Callable[[str], None]) -> None:
         self.path = Path(path)
-        self.notice = notice or runner._log_notice
-        wanted = settings.to_dict()
-        settings_path = self.path / SETTINGS_FILE
+        self.notice = notice
+        settings_path = self.path / self.settings_file
         if os.path.lexists(settings_path):
-            recorded = files.read_json(settings_path, "use another --out directory")  # a DamagedFile: a ValueError
+            try:
+                recorded = files.read_json(settings_path, "use another --out directory")
+            except files.DamagedFile as error:
+                raise self.error(str(error)) from None
             if not isinstance(recorded, dict):
-                raise TuneError(f"{settings_path} is damaged (not a JSON object); use another --out directory")
+                raise self.error(f"{settings_path} is damaged (not a JSON object); use another --out directory")
             if recorded != wanted:
                 changed = runner.show_differences(runner.setting_differences(recorded, wanted))
-                raise TuneError(
-                    f"{self.path} holds a tune with other settings ({changed}); "
+                raise self.error(
+                    f"{self.path} holds {self.holds} with other settings ({changed}); "
                     "use another --out directory or rerun with the recorded settings"
                 )
         else:
-            problem = files.new_directory_problem(self.path, SETTINGS_FILE)
+            problem = files.new_directory_problem(self.path, self.settings_file)
             if problem:
-                raise TuneError(problem)
+                raise self.error(problem)
             try:
-                files.write_file(self.path, SETTINGS_FILE, json.dumps(wanted, indent=1, sort_keys=True))
+                files.write_file(self.path, self.settings_file, json.dumps(wanted, indent=1, sort_keys=True))
             except OSError as error:
-                raise TuneError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
+                raise self.error(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
         try:
             files.make_directory(self.path, EVALUATIONS_DIR)
         except OSError as error:
-            raise TuneError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
+            raise self.error(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
 
-    def recorded(self) -> dict[str, Evaluation]:
+    def parse(self, record: Any, path: Path) -> Any:
+        """The evaluation in a record read from ``path``, checked, else a :class:`~simgin.running.files.DamagedFile`."""
+        raise NotImplementedError
+
+    def record(self, evaluation: Any) -> dict[str, Any]:
+        """What :meth:`save` writes for ``evaluation``: its fields, format and checksum."""
+        raise NotImplementedError
+
+    def recorded(self) -> dict[str, Any]:
         """The evaluations already written and checked, by key; any other is reported and played again."""
         found = {}
         for file in sorted((self.path / EVALUATIONS_DIR).glob("*.json")):
-            if not _KEY.fullmatch(file.stem):
+            if self.record_key is not None and not self.record_key.fullmatch(file.stem):
                 continue
             try:
-                evaluation = Evaluation.from_record(files.read_json(file, "it is played again"), file)
+                evaluation = self.parse(files.read_json(file, "it is played again"), file)
                 if evaluation.key != file.stem:
                     raise files.DamagedFile(file, f"{file} holds evaluation {evaluation.key}; it is played again")
             except files.DamagedFile as error:
@@ -701,15 +720,33 @@ class TuneDirectory:
             found[evaluation.key] = evaluation
         return found
 
-    def save(self, evaluation: Evaluation) -> None:
-        """Write an evaluation's record (:meth:`Evaluation.to_record`) atomically, as it finishes."""
+    def save(self, evaluation: Any) -> None:
+        """Write an evaluation's record (:meth:`record`) atomically, as it finishes."""
         try:
-            files.write_file(self.path, f"{EVALUATIONS_DIR}/{evaluation.key}.json", json.dumps(evaluation.to_record()))
+            files.write_file(self.path, f"{EVALUATIONS_DIR}/{evaluation.key}.json", json.dumps(self.record(evaluation)))
         except OSError as error:
-            raise TuneError(
+            raise self.error(
                 f"cannot write evaluation {evaluation.key} into {self.path}: {error.strerror or error}; "
                 "finished evaluations are kept, rerun the same command to resume"
             ) from None
+
+
+class TuneDirectory(SearchDirectory):
+    """A tune's ``--out`` directory (:class:`SearchDirectory`): ``tune.json``, ``evaluations/*.json``."""
+
+    settings_file = SETTINGS_FILE
+    holds = "a tune"
+    error = TuneError
+    record_key = _KEY
+
+    def __init__(self, path: str | Path, settings: TuneSettings, notice: Callable[[str], None] | None = None) -> None:
+        super().__init__(path, settings.to_dict(), notice or runner._log_notice)
+
+    def parse(self, record: Any, path: Path) -> Evaluation:
+        return Evaluation.from_record(record, path)
+
+    def record(self, evaluation: Evaluation) -> dict[str, Any]:
+        return evaluation.to_record()
 
 
 # -- the optimiser ------------------------------------------------------------------------------------
@@ -1109,6 +1146,7 @@ __all__ = [
     "DEFAULT_GAMES",
     "Dimension",
     "Evaluation",
+    "SearchDirectory",
     "TuneDirectory",
     "TuneError",
     "TuneResult",

@@ -67,7 +67,7 @@ from simgin.running import files, runner
 from simgin.running.tally import Tally
 from simgin.statistics.formats import p_below, percent
 from simgin.statistics.stats import paired_difference
-from simgin.studies.tune import batch_mean, phase_seed
+from simgin.studies.tune import SearchDirectory, batch_mean, phase_seed
 
 DEFAULT_BUDGET = 40
 """Trials of the search (rule sets asked of TPE, repeats included)."""
@@ -748,76 +748,24 @@ def evaluation_record(evaluation: RuleEvaluation) -> dict[str, Any]:
     return record
 
 
-class TuneRulesDirectory:
-    """The ``--out`` directory: ``tune-rules.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end.
+class TuneRulesDirectory(SearchDirectory):
+    """A tune-rules search's ``--out`` directory (:class:`~simgin.studies.tune.SearchDirectory`):
+    ``tune-rules.json`` (settings), ``evaluations/*.json``, ``result.json`` at the end."""
 
-    As a run's directory (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must
-    be new or empty (:func:`~simgin.running.files.new_directory_problem`), ``tune-rules.json`` must be readable and
-    the same settings, and every file is written by :func:`~simgin.running.files.write_file`, never through a link
-    planted in it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported
-    (``notice``) and played again.
-    """
+    settings_file = SETTINGS_FILE
+    holds = "a tune-rules search"
+    error = TuneRulesError
 
     def __init__(
         self, path: str | Path, settings: TuneRulesSettings, notice: Callable[[str], None] | None = None
     ) -> None:
-        self.path = Path(path)
-        self.notice = notice or (lambda message: None)
-        wanted = settings.to_dict()
-        settings_path = self.path / SETTINGS_FILE
-        if os.path.lexists(settings_path):
-            try:
-                recorded = files.read_json(settings_path, "use another --out directory")
-            except files.DamagedFile as error:
-                raise TuneRulesError(str(error)) from None
-            if not isinstance(recorded, dict):
-                raise TuneRulesError(f"{settings_path} is damaged (not a JSON object); use another --out directory")
-            if recorded != wanted:
-                changed = runner.show_differences(runner.setting_differences(recorded, wanted))
-                raise TuneRulesError(
-                    f"{self.path} holds a tune-rules search with other settings ({changed}); "
-                    "use another --out directory or rerun with the recorded settings"
-                )
-        else:
-            problem = files.new_directory_problem(self.path, SETTINGS_FILE)
-            if problem:
-                raise TuneRulesError(problem)
-            try:
-                files.write_file(self.path, SETTINGS_FILE, json.dumps(wanted, indent=1, sort_keys=True))
-            except OSError as error:
-                raise TuneRulesError(
-                    f"cannot write the --out directory {self.path}: {error.strerror or error}"
-                ) from None
-        try:
-            files.make_directory(self.path, EVALUATIONS_DIR)
-        except OSError as error:
-            raise TuneRulesError(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
+        super().__init__(path, settings.to_dict(), notice or (lambda message: None))
 
-    def recorded(self) -> dict[str, RuleEvaluation]:
-        """The evaluations already written and checked, by key; any other is reported and played again."""
-        found = {}
-        for file in sorted((self.path / EVALUATIONS_DIR).glob("*.json")):
-            try:
-                evaluation = evaluation_from_record(files.read_json(file, "it is played again"), file)
-                if evaluation.key != file.stem:
-                    raise files.DamagedFile(file, f"{file} holds evaluation {evaluation.key}; it is played again")
-            except files.DamagedFile as error:
-                self.notice(str(error))
-                continue
-            found[evaluation.key] = evaluation
-        return found
+    def parse(self, record: Any, path: Path) -> RuleEvaluation:
+        return evaluation_from_record(record, path)
 
-    def save(self, evaluation: RuleEvaluation) -> None:
-        """Write an evaluation's record (:func:`evaluation_record`) atomically, as it finishes."""
-        try:
-            files.write_file(
-                self.path, f"{EVALUATIONS_DIR}/{evaluation.key}.json", json.dumps(evaluation_record(evaluation))
-            )
-        except OSError as error:
-            raise TuneRulesError(
-                f"cannot write evaluation {evaluation.key} into {self.path}: {error.strerror or error}; "
-                "finished evaluations are kept, rerun the same command to resume"
-            ) from None
+    def record(self, evaluation: RuleEvaluation) -> dict[str, Any]:
+        return evaluation_record(evaluation)
 
 
 # -- the optimiser ---------------------------------------------------------------------------------------
