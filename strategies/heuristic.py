@@ -14,11 +14,13 @@ Policy, per decision:
   it, plus ``potential`` points for each unseen card that would still put it into a meld
   (weighted by the chance that card is not in the opponent's hand), plus ``safety`` times
   the chance that it completes or extends a meld of the opponent, minus ``value`` times
-  its card value; discard the lowest score (ties: the higher rank, then the higher card).
+  its card value, minus ``reach`` if it leaves deadwood within the knock limit (R12; 0 by
+  default); discard the lowest score (ties: the higher rank, then the higher card).
   The potential and safety weights move linearly to ``potential_late`` and ``safety_late``
-  as the stock runs down to two cards, and are scaled by ``gin_only`` in a hand that only
-  gin can end (knock limit 0: straight gin, V1, or an Oklahoma ace with gin only, V9),
-  where deadwood counts only if the opponent goes gin. After the V7 take only cards
+  as the stock runs down to two cards. A hand that only gin can end (knock limit 0:
+  straight gin, V1, or an Oklahoma ace with gin only, V9), where deadwood counts only if
+  the opponent goes gin, has weights of its own, ``gin_potential`` and ``gin_safety`` (early
+  and late) scaled by ``gin_only``, and no value term. After the V7 take only cards
   leaving at most the knock limit are scored.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when some
   discard afterwards leaves less deadwood than the hand has now, by more than ``draw_margin``.
@@ -66,13 +68,18 @@ KNOCK_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("knock_bias", 0.0, "points added to the value of knocking now against playing on", -20, 20),
 )
 DISCARD_PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("potential", 0.5, "points per live card that would still put a discard into a meld", 0, 4),
-    Parameter("potential_late", 0.5, "potential with two stock cards left (linear in between)", 0, 4),
-    Parameter("value", 0.0, "points off a discard per point of its card value (sheds high cards first)", 0, 1),
-    Parameter("safety", 2.0, "points per unit of chance that a discard completes an opponent meld", 0, 8),
-    Parameter("safety_late", 2.0, "safety with two stock cards left (linear in between)", 0, 8),
-    Parameter("gin_only", 0.3, "scale of potential and safety in a hand only gin can end (knock limit 0)", 0, 1),
+    Parameter("potential", 0.5, "points per live card that would still put a discard into a meld", -8, 8),
+    Parameter("potential_late", 0.5, "potential with two stock cards left (linear in between)", -8, 8),
+    Parameter("value", 0.0, "points off a discard per point of its card value (sheds high cards first)", -1, 1),
+    Parameter("safety", 2.0, "points per unit of chance that a discard completes an opponent meld", -8, 8),
+    Parameter("safety_late", 2.0, "safety with two stock cards left (linear in between)", -8, 8),
+    Parameter("gin_only", 0.3, "scale of the gin_ weights in a hand only gin can end (knock limit 0)", 0, 1),
+    Parameter("gin_potential", 0.5, "potential in a hand only gin can end (scaled by gin_only)", -8, 8),
+    Parameter("gin_potential_late", 0.5, "gin_potential with two stock cards left (linear in between)", -8, 8),
+    Parameter("gin_safety", 2.0, "safety in a hand only gin can end (scaled by gin_only)", -8, 8),
+    Parameter("gin_safety_late", 2.0, "gin_safety with two stock cards left (linear in between)", -8, 8),
     Parameter("draw_margin", 0.0, "margin by which taking the pile card must beat the alternative", -5, 5),
+    Parameter("reach", 0.0, "points off a discard that leaves deadwood within the knock limit (R12)", -10, 40),
 )
 PARAMETERS: tuple[Parameter, ...] = (
     *KNOCK_PARAMETERS,

@@ -15,9 +15,14 @@ Policy, per decision:
 
 - ``discard`` (R9, R10, V6, V7): as ``heuristic`` (deadwood left, plus ``potential`` per
   live card that would still meld the card, plus ``safety`` times the chance the card
-  completes an opponent meld, minus ``value`` per point of card value, the weights moving
-  to their ``_late`` values as the stock runs down and scaled by ``gin_only`` in a hand only
-  gin can end), with the chances taken from the estimate: the safe discard.
+  completes an opponent meld, minus ``value`` per point of card value, minus ``reach`` when
+  it leaves deadwood within the knock limit, the weights moving to their ``_late`` values as
+  the stock runs down, and the ``gin_`` weights in a hand only gin can end), with the chances
+  taken from the estimate: the safe discard. The weights are *learned from search*: fitted
+  to a teacher that values every discard by playouts in sampled worlds, on positions met in
+  play under rules drawn across the switches (``benchmarks/train_discard.py``). They ship as
+  the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
+  are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
   score after taking it beats, by more than ``draw_margin``, the expected best score after a
   stock card, each unseen card weighted by the chance it is not in the opponent's hand.
@@ -32,9 +37,65 @@ Policy, per decision:
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, with_defaults
 
 from simgin.players.strategy import Parameter
+
+#: The learned discard weights (``benchmarks/train_discard.py --write`` writes it).
+DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")
+#: The data file format this module reads.
+DISCARD_MODEL_FORMAT = 1
+#: The discard weights the fit may set, each a parameter of this bot.
+LEARNED = (
+    "potential",
+    "potential_late",
+    "safety",
+    "safety_late",
+    "value",
+    "reach",
+    "gin_only",
+    "gin_potential",
+    "gin_potential_late",
+    "gin_safety",
+    "gin_safety_late",
+)
+#: The discard weights before they were learned (issue 11's tuning): a frozen copy of the old bot to
+#: gate a new fit against, ``simgin compare opponent <FROZEN_SPEC>`` (benchmarks/RESULTS.md).
+FROZEN_DISCARD = {
+    "potential": 1.0,
+    "potential_late": 0.25,
+    "safety": 1.0,
+    "safety_late": 1.0,
+    "value": 0.0,
+    "reach": 0.0,
+    "gin_only": 0.3,
+    "gin_potential": 1.0,
+    "gin_potential_late": 0.25,
+    "gin_safety": 1.0,
+    "gin_safety_late": 1.0,
+}
+FROZEN_SPEC = "opponent:" + ",".join(f"{name}={value:g}" for name, value in FROZEN_DISCARD.items())
+
+
+def discard_weights(path: Path = DISCARD_MODEL) -> dict[str, float]:
+    """The learned discard weights in the data file ``path``: one per name of :data:`LEARNED`.
+
+    A file of another format, or one that lacks a weight or has one too many, is a ValueError
+    naming the file and what this simgin reads.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != DISCARD_MODEL_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"{path}: discard model format {found!r}; this simgin reads format {DISCARD_MODEL_FORMAT}")
+    weights = data.get("weights")
+    if not isinstance(weights, dict) or set(weights) != set(LEARNED):
+        got = sorted(weights) if isinstance(weights, dict) else weights
+        raise ValueError(f"{path}: weights {got!r}; expected exactly {', '.join(LEARNED)}")
+    return {name: float(weights[name]) for name in LEARNED}
+
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
 BOT = "opponent"
@@ -60,6 +121,6 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
 )
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
-    *with_defaults(DISCARD_PARAMETERS, potential=1.0, potential_late=0.25, safety=1.0, safety_late=1.0),
+    *with_defaults(DISCARD_PARAMETERS, **discard_weights()),
     *MODEL_PARAMETERS,
 )

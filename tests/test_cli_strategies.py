@@ -110,7 +110,8 @@ def test_with_rules_it_shows_what_the_rules_aware_bots_read():
     # Straight gin (V1: knock limit 0): no knocks to show, and the gin-only discard weights.
     straight = json.loads(run("heuristic", "--rules", "straight", "--json").output)["rules_reading"]
     assert straight["knock limit"].startswith("0") and "typical knocks" not in straight
-    assert "x0.3" in straight["gin-only hands"]
+    # heuristic's gin-only weights: gin_potential 0.5 and gin_safety 2 scaled by gin_only 0.3.
+    assert "potential 0.15" in straight["gin-only hands"] and "safety 0.6" in straight["gin-only hands"]
 
     # The knocks follow the undercut bonus: more deadwoods knock under the standard game than with 40.
     def typical(output):

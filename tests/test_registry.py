@@ -164,6 +164,8 @@ _HAND_SLOTS = dict(
     KNOCK_BIAS=16, PLAYOUT_KNOCK=17, OPPONENT_KNOCK=18, HAND_QUALITY=19, POTENTIAL_LATE=20, SAFETY_LATE=21,
     GIN_ONLY=22,
 )  # fmt: skip
+#: Slots added since, at the end of ``NAMES`` (issue 24: the learned discard score's weights).
+_ADDED_SLOTS = dict(REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27)
 
 
 def test_parameter_slots_derive_from_their_names():
@@ -171,7 +173,7 @@ def test_parameter_slots_derive_from_their_names():
     for name in slots.NAMES:
         constant = getattr(slots, name.upper())
         assert type(constant) is int and constant == slots.NAMES.index(name), name
-    assert {name.upper(): slots.NAMES.index(name) for name in slots.NAMES} == _HAND_SLOTS
+    assert {name.upper(): slots.NAMES.index(name) for name in slots.NAMES} == {**_HAND_SLOTS, **_ADDED_SLOTS}
     assert len(set(slots.NAMES)) == len(slots.NAMES)
     assert type(slots.PARAMETER_CAPACITY) is int and len(slots.NAMES) <= slots.PARAMETER_CAPACITY
 

@@ -616,7 +616,9 @@ def test_hollywood_start_spec_of_the_issue_is_a_valid_start():
     assert [d.name for d in settings.dimensions] == tunable
     assert "knock_samples" not in tunable  # it buys strength with time: only --params selects it
     assert resolve(settings.spec({})).values == resolve(START).values
-    assert settings.budget == 128 and settings.count == 400 and settings.popsize == 11
+    # CMA-ES's population for this many dimensions (4 + 3 ln n, Hansen's default).
+    assert settings.budget == 128 and settings.count == 400
+    assert settings.popsize == 4 + int(3 * math.log(len(tunable))) == 12
 
 
 def test_parameters_that_cost_time_are_tuned_only_when_named():
@@ -632,9 +634,10 @@ LOSING = ["--params", "potential,safety,value", "--budget", "4", "--popsize", "2
 
 def test_a_tuned_spec_worse_than_the_start_on_the_final_deals_keeps_the_start(tmp_path):
     # Issue 25: the tuned spec was presented as the result even when the final measurement scored
-    # it below the start. Seed 3 of this tiny tune is such a case; seed 4 is not.
+    # it below the start. Seed 4 of this tiny tune is such a case; seed 27 is not (with the search space of
+    # issue 24's discard weights).
     args = ["tune", "heuristic", "--against", "simple", *LOSING, "--workers", "1"]
-    outcome = CliRunner().invoke(main, [*args, "--seed", "3", "--json", "--out", str(tmp_path / "lost")])
+    outcome = CliRunner().invoke(main, [*args, "--seed", "4", "--json", "--out", str(tmp_path / "lost")])
     assert outcome.exit_code == 0, outcome.output
     data = json.loads(outcome.stdout)
     assert tuple(data) == CONTRACT_KEYS
@@ -648,7 +651,7 @@ def test_a_tuned_spec_worse_than_the_start_on_the_final_deals_keeps_the_start(tm
     recorded = load_result(tmp_path / "lost")
     assert recorded["kept_start"] is True
     assert dict(tune_report.facts(recorded))["tuned spec"].startswith(f"{data['spec']} (the start, kept: ")
-    text = CliRunner().invoke(main, [*args, "--seed", "3", "--quiet"])
+    text = CliRunner().invoke(main, [*args, "--seed", "4", "--quiet"])
     lines = text.output.strip().splitlines()
     assert lines[-1] == data["spec"]  # the start is the result
     assert (
@@ -662,7 +665,7 @@ def test_a_tuned_spec_worse_than_the_start_on_the_final_deals_keeps_the_start(tm
         format_value(data["tuned_parameters"]["potential"]),
     ]
     # A tuned spec that measures better is the result, as before.
-    won = json.loads(CliRunner().invoke(main, [*args, "--seed", "4", "--json"]).stdout)
+    won = json.loads(CliRunner().invoke(main, [*args, "--seed", "27", "--json"]).stdout)
     assert won["score"] > won["start_score"] and won["kept_start"] is False
     assert won["spec"] == won["tuned_spec"] and won["parameters"] == won["tuned_parameters"]
 

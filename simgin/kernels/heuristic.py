@@ -91,19 +91,28 @@ def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
 
 
 @njit(cache=True)
-def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0, gin_only=False):
+def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0, knock_limit=10):
     """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
 
     ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
     most ``limit`` deadwood are allowed (V7). ``stage`` (1 early, 0 late, :func:`stage`) moves
-    the potential and safety weights from their early to their late values; in a hand only
-    gin can end (``gin_only``: knock limit 0, V1, V9) both are scaled by ``gin_only``.
+    the potential and safety weights from their early to their late values. A hand only gin
+    can end (``knock_limit`` 0: V1, V9) has weights of its own, the ``gin_`` ones scaled by
+    ``gin_only``, and no ``value`` term; in any other hand, a discard that leaves at most
+    ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less.
     """
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
-    weight_potential = params[pm.POTENTIAL_LATE] + (params[pm.POTENTIAL] - params[pm.POTENTIAL_LATE]) * stage
-    weight_safety = params[pm.SAFETY_LATE] + (params[pm.SAFETY] - params[pm.SAFETY_LATE]) * stage
+    gin_only = knock_limit == 0
+    if gin_only:
+        late_potential, early_potential = params[pm.GIN_POTENTIAL_LATE], params[pm.GIN_POTENTIAL]
+        late_safety, early_safety = params[pm.GIN_SAFETY_LATE], params[pm.GIN_SAFETY]
+    else:
+        late_potential, early_potential = params[pm.POTENTIAL_LATE], params[pm.POTENTIAL]
+        late_safety, early_safety = params[pm.SAFETY_LATE], params[pm.SAFETY]
+    weight_potential = late_potential + (early_potential - late_potential) * stage
+    weight_safety = late_safety + (early_safety - late_safety) * stage
     if gin_only:
         weight_potential *= params[pm.GIN_ONLY]
         weight_safety *= params[pm.GIN_ONLY]
@@ -111,12 +120,11 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
         rank = c % 13
-        score = (
-            work[c]
-            + weight_potential * potential(hand, c, live)
-            + weight_safety * risk[c]
-            - params[pm.VALUE] * min(rank + 1, 10)
-        )
+        score = work[c] + weight_potential * potential(hand, c, live) + weight_safety * risk[c]
+        if not gin_only:
+            score -= params[pm.VALUE] * min(rank + 1, 10)
+            if work[c] <= knock_limit:
+                score -= params[pm.REACH]
         if best < 0 or score < best_score or (score == best_score and rank >= best % 13):
             best = c
             best_score = score
@@ -137,7 +145,7 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
         banned = table[v.T_DRAWN]
     limit = table[v.T_KNOCK_LIMIT] if fiftieth else -1
     card, _ = best_discard(
-        params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table), table[v.T_KNOCK_LIMIT] == 0
+        params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table), table[v.T_KNOCK_LIMIT]
     )
     return card
 
@@ -161,16 +169,16 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     risk = np.empty(52)
     _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
     share = stage(table)
-    gin_only = table[v.T_KNOCK_LIMIT] == 0
+    knock_limit = table[v.T_KNOCK_LIMIT]
     # A typed -1, not the constant: numba compiles best_discard again for each constant argument (issue 25).
     none = np.int64(-1)
-    _, taken = best_discard(params, hand | (1 << top), top, none, live, risk, work, suit_deadwood, share, gin_only)
+    _, taken = best_discard(params, hand | (1 << top), top, none, live, risk, work, suit_deadwood, share, knock_limit)
     expected = 0.0
     weight = 0.0
     for c in range(52):
         if (unseen >> c) & 1 and live[c] > 0.0:
             held = hand | (1 << c)
-            _, score = best_discard(params, held, none, none, live, risk, work, suit_deadwood, share, gin_only)
+            _, score = best_discard(params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit)
             expected += live[c] * score
             weight += live[c]
     if weight <= 0.0:

@@ -34,9 +34,14 @@ NAMES = (
     "potential_late",
     "safety_late",
     "gin_only",
+    "reach",
+    "gin_potential",
+    "gin_potential_late",
+    "gin_safety",
+    "gin_safety_late",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
 #: Slots in each vector: fixed, because it sets where each seat's memory starts in the bots' state
 #: (``bots.F_MEMORY``); a new name needs a free slot (a test checks that there is one for each).
-PARAMETER_CAPACITY = 24
+PARAMETER_CAPACITY = 32

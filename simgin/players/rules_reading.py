@@ -136,7 +136,12 @@ def rules_reading(player: Player, rules: Rules) -> list[tuple[str, str]]:
     values = player.values
     if "gin_only" in values and (rules.knock_limit == 0 or rules.oklahoma):
         scale = values["gin_only"]
-        rows.append(("gin-only hands", f"potential and safety weights x{scale:g} where the knock limit is 0"))
+        weights = ", ".join(
+            f"{name.removeprefix('gin_')} {values[name] * scale:g}"
+            for name in ("gin_potential", "gin_potential_late", "gin_safety", "gin_safety_late")
+            if name in values
+        )
+        rows.append(("gin-only hands", f"discard weights {weights} where the knock limit is 0"))
     if name in ("heuristic", "opponent") and (rules.oklahoma or rules.knock_limit > 0):
         rows.append(("typical knocks", describe_knocks(knocks_in_play(player.spec, rules))))
     return rows

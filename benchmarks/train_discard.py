@@ -1,0 +1,393 @@
+"""Fit the ``opponent`` bot's discard score to a search teacher (issue 24), and write its data file.
+
+The ``opponent`` bot scores each legal discard as a weighted sum of features it computes in
+microseconds (``kernels.heuristic.best_discard``): the deadwood left, the meld potential
+thrown away (live cards that would still meld the card) early and late in the hand, the
+danger that the card completes an opponent meld early and late, the card's value, and
+whether the deadwood left reaches the knock limit (R12). It discards the lowest score, and
+takes the pile card when the best score after taking it beats a stock card's (R9, R11). The
+weights are fitted here to a stronger teacher:
+
+1. **Positions** are collected where they arise: at every discard (R9, R10) of ``opponent``
+   in hands against ``opponent`` and ``simple`` (the reference engine through the Python
+   adapters), each hand under rules drawn across the switches, not only the presets: the
+   knock limit 0-10 (V1), gin and undercut bonuses (R18, R19, V2, V3), ``undercut_on_tie``,
+   Oklahoma (V9), big gin (V13), the re-discard (V6), Hollywood (V14), the target and the
+   scores before the hand (R20).
+2. **The teacher** values every legal discard of a position by search, as ``mcts`` does at a
+   larger budget and over every candidate: ``--worlds`` worlds (the opponent's hand drawn
+   from the bot's estimate, ``kernels.opponent``, and the stock shuffled) are shared by the
+   candidates, and each is played to the end of the hand by the playout policy of
+   ``kernels.mcts`` (both players knock as soon as the rules let them); each result is
+   valued by what it is worth in the game (``kernels.payoff.result_value``).
+3. **The fit** learns the ranking the bot acts on: the weights (the deadwood's held at 1, so
+   scores stay in deadwood points) that maximise the teacher's mean value of a soft choice
+   (a softmax of minus the scores) among each position's discards, by Adam from the frozen
+   weights (``strategies.opponent.FROZEN_DISCARD``). A least-squares fit of the values was
+   tried first and predicted the teacher worse than the frozen weights: it chases the far-off
+   discards, not the choice. Hands only gin can end (knock limit 0: V1, V9) have weights of
+   their own (the ``gin_`` ones) and are fitted apart. The positions are split in two: the
+   even ones fit, the odd ones check, and each regime keeps its fit only when its discards
+   fall short of the teacher's best by fewer points than the frozen weights' on the held-out
+   half (``held_out_regret`` in the file); ``--fit`` limits which regimes may change.
+
+The weights are written to ``strategies/opponent_discard.json`` (format 1, with the
+command, seed and counts that made them); ``strategies/opponent.py`` takes the bot's
+defaults from it. The same command and seed write the same file, bit for bit (every draw
+comes from the seed; the sums run in a fixed order).
+
+Run from the repository root::
+
+    python benchmarks/train_discard.py                     # collect, fit, print the weights
+    python benchmarks/train_discard.py --write             # ... and write the data file
+    python benchmarks/train_discard.py --hands 20 --worlds 16   # a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+from simgin.strategies.compiled import cards_to_mask, fill_table
+from simgin.strategies.opponent import (
+    DISCARD_MODEL,
+    DISCARD_MODEL_FORMAT,
+    FROZEN_DISCARD,
+    FROZEN_SPEC,
+    LEARNED,
+    PARAMETERS,
+)
+
+from simgin.game.reference_engine import play_hand
+from simgin.game.rng import SplitMix64, derive
+from simgin.game.rules import Rules
+from simgin.kernels import heuristic as _heuristic, mcts as _mcts, rule_index as ri, view as v
+from simgin.kernels.bots import F_MEMORY, FLOAT_MEMORY, INT_MEMORY, S_FLOATS, S_INTS
+from simgin.kernels.knock import hand_multiplier
+from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
+from simgin.kernels.parameters import HAND_QUALITY, PARAMETER_CAPACITY
+from simgin.kernels.payoff import result_value
+from simgin.kernels.showdown import SUIT_VALUE
+from simgin.players.registry import resolve
+
+#: The features of a discard, in the order of the fitted weights (``kernels.heuristic.best_discard``).
+FEATURES = (
+    "deadwood",
+    "potential",
+    "potential_late",
+    "safety",
+    "safety_late",
+    "value",
+    "reach",
+)
+#: The weights of a hand only gin can end (V1, V9), matching FEATURES[1:5] once scaled by ``gin_only``.
+GIN_WEIGHTS = ("gin_potential", "gin_potential_late", "gin_safety", "gin_safety_late")
+DEFAULT_SEED = 20261202
+
+
+@njit(cache=False)
+def _features(hand, banned, live, risk, stage, limit, work, out, cards):
+    """The features of every legal discard of ``hand`` into ``out`` (rows), its cards into ``cards``; the count."""
+    discard_deadwoods(hand, SUIT_DEADWOOD, work)
+    count = 0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned:
+            continue
+        potential = _heuristic.potential(hand, c, live)
+        out[count, 0] = work[c]
+        out[count, 1] = potential * stage
+        out[count, 2] = potential * (1.0 - stage)
+        out[count, 3] = risk[c] * stage
+        out[count, 4] = risk[c] * (1.0 - stage)
+        out[count, 5] = -min(c % 13 + 1, 10)
+        out[count, 6] = -1.0 if limit > 0 and work[c] <= limit else 0.0
+        cards[count] = c
+        count += 1
+    return count
+
+
+@njit(cache=False)
+def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, cards):
+    """Fill ``x`` (features), ``values`` (the teacher's mean value) and ``cards`` of every legal discard; the count."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    banned = -1
+    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
+        banned = table[v.T_DRAWN]
+    limit = table[v.T_KNOCK_LIMIT]
+    count = _features(hand, banned, live, risk, _heuristic.stage(table), limit, work, x, cards)
+    levels = np.empty(2, np.int64)
+    levels[0] = limit
+    levels[1] = limit
+    hands, stock, sample_cards, weights, _, result = _mcts._playout_buffers(table[v.T_STOCK_COUNT])
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = hand_multiplier(rules, table)
+    values[:count] = 0.0
+    other = 1 - seat
+    for _ in range(worlds):
+        _mcts.sample_world(
+            known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
+            SUIT_DEADWOOD,
+        )  # fmt: skip
+        opponent_hand = hands[other]
+        for i in range(count):
+            hands[seat] = hand & ~(1 << cards[i])
+            hands[other] = opponent_hand
+            points = _mcts.play_out(
+                seat, seat, np.int64(_mcts.PHASE_AFTER_DISCARD), hands, cards[i], np.int64(-1), np.bool_(False),
+                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result,
+            )  # fmt: skip
+            values[i] += result_value(rules, mine, theirs, multiplier * points)
+    values[:count] /= worlds
+    return count
+
+
+def draw_rules(rng: np.random.Generator) -> Rules:
+    """A rule set drawn across the switches that change the discard's worth (R12, R18-R20, V1-V3, V6, V9, V13, V14)."""
+    hollywood = rng.random() < 0.1
+    oklahoma = not hollywood and rng.random() < 0.2
+    settings = {
+        "knock_limit": int(rng.choice([0, 0, 0, 1, 3, 5, 7, 8, 9, 10, 10, 10, 10])),
+        "gin_bonus": int(rng.choice([10, 15, 20, 25, 30, 40])),
+        "undercut_bonus": int(rng.choice([0, 10, 15, 20, 25, 30])),
+        "undercut_on_tie": bool(rng.random() < 0.8),
+        "oklahoma": oklahoma,
+        "oklahoma_ace_gin_only": bool(oklahoma and rng.random() < 0.5),
+        "big_gin": bool(rng.random() < 0.2),
+        "rediscard_taken_card": bool(rng.random() < 0.1),
+        "hollywood": hollywood,
+        "target": int(rng.choice([100, 150, 250])),
+    }
+    return Rules().with_settings(settings)
+
+
+class _Collector:
+    """The frozen ``opponent`` (:data:`FROZEN_SPEC`) recording every discard position it meets (its play unchanged).
+
+    The frozen bot, not the shipped one, plays the hands: the positions, and so the file the
+    command writes, do not depend on the weights a previous run wrote.
+    """
+
+    def __init__(self, positions: list) -> None:
+        self.inner = resolve(FROZEN_SPEC).make()
+        self.name = "opponent"
+        self.positions = positions
+
+    def start_hand(self, view, rng):  # type: ignore[no-untyped-def]
+        self.inner.start_hand(view, rng)
+
+    def __getattr__(self, decision):  # type: ignore[no-untyped-def]
+        ask = getattr(self.inner, decision)
+        if decision != "discard":
+            return ask
+
+        def discard(view, rng):  # type: ignore[no-untyped-def]
+            answer = ask(view, rng)  # brings the estimate up to date first
+            if not view.fiftieth_card:
+                state = self.inner._state.copy()
+                fill_table(state, view)
+                self.positions.append((view.seat, cards_to_mask(view.hand), state))
+            return answer
+
+        return discard
+
+
+def collect(hands: int, seed: int) -> list[tuple[int, int, np.ndarray]]:
+    """(seat, hand mask, kernel state) of every discard of the frozen ``opponent`` in ``hands`` hands, rules drawn."""
+    positions: list = []
+    draws = np.random.default_rng(seed)
+    for i in range(hands):
+        rules = draw_rules(draws)
+        target = rules.target
+        scores = (int(draws.integers(0, target * 0.9)), int(draws.integers(0, target * 0.9)))
+        if rules.hollywood:
+            scores = (0, 0)
+        other = resolve(FROZEN_SPEC if i % 2 == 0 else "simple").make()
+        if i % 4 < 2:
+            players = (_Collector(positions), other if i % 2 else _Collector(positions))
+        else:
+            players = (other if i % 2 else _Collector(positions), _Collector(positions))
+        play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
+    return positions
+
+
+def teach(positions: list, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(features, values, position index, gin-only flag) of every legal discard of every position."""
+    xs, ys, index, gin_only = [], [], [], []
+    x = np.zeros((11, len(FEATURES)))
+    values = np.zeros(11)
+    cards = np.zeros(11, np.int64)
+    for n, (seat, hand, state) in enumerate(positions):
+        row = state[S_FLOATS:].view(np.float64)[seat * FLOAT_MEMORY : (seat + 1) * FLOAT_MEMORY]
+        ints = state[S_INTS + seat * INT_MEMORY : S_INTS + (seat + 1) * INT_MEMORY].copy()
+        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
+        params = row[:PARAMETER_CAPACITY].copy()
+        count = _teach(params, seat, hand, state, ints, row[F_MEMORY:].copy(), rng, worlds, x, values, cards)
+        xs.append(x[:count].copy())
+        ys.append(values[:count].copy())
+        index.extend([n] * count)
+        gin_only.extend([state[v.T_KNOCK_LIMIT] == 0] * count)
+    return np.concatenate(xs), np.concatenate(ys), np.array(index), np.array(gin_only)
+
+
+def as_table(x: np.ndarray, y: np.ndarray, index: np.ndarray, gin_only: np.ndarray) -> dict[str, np.ndarray]:
+    """The discards as padded arrays by position: features (P, 11, F), values (P, 11), legal (P, 11), gin-only (P)."""
+    positions, row = np.unique(index, return_inverse=True)
+    slot = np.zeros(len(index), np.int64)
+    starts = np.r_[0, np.flatnonzero(np.diff(row)) + 1]
+    for a, b in zip(starts, np.r_[starts[1:], len(row)], strict=True):
+        slot[a:b] = np.arange(b - a)
+    table = {
+        "x": np.zeros((len(positions), 11, x.shape[1])),
+        "value": np.zeros((len(positions), 11)),
+        "legal": np.zeros((len(positions), 11), bool),
+        "gin_only": np.zeros(len(positions), bool),
+    }
+    table["x"][row, slot] = x
+    table["value"][row, slot] = y
+    table["legal"][row, slot] = True
+    table["gin_only"][row] = gin_only
+    return table
+
+
+def weight_vector(weights: dict[str, float], gin_only: bool = False) -> np.ndarray:
+    """The score's weights in the order of :data:`FEATURES` (deadwood 1), as ``best_discard`` applies them:
+    in a hand only gin can end (``gin_only``) the ``gin_`` weights scaled by ``gin_only``, no value, no reach."""
+    if not gin_only:
+        return np.array([1.0] + [weights[name] for name in FEATURES[1:]])
+    scale = weights["gin_only"]
+    return np.array([1.0] + [scale * weights[name] for name in GIN_WEIGHTS] + [0.0, 0.0])
+
+
+def regret(table: dict[str, np.ndarray], w: np.ndarray, rows: np.ndarray) -> float:
+    """Mean points per decision by which the discard of lowest score falls short of the teacher's best (NaN: none)."""
+    if not rows.any():
+        return float("nan")
+    scores = np.where(table["legal"][rows], table["x"][rows] @ w, np.inf)
+    chosen = scores.argmin(axis=1)
+    values = np.where(table["legal"][rows], table["value"][rows], -np.inf)
+    return float((values.max(axis=1) - values[np.arange(len(chosen)), chosen]).mean())
+
+
+def fit_ranking(
+    table: dict[str, np.ndarray],
+    rows: np.ndarray,
+    start: np.ndarray,
+    fixed: tuple[int, ...] = (0,),
+    temperature: float = 0.5,
+    steps: int = 600,
+) -> np.ndarray:
+    """Weights (deadwood fixed at 1) that maximise the teacher's mean value of a soft choice among the discards.
+
+    The choice is a softmax of minus the scores over ``temperature`` points; Adam ascends its
+    expected teacher value (each position's values centred), starting from ``start``, the weights
+    at ``fixed`` held (the deadwood's, and in hands only gin can end value and reach). A soft
+    choice weighs what the bot decides, the ranking near the top, where a least-squares fit of
+    the values would chase the far-off discards (it fitted the teacher worse than the old weights).
+    """
+    if not rows.any():
+        return start.astype(np.float64).copy()
+    x = table["x"][rows]
+    legal = table["legal"][rows]
+    values = np.where(legal, table["value"][rows], 0.0)
+    centred = np.where(legal, values - values.sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True), 0.0)
+    w = start.astype(np.float64).copy()
+    first = np.zeros_like(w)
+    second = np.zeros_like(w)
+    for step in range(1, steps + 1):
+        scores = np.where(legal, x @ w, np.inf)
+        soft = np.where(legal, np.exp(-(scores - scores.min(axis=1, keepdims=True)) / temperature), 0.0)
+        soft /= soft.sum(axis=1, keepdims=True)
+        mean_x = (soft[..., None] * x).sum(axis=1, keepdims=True)
+        gradient = ((centred * soft)[..., None] * (mean_x - x)).sum(axis=1).mean(axis=0) / temperature
+        gradient[list(fixed)] = 0.0
+        first = 0.9 * first + 0.1 * gradient
+        second = 0.999 * second + 0.001 * gradient**2
+        w += 0.05 * (first / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
+    return w
+
+
+def _rounded(value: float) -> float | None:
+    return None if np.isnan(value) else round(value, 4)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1500, help="hands played to collect discard positions")
+    parser.add_argument("--worlds", type=int, default=96, help="sampled worlds per position (shared by its discards)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--write", action="store_true", help=f"write the data file ({DISCARD_MODEL.name})")
+    parser.add_argument("--out", type=Path, default=DISCARD_MODEL, help="where --write writes it")
+    parser.add_argument(
+        "--fit",
+        choices=("knock", "gin_only"),
+        action="append",
+        help="the regimes whose weights may change (repeatable; default both): hands a knock can end, "
+        "and hands only gin can end",
+    )
+    parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
+    args = parser.parse_args(argv)
+    started = time.process_time()
+    positions = collect(args.hands, args.seed)
+    x, y, index, gin_only = teach(positions, args.worlds, args.seed)
+    if args.save_data:
+        np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
+    table = as_table(x, y, index, gin_only)
+    halves = np.arange(len(table["gin_only"])) % 2 == 0  # even positions fit, odd ones check
+    weights = dict(FROZEN_DISCARD)
+    normal = fit_ranking(table, halves & ~table["gin_only"], weight_vector(FROZEN_DISCARD))
+    fitted = dict(zip(FEATURES[1:], normal[1:], strict=True))
+    start = weight_vector(FROZEN_DISCARD, gin_only=True)
+    only_gin = fit_ranking(table, halves & table["gin_only"], start, fixed=(0, 5, 6))
+    # The fitted gin-only weights are the ones applied: with them, gin_only is 1.
+    fitted.update({"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, only_gin[1:5], strict=True))})
+    # Each weight within the range its parameter allows (strategies/heuristic.py), so the bot accepts the file.
+    bounds = {parameter.name: (parameter.low, parameter.high) for parameter in PARAMETERS}
+    fitted = {name: round(float(np.clip(value, *bounds[name])), 4) for name, value in fitted.items()}
+    # Each regime keeps the fit only where it predicts the teacher better on the held-out positions.
+    checks = {}
+    for regime, kind in (("knock", ~table["gin_only"]), ("gin_only", table["gin_only"])):
+        rows = ~halves & kind
+        candidate = {**weights, **fitted}
+        frozen_regret = regret(table, weight_vector(FROZEN_DISCARD, regime == "gin_only"), rows)
+        fitted_regret = regret(table, weight_vector(candidate, regime == "gin_only"), rows)
+        kept = bool(fitted_regret < frozen_regret) and regime in (args.fit or ("knock", "gin_only"))
+        if kept:
+            names = [n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only")]
+            weights.update({name: fitted[name] for name in names})
+        checks[regime] = {
+            "positions": int(rows.sum()),
+            "frozen": _rounded(frozen_regret),
+            "fitted": _rounded(fitted_regret),
+            "fit_kept": kept,
+        }
+    data = {
+        "format": DISCARD_MODEL_FORMAT,
+        "bot": "opponent",
+        "what": "weights of the opponent bot's discard score, fitted to a search teacher (benchmarks/train_discard.py)",
+        "command": f"python benchmarks/train_discard.py --hands {args.hands} --worlds {args.worlds} "
+        f"--seed {args.seed}" + "".join(f" --fit {regime}" for regime in args.fit or ()) + " --write",
+        "positions": len(positions),
+        "discards": len(y),
+        "held_out_regret": checks,
+        "fitted": fitted,
+        "weights": weights,
+    }
+    print(json.dumps(data, indent=2))
+    print(f"{time.process_time() - started:.0f} s CPU")
+    if args.write:
+        args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        print(f"written {args.out}")
+
+
+if __name__ == "__main__":
+    main()
