@@ -22,14 +22,16 @@ weights are fitted here to a stronger teacher:
    valued by what it is worth in the game (``kernels.payoff.result_value``).
 3. **The fit** learns the ranking the bot acts on: the weights (the deadwood's held at 1, so
    scores stay in deadwood points) that maximise the teacher's mean value of a soft choice
-   (a softmax of minus the scores) among each position's discards, by Adam from the frozen
-   weights (``strategies.opponent.FROZEN_DISCARD``). A least-squares fit of the values was
-   tried first and predicted the teacher worse than the frozen weights: it chases the far-off
-   discards, not the choice. Hands only gin can end (knock limit 0: V1, V9) have weights of
-   their own (the ``gin_`` ones) and are fitted apart. The positions are split in two: the
-   even ones fit, the odd ones check, and each regime keeps its fit only when its discards
-   fall short of the teacher's best by fewer points than the frozen weights' on the held-out
-   half (``held_out_regret`` in the file); ``--fit`` limits which regimes may change.
+   (a softmax of minus the scores) among each position's discards, by Adam from the start's
+   weights (``--start``: the frozen weights, ``strategies.opponent.FROZEN_DISCARD``, by
+   default; a later round starts from, and collects with, the weights a round before kept).
+   A least-squares fit of the values was tried first and predicted the teacher worse than the
+   frozen weights: it chases the far-off discards, not the choice. Hands only gin can end
+   (knock limit 0: V1, V9) have weights of their own (the ``gin_`` ones) and are fitted
+   apart. The positions are split in two: the even ones fit, the odd ones check, and each
+   regime keeps its fit only when its discards fall short of the teacher's best by fewer
+   points than the start's weights on the held-out half (``held_out_regret`` in the file);
+   ``--fit`` limits which regimes may change.
 
 The weights are written to ``strategies/opponent_discard.json`` (format 1, with the
 command, seed and counts that made them); ``strategies/opponent.py`` takes the bot's
@@ -56,7 +58,6 @@ from simgin.strategies.compiled import cards_to_mask, fill_table
 from simgin.strategies.opponent import (
     DISCARD_MODEL,
     DISCARD_MODEL_FORMAT,
-    FROZEN_DISCARD,
     FROZEN_SPEC,
     LEARNED,
     PARAMETERS,
@@ -171,14 +172,15 @@ def draw_rules(rng: np.random.Generator) -> Rules:
 
 
 class _Collector:
-    """The frozen ``opponent`` (:data:`FROZEN_SPEC`) recording every discard position it meets (its play unchanged).
+    """``opponent`` as ``spec`` sets it, recording every discard position it meets (its play unchanged).
 
-    The frozen bot, not the shipped one, plays the hands: the positions, and so the file the
-    command writes, do not depend on the weights a previous run wrote.
+    A spec that sets every learned weight (the frozen bot's, :data:`FROZEN_SPEC`, by default),
+    not the shipped bot, plays the hands: the positions, and so the file the command writes,
+    do not depend on the weights a previous run wrote.
     """
 
-    def __init__(self, positions: list) -> None:
-        self.inner = resolve(FROZEN_SPEC).make()
+    def __init__(self, positions: list, spec: str) -> None:
+        self.inner = resolve(spec).make()
         self.name = "opponent"
         self.positions = positions
 
@@ -201,8 +203,8 @@ class _Collector:
         return discard
 
 
-def collect(hands: int, seed: int) -> list[tuple[int, int, np.ndarray]]:
-    """(seat, hand mask, kernel state) of every discard of the frozen ``opponent`` in ``hands`` hands, rules drawn."""
+def collect(hands: int, seed: int, spec: str = FROZEN_SPEC) -> list[tuple[int, int, np.ndarray]]:
+    """(seat, hand mask, kernel state) of every discard of ``spec`` in ``hands`` hands, rules drawn."""
     positions: list = []
     draws = np.random.default_rng(seed)
     for i in range(hands):
@@ -211,11 +213,11 @@ def collect(hands: int, seed: int) -> list[tuple[int, int, np.ndarray]]:
         scores = (int(draws.integers(0, target * 0.9)), int(draws.integers(0, target * 0.9)))
         if rules.hollywood:
             scores = (0, 0)
-        other = resolve(FROZEN_SPEC if i % 2 == 0 else "simple").make()
+        other = resolve(spec if i % 2 == 0 else "simple").make()
         if i % 4 < 2:
-            players = (_Collector(positions), other if i % 2 else _Collector(positions))
+            players = (_Collector(positions, spec), other if i % 2 else _Collector(positions, spec))
         else:
-            players = (other if i % 2 else _Collector(positions), _Collector(positions))
+            players = (other if i % 2 else _Collector(positions, spec), _Collector(positions, spec))
         play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
     return positions
 
@@ -334,39 +336,50 @@ def main(argv: list[str] | None = None) -> None:
         help="the regimes whose weights may change (repeatable; default both): hands a knock can end, "
         "and hands only gin can end",
     )
+    parser.add_argument(
+        "--start",
+        default=FROZEN_SPEC,
+        help="the opponent spec that plays the collection hands, starts the fit and is the held-out baseline; "
+        "it must set every learned weight (default: the frozen bot)",
+    )
     parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
     args = parser.parse_args(argv)
     started = time.process_time()
-    positions = collect(args.hands, args.seed)
+    values = resolve(args.start).values
+    missing = [name for name in LEARNED if f"{name}=" not in args.start]
+    if not args.start.startswith("opponent:") or missing:
+        parser.error(f"--start {args.start!r}: an opponent spec setting every learned weight (missing {missing})")
+    baseline = {name: float(values[name]) for name in LEARNED}
+    positions = collect(args.hands, args.seed, args.start)
     x, y, index, gin_only = teach(positions, args.worlds, args.seed)
     if args.save_data:
         np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
     table = as_table(x, y, index, gin_only)
     halves = np.arange(len(table["gin_only"])) % 2 == 0  # even positions fit, odd ones check
-    weights = dict(FROZEN_DISCARD)
-    normal = fit_ranking(table, halves & ~table["gin_only"], weight_vector(FROZEN_DISCARD))
+    weights = dict(baseline)
+    normal = fit_ranking(table, halves & ~table["gin_only"], weight_vector(baseline))
     fitted = dict(zip(FEATURES[1:], normal[1:], strict=True))
-    start = weight_vector(FROZEN_DISCARD, gin_only=True)
+    start = weight_vector(baseline, gin_only=True)
     only_gin = fit_ranking(table, halves & table["gin_only"], start, fixed=(0, 5, 6))
     # The fitted gin-only weights are the ones applied: with them, gin_only is 1.
     fitted.update({"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, only_gin[1:5], strict=True))})
     # Each weight within the range its parameter allows (strategies/heuristic.py), so the bot accepts the file.
     bounds = {parameter.name: (parameter.low, parameter.high) for parameter in PARAMETERS}
     fitted = {name: round(float(np.clip(value, *bounds[name])), 4) for name, value in fitted.items()}
-    # Each regime keeps the fit only where it predicts the teacher better on the held-out positions.
+    # Each regime keeps the fit only where it predicts the teacher better than the start on held-out positions.
     checks = {}
     for regime, kind in (("knock", ~table["gin_only"]), ("gin_only", table["gin_only"])):
         rows = ~halves & kind
         candidate = {**weights, **fitted}
-        frozen_regret = regret(table, weight_vector(FROZEN_DISCARD, regime == "gin_only"), rows)
+        start_regret = regret(table, weight_vector(baseline, regime == "gin_only"), rows)
         fitted_regret = regret(table, weight_vector(candidate, regime == "gin_only"), rows)
-        kept = bool(fitted_regret < frozen_regret) and regime in (args.fit or ("knock", "gin_only"))
+        kept = bool(fitted_regret < start_regret) and regime in (args.fit or ("knock", "gin_only"))
         if kept:
             names = [n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only")]
             weights.update({name: fitted[name] for name in names})
         checks[regime] = {
             "positions": int(rows.sum()),
-            "frozen": _rounded(frozen_regret),
+            "start": _rounded(start_regret),
             "fitted": _rounded(fitted_regret),
             "fit_kept": kept,
         }
@@ -375,7 +388,10 @@ def main(argv: list[str] | None = None) -> None:
         "bot": "opponent",
         "what": "weights of the opponent bot's discard score, fitted to a search teacher (benchmarks/train_discard.py)",
         "command": f"python benchmarks/train_discard.py --hands {args.hands} --worlds {args.worlds} "
-        f"--seed {args.seed}" + "".join(f" --fit {regime}" for regime in args.fit or ()) + " --write",
+        f"--seed {args.seed}"
+        + "".join(f" --fit {regime}" for regime in args.fit or ())
+        + (f" --start '{args.start}'" if args.start != FROZEN_SPEC else "")
+        + " --write",
         "positions": len(positions),
         "discards": len(y),
         "held_out_regret": checks,

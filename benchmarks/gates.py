@@ -1,0 +1,121 @@
+"""The strength gate of issue 24: is a changed bot stronger than the frozen one, preset by preset?
+
+A change to a bot's policy is kept only when ``simgin compare NEW OLD --sprt elo0=0,elo1=10``
+accepts H1 (NEW is at least 10 Elo stronger; docs/STATISTICS.md §6) under the standard,
+oklahoma and straight presets at least. This script runs those tests through the library
+(``simgin.compare``) and prints one line per preset: the decision, the games it took, the Elo
+difference with its 95% interval, the log-likelihood ratio and its bounds, and the command
+that reproduces it. With ``--record NAME`` the lines are appended to
+``benchmarks/RESULTS.md``'s *SPRT gates* table.
+
+A preset where the two bots play every hand alike is reported as ``same play`` instead of
+being tested (an SPRT of a bot against itself never accepts H1): ``--same-play PRESET``
+names such a preset, and the script checks the claim on 200 hands (their rows must hash
+the same) before it reports it.
+
+Run from the repository root::
+
+    python benchmarks/gates.py opponent --frozen
+    python benchmarks/gates.py NEW OLD --presets standard,oklahoma,straight --seed 12 --record "learned discard"
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import os
+import platform
+from pathlib import Path
+
+import numpy as np
+from simgin.strategies.opponent import FROZEN_SPEC
+
+import simgin
+from simgin.game.engine import hand_seeds, play_hand_rows
+from simgin.game.rules import Rules
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+START, END = "<!-- gates:start -->", "<!-- gates:end -->"
+SPECS_START, SPECS_END = "<!-- gate-specs:start -->", "<!-- gate-specs:end -->"
+DEFAULT_PRESETS = ("standard", "oklahoma", "straight")
+
+
+def same_play(new: str, old: str, preset: str, hands: int = 200, seed: int = 7) -> bool:
+    """Whether ``new`` and ``old`` play the same ``hands`` hands against ``simple`` identically (rows hash alike)."""
+    digests = []
+    seeds = hand_seeds(seed, hands)
+    dealers = np.arange(hands, dtype=np.int64) % 2
+    for spec in (new, old):
+        rows = play_hand_rows((spec, "simple"), Rules.preset(preset), seeds, dealers)
+        digests.append(hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest())
+    return digests[0] == digests[1]
+
+
+def gate(new: str, old: str, preset: str, seed: int, workers: int | None) -> dict:
+    """The SPRT of ``new`` against ``old`` under ``preset``: its summary as a dict."""
+    result = simgin.compare(new, old, sprt="elo0=0,elo1=10", rules=preset, seed=seed, workers=workers)
+    return result.to_json()["sprt"]
+
+
+def line(label: str, preset: str, test: dict | None, new: str, old: str, seed: int) -> str:
+    """One Markdown row of the gates table."""
+    date = datetime.date.today().isoformat()
+    if test is None:
+        return f"| {date} | {label} | {preset} | same play (200 hands hash alike) | | | | |"
+    command = f"`simgin compare NEW OLD --sprt elo0=0,elo1=10 --rules {preset} --seed {seed}`"
+    return (
+        f"| {date} | {label} | {preset} | **{test['decision']}** ({test['accepted']}) | {test['games']:,} "
+        f"| {test['elo']:+.1f} ({test['elo_low']:+.1f} to {test['elo_high']:+.1f}) "
+        f"| {test['llr']:.2f} ({test['lower']:.2f}, {test['upper']:.2f}) | {command} |"
+    )
+
+
+def _append(text: str, start: str, end: str, lines: list[str]) -> str:
+    if start not in text or end not in text:
+        raise SystemExit(f"{RESULTS}: no {start} ... {end} section to append to")
+    head, rest = text.split(start, 1)
+    body, tail = rest.split(end, 1)
+    return head + start + "\n" + "".join(f"{row}\n" for row in [*body.strip("\n").splitlines(), *lines]) + end + tail
+
+
+def record(label: str, rows: list[str], new: str, old: str) -> None:
+    """Append ``rows`` to the SPRT gates table of RESULTS.md, and the change's specs to the list below it."""
+    text = RESULTS.read_text(encoding="utf-8")
+    text = _append(text, START, END, rows)
+    machine = f"{os.cpu_count()} cores, {platform.machine()}"
+    text = _append(text, SPECS_START, SPECS_END, [f"- {label}: NEW = `{new}`, OLD = `{old}` ({machine})."])
+    RESULTS.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("new", help="the changed bot's spec")
+    parser.add_argument("old", nargs="?", help="the frozen bot's spec")
+    parser.add_argument("--frozen", action="store_true", help="OLD is the frozen opponent (strategies.opponent)")
+    parser.add_argument("--presets", default=",".join(DEFAULT_PRESETS), help="comma-separated rules presets")
+    parser.add_argument("--same-play", action="append", default=[], help="a preset where the two play alike")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--record", metavar="LABEL", help="append the rows to RESULTS.md's SPRT gates table")
+    args = parser.parse_args(argv)
+    if args.frozen == (args.old is not None):
+        parser.error("give OLD or --frozen, not both")
+    if args.frozen:
+        args.old = FROZEN_SPEC
+    rows = []
+    for preset in args.presets.split(","):
+        if preset in args.same_play:
+            if not same_play(args.new, args.old, preset):
+                raise SystemExit(f"--same-play {preset}: the two bots play differently under {preset}")
+            rows.append(line(args.record or "change", preset, None, args.new, args.old, args.seed))
+        else:
+            test = gate(args.new, args.old, preset, args.seed, args.workers)
+            rows.append(line(args.record or "change", preset, test, args.new, args.old, args.seed))
+        print(rows[-1], flush=True)
+    if args.record:
+        record(args.record, rows, args.new, args.old)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""``benchmarks/gates.py``: the SPRT gate of issue 24 and its RESULTS.md table."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from simgin.strategies.opponent import FROZEN_DISCARD, FROZEN_SPEC
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def gates():
+    spec = importlib.util.spec_from_file_location("gates", ROOT / "benchmarks" / "gates.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def frozen_with(**changes: float) -> str:
+    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in {**FROZEN_DISCARD, **changes}.items())
+
+
+def test_same_play_tells_a_change_that_plays_alike_from_one_that_does_not(gates):
+    assert gates.same_play(FROZEN_SPEC, FROZEN_SPEC, "standard")
+    # reach changes discards where a knock limit allows one (R12) ...
+    assert not gates.same_play(frozen_with(reach=10), FROZEN_SPEC, "standard")
+    # ... and the knock regime's potential is not read where only gin ends a hand (V1: straight).
+    assert gates.same_play(frozen_with(potential=3), FROZEN_SPEC, "straight")
+    assert not gates.same_play(frozen_with(gin_potential=3), FROZEN_SPEC, "straight")
+
+
+def test_recorded_rows_are_appended_to_the_table_and_the_specs_below_it(gates, tmp_path, monkeypatch):
+    results = tmp_path / "RESULTS.md"
+    results.write_text(f"intro\n{gates.START}\n{gates.END}\nmiddle\n{gates.SPECS_START}\n{gates.SPECS_END}\nend\n")
+    monkeypatch.setattr(gates, "RESULTS", results)
+    test = {
+        "decision": "H1",
+        "accepted": "elo >= 10",
+        "games": 1550,
+        "elo": 30.56,
+        "elo_low": 12.4,
+        "elo_high": 48.73,
+        "llr": 2.98,
+        "lower": -2.94,
+        "upper": 2.94,
+    }
+    first = gates.line("one", "oklahoma", test, "A", "B", 12)
+    assert "| oklahoma | **H1** (elo >= 10) | 1,550 | +30.6 (+12.4 to +48.7) | 2.98 (-2.94, 2.94) |" in first
+    assert "--rules oklahoma --seed 12" in first
+    gates.record("one", [first], "A", "B")
+    gates.record("two", [gates.line("two", "straight", None, "C", "B", 12)], "C", "B")
+    text = results.read_text()
+    table = text.split(gates.START)[1].split(gates.END)[0].strip().splitlines()
+    assert len(table) == 2 and "| one |" in table[0] and "| two | straight | same play" in table[1]
+    specs = text.split(gates.SPECS_START)[1].split(gates.SPECS_END)[0].strip().splitlines()
+    assert specs[0].startswith("- one: NEW = `A`, OLD = `B`") and specs[1].startswith("- two: NEW = `C`")
+    assert text.startswith("intro\n") and "\nmiddle\n" in text and text.endswith("end\n")
+
+
+def test_old_is_the_frozen_bot_or_a_spec_not_both(gates):
+    with pytest.raises(SystemExit):
+        gates.main(["opponent", "simple", "--frozen"])
+    with pytest.raises(SystemExit):
+        gates.main(["opponent"])
