@@ -33,6 +33,12 @@ weights are fitted here to a stronger teacher:
    points than the start's weights on the held-out half (``held_out_regret`` in the file);
    ``--fit`` limits which regimes may change.
 
+4. **The draw** (R9, R11): at every choice between the pile's top card and the stock the
+   teacher values both by playouts in shared worlds (as ``mcts`` does), and ``draw_margin``,
+   by which the best score after taking must beat the expected score after a stock card, is
+   chosen on a grid with the weights above: the even draw positions choose, the odd ones
+   check, kept only if it does better there than the start's margin.
+
 The weights are written to ``strategies/opponent_discard.json`` (format 1, with the
 command, seed and counts that made them); ``strategies/opponent.py`` takes the bot's
 defaults from it. The same command and seed write the same file, bit for bit (every draw
@@ -70,7 +76,7 @@ from simgin.kernels import heuristic as _heuristic, mcts as _mcts, rule_index as
 from simgin.kernels.bots import F_MEMORY, FLOAT_MEMORY, INT_MEMORY, S_FLOATS, S_INTS
 from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
-from simgin.kernels.parameters import HAND_QUALITY, PARAMETER_CAPACITY
+from simgin.kernels.parameters import HAND_QUALITY, NAMES, PARAMETER_CAPACITY
 from simgin.kernels.payoff import result_value
 from simgin.kernels.showdown import SUIT_VALUE
 from simgin.players.registry import resolve
@@ -152,6 +158,86 @@ def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, card
     return count
 
 
+@njit(cache=False)
+def _teach_draw(params, seat, hand, table, ints, floats, rng, worlds, first_turn, out):
+    """``out``: the teacher's mean value of taking the pile's top card (0) and of passing it (1), R9, R11.
+
+    Both are played out in the same worlds as ``kernels.mcts.choose_draw`` does (passing on the
+    first turn leaves the offer to the other player), both players knocking as soon as they may.
+    """
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    top = v.pile_top(table)
+    dealer = table[v.T_DEALER]
+    other = 1 - seat
+    limit = table[v.T_KNOCK_LIMIT]
+    levels = np.empty(2, np.int64)
+    levels[0] = limit
+    levels[1] = limit
+    hands, stock, cards, weights, work, result = _mcts._playout_buffers(table[v.T_STOCK_COUNT])
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = hand_multiplier(rules, table)
+    out[0] = 0.0
+    out[1] = 0.0
+    for _ in range(worlds):
+        _mcts.sample_world(
+            known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD
+        )
+        opponent_hand = hands[other]
+        for take in range(2):
+            hands[seat] = hand
+            hands[other] = opponent_hand
+            if take == 1:
+                player, drawn, from_pile = seat, top, True
+            elif not first_turn:
+                player, drawn, from_pile = seat, stock[0], False
+            elif seat != dealer and _mcts.card_fits_meld(opponent_hand, top):
+                player, drawn, from_pile = other, top, True
+            else:
+                player = seat if seat != dealer else other
+                drawn, from_pile = stock[0], False
+            hands[player] |= 1 << drawn
+            points = _mcts.play_out(
+                seat, player, np.int64(_mcts.PHASE_DISCARD), hands, -1 if from_pile else top, drawn, from_pile,
+                stock, 0 if from_pile else 1, levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result,
+            )  # fmt: skip
+            out[1 - take] += result_value(rules, mine, theirs, multiplier * points)
+    out[0] /= worlds
+    out[1] /= worlds
+
+
+@njit(cache=False)
+def _draw_scores(params, seat, hand, table, ints, floats):
+    """(best score after taking the pile card, expected best score after a stock card): ``opponent``'s
+    comparison in ``kernels.heuristic.takes_pile_card``, before its ``draw_margin``."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    _, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    top = v.pile_top(table)
+    share = _heuristic.stage(table)
+    limit = table[v.T_KNOCK_LIMIT]
+    none = np.int64(-1)
+    _, taken = _heuristic.best_discard(
+        params, hand | (1 << top), top, none, live, risk, work, SUIT_DEADWOOD, share, limit
+    )
+    expected = 0.0
+    weight = 0.0
+    for c in range(52):
+        if (unseen >> c) & 1 and live[c] > 0.0:
+            _, score = _heuristic.best_discard(
+                params, hand | (1 << c), none, none, live, risk, work, SUIT_DEADWOOD, share, limit
+            )
+            expected += live[c] * score
+            weight += live[c]
+    return taken, expected / weight if weight > 0.0 else np.inf
+
+
 def draw_rules(rng: np.random.Generator) -> Rules:
     """A rule set drawn across the switches that change the discard's worth (R12, R18-R20, V1-V3, V6, V9, V13, V14)."""
     hollywood = rng.random() < 0.1
@@ -179,16 +265,27 @@ class _Collector:
     do not depend on the weights a previous run wrote.
     """
 
-    def __init__(self, positions: list, spec: str) -> None:
+    def __init__(self, positions: list, spec: str, draws: list | None = None) -> None:
         self.inner = resolve(spec).make()
         self.name = "opponent"
         self.positions = positions
+        self.draws = draws
 
     def start_hand(self, view, rng):  # type: ignore[no-untyped-def]
         self.inner.start_hand(view, rng)
 
     def __getattr__(self, decision):  # type: ignore[no-untyped-def]
         ask = getattr(self.inner, decision)
+        if decision in ("take_up_card", "draw_from_pile") and self.draws is not None:
+
+            def draw(view, rng):  # type: ignore[no-untyped-def]
+                answer = ask(view, rng)
+                state = self.inner._state.copy()
+                fill_table(state, view)
+                self.draws.append((view.seat, cards_to_mask(view.hand), state, decision == "take_up_card"))
+                return answer
+
+            return draw
         if decision != "discard":
             return ask
 
@@ -203,21 +300,23 @@ class _Collector:
         return discard
 
 
-def collect(hands: int, seed: int, spec: str = FROZEN_SPEC) -> list[tuple[int, int, np.ndarray]]:
-    """(seat, hand mask, kernel state) of every discard of ``spec`` in ``hands`` hands, rules drawn."""
+def collect(hands: int, seed: int, spec: str = FROZEN_SPEC, draws: list | None = None) -> list:
+    """(seat, hand mask, kernel state) of every discard of ``spec`` in ``hands`` hands, rules drawn; with
+    ``draws``, (seat, hand, state, first turn) of its every choice between the pile card and the stock is
+    appended to it."""
     positions: list = []
-    draws = np.random.default_rng(seed)
+    chance = np.random.default_rng(seed)
     for i in range(hands):
-        rules = draw_rules(draws)
+        rules = draw_rules(chance)
         target = rules.target
-        scores = (int(draws.integers(0, target * 0.9)), int(draws.integers(0, target * 0.9)))
+        scores = (int(chance.integers(0, target * 0.9)), int(chance.integers(0, target * 0.9)))
         if rules.hollywood:
             scores = (0, 0)
         other = resolve(spec if i % 2 == 0 else "simple").make()
         if i % 4 < 2:
-            players = (_Collector(positions, spec), other if i % 2 else _Collector(positions, spec))
+            players = (_Collector(positions, spec, draws), other if i % 2 else _Collector(positions, spec, draws))
         else:
-            players = (other if i % 2 else _Collector(positions, spec), _Collector(positions, spec))
+            players = (other if i % 2 else _Collector(positions, spec, draws), _Collector(positions, spec, draws))
         play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
     return positions
 
@@ -229,11 +328,9 @@ def teach(positions: list, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarr
     values = np.zeros(11)
     cards = np.zeros(11, np.int64)
     for n, (seat, hand, state) in enumerate(positions):
-        row = state[S_FLOATS:].view(np.float64)[seat * FLOAT_MEMORY : (seat + 1) * FLOAT_MEMORY]
-        ints = state[S_INTS + seat * INT_MEMORY : S_INTS + (seat + 1) * INT_MEMORY].copy()
+        params, ints, floats = _seat_rows(seat, state)
         rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
-        params = row[:PARAMETER_CAPACITY].copy()
-        count = _teach(params, seat, hand, state, ints, row[F_MEMORY:].copy(), rng, worlds, x, values, cards)
+        count = _teach(params, seat, hand, state, ints, floats, rng, worlds, x, values, cards)
         xs.append(x[:count].copy())
         ys.append(values[:count].copy())
         index.extend([n] * count)
@@ -318,6 +415,51 @@ def fit_ranking(
     return w
 
 
+#: Offsets the seeds of the draw teacher's worlds from the discard teacher's.
+DRAW_STREAM = 1 << 40
+#: What a run may fit: the two regimes of the discard score and the draw margin.
+FITS = ("knock", "gin_only", "draw")
+
+
+def _seat_rows(seat: int, state: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(parameters, int memory, float memory) of ``seat`` in a kernel state, as copies."""
+    row = state[S_FLOATS:].view(np.float64)[seat * FLOAT_MEMORY : (seat + 1) * FLOAT_MEMORY]
+    ints = state[S_INTS + seat * INT_MEMORY : S_INTS + (seat + 1) * INT_MEMORY].copy()
+    return row[:PARAMETER_CAPACITY].copy(), ints, row[F_MEMORY:].copy()
+
+
+def teach_draws(draws: list, worlds: int, seed: int) -> np.ndarray:
+    """The teacher's mean values (take, pass) of every draw position, shape (N, 2)."""
+    values = np.zeros((len(draws), 2))
+    out = np.zeros(2)
+    for n, (seat, hand, state, first_turn) in enumerate(draws):
+        params, ints, floats = _seat_rows(seat, state)
+        rng = np.array([np.uint64(SplitMix64(derive(seed, DRAW_STREAM + n)).state)], dtype=np.uint64)
+        _teach_draw(params, seat, hand, state, ints, floats, rng, worlds, np.bool_(first_turn), out)
+        values[n] = out
+    return values
+
+
+def draw_scores(draws: list, weights: dict[str, float]) -> np.ndarray:
+    """(score after taking, expected score after a stock card) of every draw position under ``weights``, (N, 2)."""
+    scores = np.zeros((len(draws), 2))
+    for n, (seat, hand, state, _) in enumerate(draws):
+        params, ints, floats = _seat_rows(seat, state)
+        for name, value in weights.items():
+            params[NAMES.index(name)] = value
+        scores[n] = _draw_scores(params, seat, hand, state, ints, floats)
+    return scores
+
+
+def draw_regret(values: np.ndarray, scores: np.ndarray, margin: float) -> float:
+    """Mean points per draw by which taking when ``score after + margin < expected score`` falls short of the
+    teacher's better choice (NaN: no positions)."""
+    if len(values) == 0:
+        return float("nan")
+    takes = scores[:, 0] + margin < scores[:, 1]
+    return float((values.max(axis=1) - np.where(takes, values[:, 0], values[:, 1])).mean())
+
+
 def _rounded(value: float) -> float | None:
     return None if np.isnan(value) else round(value, 4)
 
@@ -331,10 +473,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=DISCARD_MODEL, help="where --write writes it")
     parser.add_argument(
         "--fit",
-        choices=("knock", "gin_only"),
+        choices=FITS,
         action="append",
-        help="the regimes whose weights may change (repeatable; default both): hands a knock can end, "
-        "and hands only gin can end",
+        help="what may change (repeatable; default all): the discard weights of hands a knock can end, "
+        "those of hands only gin can end, and the draw's margin",
     )
     parser.add_argument(
         "--start",
@@ -350,7 +492,8 @@ def main(argv: list[str] | None = None) -> None:
     if not args.start.startswith("opponent:") or missing:
         parser.error(f"--start {args.start!r}: an opponent spec setting every learned weight (missing {missing})")
     baseline = {name: float(values[name]) for name in LEARNED}
-    positions = collect(args.hands, args.seed, args.start)
+    draws: list = []
+    positions = collect(args.hands, args.seed, args.start, draws)
     x, y, index, gin_only = teach(positions, args.worlds, args.seed)
     if args.save_data:
         np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
@@ -373,9 +516,9 @@ def main(argv: list[str] | None = None) -> None:
         candidate = {**weights, **fitted}
         start_regret = regret(table, weight_vector(baseline, regime == "gin_only"), rows)
         fitted_regret = regret(table, weight_vector(candidate, regime == "gin_only"), rows)
-        kept = bool(fitted_regret < start_regret) and regime in (args.fit or ("knock", "gin_only"))
+        kept = bool(fitted_regret < start_regret) and regime in (args.fit or FITS)
         if kept:
-            names = [n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only")]
+            names = [n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only") and n != "draw_margin"]
             weights.update({name: fitted[name] for name in names})
         checks[regime] = {
             "positions": int(rows.sum()),
@@ -383,6 +526,25 @@ def main(argv: list[str] | None = None) -> None:
             "fitted": _rounded(fitted_regret),
             "fit_kept": kept,
         }
+    # The draw (R9, R11): the margin by which the score after taking the pile card must beat a stock card's,
+    # chosen on the even draw positions with the weights above, kept if it does better on the odd ones.
+    values = teach_draws(draws, args.worlds, args.seed)
+    scores = draw_scores(draws, {name: weights[name] for name in LEARNED if name != "draw_margin"})
+    even = np.arange(len(draws)) % 2 == 0
+    margins = np.round(np.arange(-5.0, 5.01, 0.25), 2)
+    fits = [draw_regret(values[even], scores[even], margin) for margin in margins]
+    fitted["draw_margin"] = float(margins[int(np.nanargmin(fits))]) if len(draws) > 1 else baseline["draw_margin"]
+    start_regret = draw_regret(values[~even], scores[~even], baseline["draw_margin"])
+    fitted_regret = draw_regret(values[~even], scores[~even], fitted["draw_margin"])
+    kept = bool(fitted_regret < start_regret) and "draw" in (args.fit or FITS)
+    if kept:
+        weights["draw_margin"] = fitted["draw_margin"]
+    checks["draw"] = {
+        "positions": int((~even).sum()),
+        "start": _rounded(start_regret),
+        "fitted": _rounded(fitted_regret),
+        "fit_kept": kept,
+    }
     data = {
         "format": DISCARD_MODEL_FORMAT,
         "bot": "opponent",

@@ -48,7 +48,7 @@ from simgin.players.strategy import Parameter
 DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")
 #: The data file format this module reads.
 DISCARD_MODEL_FORMAT = 1
-#: The discard weights the fit may set, each a parameter of this bot.
+#: The weights the fit may set, each a parameter of this bot: the discard score's, and the draw's margin.
 LEARNED = (
     "potential",
     "potential_late",
@@ -61,6 +61,7 @@ LEARNED = (
     "gin_potential_late",
     "gin_safety",
     "gin_safety_late",
+    "draw_margin",
 )
 #: The discard weights before they were learned (issue 11's tuning): a frozen copy of the old bot to
 #: gate a new fit against, ``simgin compare opponent <FROZEN_SPEC>`` (benchmarks/RESULTS.md).
@@ -76,6 +77,7 @@ FROZEN_DISCARD = {
     "gin_potential_late": 0.25,
     "gin_safety": 1.0,
     "gin_safety_late": 1.0,
+    "draw_margin": 0.0,
 }
 FROZEN_SPEC = "opponent:" + ",".join(f"{name}={value:g}" for name, value in FROZEN_DISCARD.items())
 
