@@ -18,6 +18,8 @@ from simgin.strategies import opponent
 from simgin.strategies.compiled import parameter_vector
 
 from simgin.game.cards import parse_cards
+from simgin.game.engine import hand_seeds, play_hand_rows
+from simgin.game.rules import Rules
 from simgin.kernels import heuristic, parameters as pm
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.players.registry import resolve
@@ -143,3 +145,19 @@ def test_the_training_command_writes_the_same_file_from_the_same_seed(tmp_path):
     assert data["format"] == opponent.DISCARD_MODEL_FORMAT and set(data["weights"]) == set(opponent.LEARNED)
     # The file is one the bot reads.
     assert opponent.discard_weights(first).keys() == set(opponent.LEARNED)
+
+
+def test_the_bot_plays_the_weights_of_the_data_file():
+    # The shipped bot and a spec that sets the file's weights play the same hands; a spec that moves one
+    # learned weight far does not (R9-R12 under the standard rules).
+    weights = opponent.discard_weights()
+    explicit = "opponent:" + ",".join(f"{name}={value:g}" for name, value in weights.items())
+    moved = "opponent:" + ",".join(f"{n}={(-v if n == 'potential' else v):g}" for n, v in weights.items())
+    seeds = hand_seeds(11, 100)
+    dealers = np.arange(100, dtype=np.int64) % 2
+
+    def rows(spec: str) -> np.ndarray:
+        return play_hand_rows((spec, "simple"), Rules(), seeds, dealers)
+
+    assert np.array_equal(rows("opponent"), rows(explicit))
+    assert not np.array_equal(rows("opponent"), rows(moved))
