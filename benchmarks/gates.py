@@ -29,7 +29,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from simgin.strategies.opponent import FROZEN_SPEC
+from simgin.strategies.opponent import FROZEN_SPEC, discard_weights
 
 import simgin
 from simgin.game.engine import hand_seeds, play_hand_rows
@@ -79,8 +79,16 @@ def _append(text: str, start: str, end: str, lines: list[str]) -> str:
     return head + start + "\n" + "".join(f"{row}\n" for row in [*body.strip("\n").splitlines(), *lines]) + end + tail
 
 
+def pinned(spec: str) -> str:
+    """``spec`` with the shipped learned weights written out when it is the bare ``opponent`` (they change)."""
+    if spec != "opponent":
+        return spec
+    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in discard_weights().items())
+
+
 def record(label: str, rows: list[str], new: str, old: str) -> None:
     """Append ``rows`` to the SPRT gates table of RESULTS.md, and the change's specs to the list below it."""
+    new, old = pinned(new), pinned(old)
     text = RESULTS.read_text(encoding="utf-8")
     text = _append(text, START, END, rows)
     machine = f"{os.cpu_count()} cores, {platform.machine()}"

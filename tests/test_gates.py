@@ -65,3 +65,10 @@ def test_old_is_the_frozen_bot_or_a_spec_not_both(gates):
         gates.main(["opponent", "simple", "--frozen"])
     with pytest.raises(SystemExit):
         gates.main(["opponent"])
+
+
+def test_a_bare_opponent_is_recorded_with_its_weights_written_out(gates):
+    pinned = gates.pinned("opponent")
+    assert pinned.startswith("opponent:") and "reach=" in pinned and "draw_margin=" in pinned
+    assert gates.same_play(pinned, "opponent", "standard")
+    assert gates.pinned("simple") == "simple"

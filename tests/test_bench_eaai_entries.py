@@ -1,0 +1,99 @@
+"""``benchmarks/bench_eaai_entries.py`` measures and tabulates bots against EAAI Java players.
+
+Only the project's own Java test player plays here (tests/java: the stand-in ``ginrummy`` package and
+``TwinPlayer``), never third-party code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simgin.players import eaai, programs
+from simgin.statistics.stats import wilson_interval
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "bench_eaai_entries.py"
+JAVA = ROOT / "tests" / "java"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_eaai_entries", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_eaai_entries"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["bench_eaai_entries"]
+
+
+@pytest.fixture(scope="module")
+def classpath(tmp_path_factory):
+    """The stand-in framework and the test players, compiled; the adapter's cache in a fresh folder."""
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        reason = "no JDK (javac and java) on the PATH: the EAAI tests need one (apt-get install default-jdk-headless)"
+        if os.environ.get("CI") or os.environ.get("SIMGIN_CI"):
+            pytest.fail(f"{reason}; .ci/run installs it")
+        pytest.skip(reason)
+    classes = tmp_path_factory.mktemp("eaai-classes")
+    sources = [str(path) for path in sorted(JAVA.rglob("*.java"))]
+    subprocess.run(["javac", "-nowarn", "-d", str(classes), *sources], check=True, capture_output=True)
+    cache = tmp_path_factory.mktemp("simgin-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIMGIN_CACHE_DIR", str(cache))  # workers started from here inherit it
+        eaai.compiled_host.cache_clear()
+        yield str(classes)
+    eaai.compiled_host.cache_clear()
+    programs.close_programs()
+
+
+def test_an_entry_is_a_name_and_an_eaai_spec(bench):
+    assert bench.parse_entry("twin=eaai:a:b:pkg.Player") == ("twin", "eaai:a:b:pkg.Player")
+    assert bench.entry_class("eaai:a:b:pkg.Player") == "pkg.Player"
+    for bad in ("eaai:a:Player", "twin=simple", "=eaai:a:Player", "twin=eaai:Player"):
+        with pytest.raises(ValueError, match="NAME=eaai:CLASSPATH:CLASS"):
+            bench.parse_entry(bad)
+
+
+def test_the_table_gives_games_a_wilson_interval_and_points(bench):
+    row = bench.Row("opponent", "twin", 200, 120, 1500, 2.5, 1.0, 4.0, 60.0, bot_forfeits=0, entry_forfeits=3)
+    low, high = wilson_interval(120, 200)
+    text = bench.table([row], {"twin": "TwinPlayer"})
+    assert text.startswith(f"### {bench.HEADING}\n")
+    assert f"| `opponent` | twin (`TwinPlayer`) | 200 | 1500 | 60.0% ({100 * low:.1f}%-{100 * high:.1f}%) |" in text
+    assert "| +2.50 (+1.00 to +4.00) | 0/3 | 60 |" in text
+
+
+def test_a_bot_plays_the_java_test_player_under_eaai_rules(bench, classpath):
+    spec = f"eaai:{classpath}:TwinPlayer"
+    row = bench.measure("greedy", "twin", spec, games=4, seed=5, workers=1)
+    assert row.bot == "greedy" and row.entry == "twin"
+    assert row.games == 4 and row.games % 2 == 0, "duplicate deals: each game seed is played from both seats"
+    assert 0 <= row.wins <= row.games and row.hands >= row.games
+    assert row.net_low <= row.net_points <= row.net_high
+    assert row.bot_forfeits == row.entry_forfeits == 0, "neither side makes an illegal move"
+    low, high = row.interval()
+    assert (low, high) == wilson_interval(row.wins, row.games)
+    text = bench.table([row], {"twin": bench.entry_class(spec)})
+    assert "| `greedy` | twin (`TwinPlayer`) | 4 |" in text
+    assert classpath not in text, "the table names the entry by its class, not by local paths"
+
+
+def test_the_header_gives_the_command_and_the_machine(bench):
+    text = bench.header(["--entry", "x=eaai:c:P", "--games", "8"], workers=1, on_illegal="forfeit")
+    assert "python benchmarks/bench_eaai_entries.py --entry x=eaai:c:P --games 8" in text
+    assert "an illegal move: forfeit" in text
+    assert f"{os.cpu_count()} cores" in text and "UTC" in text
+
+
+def test_an_illegal_move_of_the_entry_forfeits_its_game(bench, classpath):
+    spec = f"eaai:{classpath}:BadPlayers$NotHeld"
+    row = bench.measure("simple", "bad", spec, games=2, seed=1, workers=1)
+    assert row.games == 2 and row.entry_forfeits >= 1 and row.bot_forfeits == 0
+    assert row.wins >= row.entry_forfeits, "a game the entry forfeits is a game the bot wins"
