@@ -1,9 +1,16 @@
 """simgin: Gin Rummy simulation with exact rules (RULES.md) and numba kernels."""
 
 from simgin.game.cards import format_cards, parse_cards
-from simgin.game.melds import best_discard, deadwood, deadwood_batch, discard_deadwoods, meld_arrangement
+from simgin.game.melds import (
+    best_discard,
+    deadwood,
+    deadwood_batch,
+    describe_deadwood,
+    discard_deadwoods,
+    meld_arrangement,
+)
 from simgin.game.rules import Rules
-from simgin.game.showdown import Kind, Showdown, score_showdown
+from simgin.game.showdown import Kind, Showdown, describe_showdown, score_showdown
 
 __version__ = "0.1.0"
 
@@ -11,8 +18,11 @@ __version__ = "0.1.0"
 def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
     ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``tune``,
-    ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), and the runner's
-    ``run_match`` and ``run_tournament``."""
+    ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
+    (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
+    ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
+    runner's ``run_match`` and ``run_tournament``. The card commands' functions (``describe_deadwood``,
+    ``describe_showdown``) live in modules that ``import simgin`` loads anyway."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 
@@ -25,6 +35,18 @@ def __getattr__(name: str):
         from simgin.reports.build import write_report
 
         return write_report
+    if name == "replay":
+        from simgin.running.replay import replay
+
+        return replay
+    if name == "describe_rules":
+        from simgin.game.rules_listing import describe_rules
+
+        return describe_rules
+    if name == "describe_strategies":
+        from simgin.players.strategies_listing import describe_strategies
+
+        return describe_strategies
     if name == "sweep":
         from simgin.studies.sweep import sweep
 
@@ -49,11 +71,16 @@ __all__ = [
     "compare",
     "deadwood",
     "deadwood_batch",
+    "describe_deadwood",
+    "describe_rules",
+    "describe_showdown",
+    "describe_strategies",
     "discard_deadwoods",
     "format_cards",
     "match",
     "meld_arrangement",
     "parse_cards",
+    "replay",
     "report",
     "run_match",
     "run_tournament",

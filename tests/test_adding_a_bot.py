@@ -1,12 +1,14 @@
 """docs/ADDING_A_BOT.md, followed step by step: a toy compiled bot added to a copy of the package plays.
 
-The page's three code blocks are the three steps (the bot's ``decide``, its registration line in
-``kernels.bots.BOTS``, its strategy module); the slow test applies them, as the page says, to a copy
-of ``simgin/``, ``strategies/`` and ``reports/`` and runs the commands of its last section there.
+The page's code blocks are its three steps (the bot's kernel module with its ``decide``; its registration in
+``kernels/bots.py``, an import and a line at the end of ``BOTS``; its strategy module); the slow test applies
+them, as the page says, to a copy of ``simgin/``, ``strategies/`` and ``reports/`` and runs the commands of
+its last section there.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -28,9 +30,11 @@ def code_blocks() -> list[str]:
 
 
 def test_the_page_gives_the_three_steps() -> None:
-    decide, line, module = code_blocks()
-    assert "def _highshed_decide(decision, bot, seat, hand, state, suit_deadwood):" in decide
-    assert line.strip() == '("highshed", _highshed_decide),'
+    kernel, import_line, line, module = code_blocks()
+    assert "def decide(decision, bot, seat, hand, state, suit_deadwood):" in kernel
+    assert "from simgin.kernels.decisions import" in kernel and "bots" not in kernel  # no import circle
+    assert import_line.strip() == "from simgin.kernels import highshed"
+    assert line.strip() == '("highshed", highshed.decide),'
     for declaration in ('BOT = "highshed"', "DESCRIPTION = ", "PARAMETERS: ", "TWIN = None"):
         assert declaration in module
 
@@ -41,7 +45,24 @@ def test_one_table_registers_every_compiled_bot() -> None:
     assert tuple(decide for _, decide in bots.BOTS) == bots.POLICIES
     constants = {name: value for name, value in vars(bots).items() if re.fullmatch(r"BOT_[A-Z_]+", name)}
     del constants["BOT_NAMES"]
-    assert constants == {f"BOT_{name.upper()}": index for index, name in enumerate(bots.BOT_NAMES)}
+    assert constants == {f"BOT_{bots.BOT_NAMES[value].upper()}": value for value in constants.values()}
+    # The built-in bots, which the hand loop branches on, all have theirs.
+    assert {f"BOT_{name.upper()}" for name in bots.BOT_NAMES[: bots.LAST_BUILT_IN + 1]} <= set(constants)
+
+
+def test_a_bot_kernel_module_needs_nothing_of_bots() -> None:
+    """What a bot's own kernel module needs sits below ``bots.py`` (the codes, the state's layout, the
+    generator), and ``bots.py`` keeps the names it had."""
+    from simgin.kernels import decisions, mcts
+
+    assert bots.POLICIES[bots.BOT_NAMES.index("mcts")] is mcts.decide
+    for name in ("DECISION_DISCARD", "POLICY", "STATE_SIZE", "S_FLOATS", "FLOAT_MEMORY", "slot", "randint_at"):
+        assert getattr(bots, name) is getattr(decisions, name)
+    imported = set()
+    for node in ast.walk(ast.parse((ROOT / "simgin" / "kernels" / "mcts.py").read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    assert "simgin.kernels.decisions" in imported and "simgin.kernels.bots" not in imported
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -49,13 +70,14 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def apply_the_page(copy: Path) -> None:
-    """The page's steps, done to the copy: ``decide`` above the table, the line at its end, the module."""
-    decide, line, module = code_blocks()
-    path = copy / "simgin" / "kernels" / "bots.py"
+    """The page's steps, done to the copy: the kernel module, its import and line in ``bots.py``, the module."""
+    kernel, import_line, line, module = code_blocks()
+    kernels = copy / "simgin" / "kernels"
+    (kernels / "highshed.py").write_text(kernel)
+    path = kernels / "bots.py"
     text = path.read_text()
-    table = text.index("\nBOTS = (")
-    above = text.rindex("\n\n", 0, table)  # above the table's comment
-    text = text[:above] + "\n\n\n" + decide.rstrip() + "\n" + text[above:]
+    imports = text.index("\nfrom simgin.kernels import ")
+    text = text[: imports + 1] + import_line.strip() + "\n" + text[imports + 1 :]
     end = text.index("\n)\n", text.index("\nBOTS = ("))
     text = text[:end] + "\n" + line.rstrip("\n") + text[end:]
     path.write_text(text)

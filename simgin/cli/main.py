@@ -26,7 +26,6 @@ import click
 from simgin import __version__
 from simgin.cli.options import (
     build_rules,
-    card_names,
     echo_json,
     json_option,
     one_line,
@@ -39,7 +38,7 @@ from simgin.cli.options import (
     user_error,
     warn_overridden,
 )
-from simgin.game.cards import card_value, format_card, format_cards
+from simgin.game.cards import format_card, format_cards
 from simgin.game.rules import TABLE_NAMES, Rules
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -142,27 +141,19 @@ def deadwood(cards: str, as_json: bool) -> None:
       simgin deadwood "AS 2S 3S 7C 7D 7H TD JD QD KH"
       simgin deadwood "as 2s 3s 7c 7d 7h td jd qd kh kc" --json
     """
-    from simgin.game.melds import best_discard, meld_arrangement
+    from simgin.game.melds import describe_deadwood
 
     hand = read_cards(cards, "CARDS", 1, 11)
-    melds, loose = meld_arrangement(hand)
-    total = sum(card_value(card) for card in loose)
-    discard = best_discard(hand) if len(hand) == 11 else None
+    shown = describe_deadwood(hand)
     if as_json:
-        data: dict[str, Any] = {
-            "cards": card_names(hand),
-            "deadwood": total,
-            "melds": [card_names(meld) for meld in melds],
-            "deadwood_cards": card_names(loose),
-            "best_discard": None if discard is None else {"card": format_card(discard[0]), "deadwood": discard[1]},
-        }
-        echo_json(data)
+        echo_json(shown.to_json())
         return
-    click.echo(f"deadwood: {total}")
-    click.echo(f"melds: {show_melds(melds)}")
-    click.echo(f"deadwood cards: {show_cards(loose)}")
-    if discard is not None:
-        click.echo(f"best discard: {format_card(discard[0])} (leaves deadwood {discard[1]})")
+    click.echo(f"deadwood: {shown.deadwood}")
+    click.echo(f"melds: {show_melds(shown.melds)}")
+    click.echo(f"deadwood cards: {show_cards(shown.deadwood_cards)}")
+    if shown.best_discard is not None:
+        card, left = shown.best_discard
+        click.echo(f"best discard: {format_card(card)} (leaves deadwood {left})")
 
 
 @main.command()
@@ -194,7 +185,7 @@ def showdown(knocker: str, defender: str, up_card: str | None, rules: Rules, as_
       simgin showdown --knocker "AS 2S 3S 7C 7D 7H TD JD QD 4C" \\
           --defender "4S 6S 8C 8D 9H 9S KC KH 2C 3D" --rules oklahoma --up-card 5S --json
     """
-    import simgin
+    from simgin.game.showdown import describe_showdown
 
     knocker_cards = read_cards(knocker, "--knocker")  # score_showdown checks the counts
     defender_cards = read_cards(defender, "--defender")
@@ -203,32 +194,16 @@ def showdown(knocker: str, defender: str, up_card: str | None, rules: Rules, as_
         raise click.ClickException("Oklahoma rules need --up-card CARD: the up card sets the knock limit (V9)")
     warn_overridden(rules)
     try:
-        result = simgin.score_showdown(knocker_cards, defender_cards, rules, up)
+        scored = describe_showdown(knocker_cards, defender_cards, rules, up)
     except ValueError as error:
         raise user_error("", error) from None
+    if as_json:
+        echo_json(scored.to_json())
+        return
+    result = scored.result
     laid_off = list(result.layoffs)
     kind = str(result.kind)
     winner = str(result.winner)
-    if as_json:
-        data: dict[str, Any] = {
-            "winner": winner,
-            "points": int(result.points),
-            "kind": kind,
-            "knocker_deadwood": int(result.knocker_deadwood),
-            "defender_deadwood": int(result.defender_deadwood),
-            "layoffs": card_names(laid_off),
-            "layoff_points": int(result.layoff_points),
-            "knocker_melds": [card_names(meld) for meld in result.knocker_melds],
-            "defender_melds": [card_names(meld) for meld in result.defender_melds],
-            "multiplier": int(result.multiplier),
-            "knock_limit": int(result.knock_limit),
-            "knocker": card_names(knocker_cards),
-            "defender": card_names(defender_cards),
-            "up_card": None if up is None else format_card(up),
-            "rules": rules.to_dict(),
-        }
-        echo_json(data)
-        return
     click.echo(f"knocker:  {format_cards(knocker_cards)}")
     click.echo(f"  melds {show_melds(result.knocker_melds)}, deadwood {result.knocker_deadwood}")
     click.echo(f"defender: {format_cards(defender_cards)}")
@@ -268,13 +243,18 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
       simgin rules eaai --set knock_limit=7 --json
       simgin rules oklahoma --set knock_limit=5 --table teams
     """
-    standard = Rules()
-    if preset is None and not settings and table is None:
-        switches = [dict(row) for row in Rules.describe()]
-        if as_json:
-            presets = {name: Rules.preset(name).to_dict() for name in Rules.PRESETS}
-            echo_json({"presets": presets, "switches": switches})
-            return
+    from simgin.game.rules_listing import describe_rules
+
+    if preset is not None or settings:
+        build_rules(preset or "standard", settings)  # a bad preset or --set: the run commands' one-line errors
+    try:
+        listing = describe_rules(preset, settings=settings, table=table)
+    except ValueError as error:
+        raise user_error("", error) from None
+    if as_json:
+        echo_json(listing.to_json())
+        return
+    if listing.overview:
         click.echo("Presets (simgin rules PRESET shows all values):")
         width = max(len(name) for name in Rules.PRESETS)
         for name, overrides in Rules.PRESETS.items():
@@ -282,27 +262,17 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
             click.echo(f"  {name:<{width}}  {changes or 'the rule book defaults'}")
         click.echo("")
         click.echo("Switches (change with --set KEY=VALUE):")
-        rows = [(row["name"], row["type"], show_value(row["default"]), row["doc"]) for row in switches]
+        rows = [(row["name"], row["type"], show_value(row["default"]), row["doc"]) for row in listing.switches]
         _echo_table(("name", "type", "default", "meaning"), rows)
         return
-    name = "standard" if preset is None else preset
-    rules = build_rules(name, settings)
-    table = table or "pairs"
-    try:
-        overridden = rules.overridden(table)
-    except ValueError as error:
-        raise user_error("", error) from None
-    values = rules.to_dict()
-    changed = {key: value for key, value in values.items() if value != getattr(standard, key)}
-    if as_json:
-        data = {"preset": name, "settings": list(settings), "table": table, "rules": values, "changed": changed}
-        echo_json(data | {"overridden": overridden})
-        return
-    title = name + "".join(f" --set {item}" for item in settings)
-    at = "" if table == "pairs" else f" at a {TABLE_NAMES[table]} table"
+    assert listing.rules is not None and listing.table is not None
+    values = listing.rules.to_dict()
+    overridden = listing.overridden
+    title = str(listing.preset) + "".join(f" --set {item}" for item in settings)
+    at = "" if listing.table == "pairs" else f" at a {TABLE_NAMES[listing.table]} table"
     click.echo(f"Rules: {title}{at} ('*' = differs from standard, '!' = overridden: set but without effect)")
-    docs = {row["name"]: row["doc"] for row in Rules.describe()}
-    marks = {key: "! " if key in overridden else "* " if key in changed else "  " for key in values}
+    docs = {row["name"]: row["doc"] for row in listing.switches}
+    marks = {key: "! " if key in overridden else "* " if key in listing.changed else "  " for key in values}
     rows = [(marks[key] + key, show_value(value), docs[key]) for key, value in values.items()]
     _echo_table(("  name", "value", "meaning"), rows)
     if overridden:
@@ -347,32 +317,21 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
       simgin strategies opponent --rules oklahoma
       simgin strategies mcts --json
     """
-    from simgin.players.registry import available, resolve
-    from simgin.players.rules_reading import rules_reading
-    from simgin.running.results import jsonable
+    from simgin.players.strategies_listing import describe_strategies
 
     if spec is None and (preset is not None or settings):
         raise click.UsageError("--rules and --set go with a SPEC: simgin strategies opponent --rules oklahoma")
     rules = build_rules(preset or "standard", settings) if preset is not None or settings else None
-
-    if spec is not None:
-        try:
-            player = resolve(spec)
-        except ValueError as error:
-            raise user_error("", error) from None
+    try:
+        listing = describe_strategies(spec, rules=rules, notice=lambda message: click.echo(message, err=True))
+    except ValueError as error:
+        raise user_error("", error) from None
+    if as_json:
+        echo_json(listing.to_json())
+        return
+    player = listing.player
+    if player is not None:
         info = player.info
-        if rules is not None and player.info.name in ("heuristic", "opponent") and player.info.kind == "compiled":
-            from simgin.running import runner
-
-            if not runner.kernels_cached("games"):  # the knocks in play are played (simgin.players.rules_reading)
-                click.echo("compiling kernels, first run only (10-30 seconds)...", err=True)
-        reading = rules_reading(player, rules) if rules is not None else []
-        if as_json:
-            data = {**_strategy_json(info), "spec": player.spec, "values": player.values, "given": player.given}
-            if rules is not None:
-                data |= {"rules": rules.to_dict(), "rules_reading": dict(reading)}
-            echo_json(jsonable(data))
-            return
         click.echo(f"{player.spec}: {info.name} ({info.kind}, {info.source}): {info.description}")
         docs = {parameter.name: parameter.doc for parameter in info.parameters}
         rows = [
@@ -386,16 +345,13 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
             click.echo("parameters: none")
         if rules is not None:
             where = preset or "standard"
-            if not reading:
+            if not listing.reading:
                 click.echo(f"under {where}: it reads no rules beyond the moves they allow")
             else:
                 click.echo(f"under {where}{' with --set' if settings else ''}, what it reads:")
-                _echo_table(("  what", "in force"), [("  " + what, value) for what, value in reading])
+                _echo_table(("  what", "in force"), [("  " + what, value) for what, value in listing.reading])
         return
-    infos = available()
-    if as_json:
-        echo_json(jsonable({"strategies": [_strategy_json(info) for info in infos]}))
-        return
+    infos = listing.strategies
     click.echo("Strategies (a spec is NAME or NAME:key=value,...; or module:Class, path/to/file.py:Class):")
     width = max(len(info.name) for info in infos)
     for info in infos:
@@ -405,27 +361,6 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
         for parameter in info.parameters:
             setting = f"{parameter.name}={_show_number(parameter.default)}"
             click.echo(f"  {setting:<20} {parameter.doc}{_show_range(parameter)}")
-
-
-def _strategy_json(info: Any) -> dict[str, Any]:
-    return {
-        "name": info.name,
-        "kind": info.kind,
-        "description": info.description,
-        "source": info.source,
-        "python_twin": info.twin is not None,
-        "parameters": [
-            {
-                "name": p.name,
-                "default": p.default,
-                "doc": p.doc,
-                "low": p.low,
-                "high": p.high,
-                "integer": p.integer,
-            }
-            for p in info.parameters
-        ],
-    }
 
 
 def _show_number(value: Any) -> str:

@@ -1,7 +1,8 @@
 """The commands that play many hands: ``simgin match``, ``simgin tournament`` and ``simgin replay``.
 
 They are registered on the root group in :mod:`simgin.cli.main`; the work is done by
-:mod:`simgin.running.runner`, the numbers by :mod:`simgin.running.summary`.
+:mod:`simgin.running.runner` (a replay by :mod:`simgin.running.replay`), the numbers by
+:mod:`simgin.running.summary`.
 """
 
 from __future__ import annotations
@@ -1043,6 +1044,7 @@ def _echo_oklahoma_breakdowns(result: Any) -> None:
 )
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True, help="As in the run.")
 @rules_options
+@json_option
 def replay(
     a: str,
     b: str,
@@ -1053,6 +1055,7 @@ def replay(
     scores: str | None,
     duplicate: bool,
     rules: Rules,
+    as_json: bool,
 ) -> None:
     """Print one hand move by move: deal, draws, discards, knock, melds, lay-offs, score.
 
@@ -1060,15 +1063,17 @@ def replay(
     (with duplicate deals hands 2j and 2j+1 are one deal with the seats swapped). A hand that
     --on-illegal forfeit forfeited is listed with its replay command (--hand-seed, --dealer and,
     in a game, --scores); a hand with an illegal move prints its moves up to it, then the error.
+    --json prints the hand's record and its moves, each with its player and cards.
 
     \b
-    Example:
+    Examples:
       simgin replay simple random --seed 7 --hand 3
+      simgin replay simple random --seed 7 --hand 3 --json
     """
     from simgin.game import reference_engine
     from simgin.game.rules import GAME_SWITCHES
-    from simgin.players.registry import resolve
     from simgin.running import runner
+    from simgin.running.replay import locate_replay
 
     in_game = _replay_scores(scores, hand_seed)
     if in_game is not None:
@@ -1090,33 +1095,26 @@ def replay(
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")
         check_range("--hand", hand_index, 0, runner.MAX_HANDS - 1)
         check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
-        try:
-            config = runner.RunConfig((a, b), rules, hands=2 * (hand_index + 1), seed=seed, duplicate=duplicate)
-            hand_seed, dealer, players = runner.locate_hand(config, hand_index)
-        except ValueError as error:
-            raise user_error("", error) from None
     else:
         given = [name for name, value in (("--seed", seed), ("--hand", hand_index)) if value is not None]
         if given:
             raise click.UsageError(f"--hand-seed names the hand by itself: give it without {' and '.join(given)}")
         check_range("--hand-seed", hand_seed, 0, runner.MAX_SEED, " (a 64-bit hand seed)")
-        players = (a, b)
     try:
-        strategies = (resolve(players[0]).make(), resolve(players[1]).make())
-        if in_game is None:
-            # As engine.play_hand_rows plays an independent hand: game switches at their standard values.
-            hand_rules = rules.effective("pairs", games=False)
-            record = reference_engine.play_hand(strategies, hand_rules, hand_seed, dealer, names=players)
-        else:  # as reference_engine.play_game plays a hand of a game
-            record = reference_engine.play_hand(strategies, rules, hand_seed, dealer, scores=in_game, names=players)
+        hand = locate_replay(
+            a, b, seed=seed, hand=hand_index, hand_seed=hand_seed, dealer=dealer, scores=in_game, duplicate=duplicate
+        )
+        shown = hand.play(rules)
     except reference_engine.IllegalMove as error:
-        click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")
+        click.echo(hand.header())
         click.echo("\n".join(str(move) for move in error.moves))
         raise user_error("", error) from None
     except ValueError as error:
         raise user_error("", error) from None
-    click.echo(f"hand seed {hand_seed}, seat 0: {players[0]}, seat 1: {players[1]}, dealer: seat {dealer}")
-    click.echo(record.replay())
+    if as_json:
+        echo_json(shown.to_json())
+        return
+    click.echo(shown.text())
 
 
 def _replay_scores(text: str | None, hand_seed: int | None) -> tuple[int, int] | None:

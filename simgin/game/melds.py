@@ -13,9 +13,16 @@ then calls a kernel that sees only an int64 hand mask and the lookup table.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
-from simgin.game.cards import RANK_COUNT, CardsLike, cards_to_mask, format_card, to_cards
+from simgin.game.cards import RANK_COUNT, CardsLike, card_value, cards_to_mask, format_card, to_cards
+
+if TYPE_CHECKING:
+    import pandas as pd
 from simgin.kernels import melds as _k
 
 MAX_HAND_CARDS = 11
@@ -137,3 +144,58 @@ def describe_arrangement(cards: CardsLike) -> str:
     shown = " ".join("[" + " ".join(format_card(c) for c in meld) + "]" for meld in melds)
     rest = " ".join(format_card(c) for c in loose)
     return f"{shown} | {rest} (deadwood {sum(min(c % 13 + 1, 10) for c in loose)})".strip()
+
+
+@dataclass(frozen=True)
+class HandDeadwood:
+    """What ``simgin deadwood`` shows for a hand: its least deadwood, one meld arrangement that reaches it and,
+    for 11 cards (a hand after drawing), the best discard and the deadwood it leaves."""
+
+    cards: tuple[int, ...]
+    deadwood: int
+    melds: tuple[tuple[int, ...], ...]
+    deadwood_cards: tuple[int, ...]
+    best_discard: tuple[int, int] | None = None
+    """(card, deadwood left) for an 11-card hand, else None."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin deadwood CARDS --json`` object (cards by name, e.g. ``'AS'``)."""
+        discard = self.best_discard
+        return {
+            "cards": _names(self.cards),
+            "deadwood": self.deadwood,
+            "melds": [_names(meld) for meld in self.melds],
+            "deadwood_cards": _names(self.deadwood_cards),
+            "best_discard": None if discard is None else {"card": format_card(discard[0]), "deadwood": discard[1]},
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per meld, then one for the cards outside melds: ``group`` (``meld`` or ``deadwood``),
+        ``cards`` (by name) and ``points`` (their card values; the deadwood row's is the deadwood)."""
+        import pandas as pd
+
+        rows = [{"group": "meld", "cards": " ".join(_names(meld)), "points": _points(meld)} for meld in self.melds]
+        rows.append({"group": "deadwood", "cards": " ".join(_names(self.deadwood_cards)), "points": self.deadwood})
+        return pd.DataFrame(rows, columns=["group", "cards", "points"])
+
+
+def describe_deadwood(cards: CardsLike) -> HandDeadwood:
+    """``simgin deadwood``: the least deadwood of 1 to 11 cards (R6), with its melds (R3-R5) and, for 11
+    cards, the best discard (:func:`best_discard`). Bad cards are a ValueError naming them."""
+    hand = _hand(cards, 1)
+    melds, loose = meld_arrangement(hand)
+    return HandDeadwood(
+        cards=tuple(hand),
+        deadwood=_points(loose),
+        melds=tuple(tuple(meld) for meld in melds),
+        deadwood_cards=tuple(loose),
+        best_discard=best_discard(hand) if len(hand) == MAX_HAND_CARDS else None,
+    )
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [format_card(int(card)) for card in cards]
+
+
+def _points(cards: Iterable[int]) -> int:
+    return sum(card_value(card) for card in cards)

@@ -271,16 +271,15 @@ class HandRecord:
         """The record's columns as plain ints, in order (without the move log)."""
         return tuple(int(getattr(self, f.name)) for f in fields(self) if f.name != "moves")
 
-    def replay(self) -> str:
-        """The move log, one line per move.
-
-        Taking the up card (R11) or the 50th card (V7) is one move on the page: the pile draw
-        that the engine records after the offer is not printed again.
-        """
+    def shown_moves(self) -> tuple[Move, ...]:
+        """The moves as a replay shows them: taking the up card (R11) or the 50th card (V7) is one move
+        on the page, so the pile draw that the engine records after the offer is left out."""
         befores = (None, *self.moves)  # one longer: zip stops at the last move
-        return "\n".join(
-            str(move) for before, move in zip(befores, self.moves, strict=False) if not _repeats(before, move)
-        )
+        return tuple(move for before, move in zip(befores, self.moves, strict=False) if not _repeats(before, move))
+
+    def replay(self) -> str:
+        """The move log, one line per move (:meth:`shown_moves`)."""
+        return "\n".join(str(move) for move in self.shown_moves())
 
 
 def _repeats(before: Move | None, move: Move) -> bool:

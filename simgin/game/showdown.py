@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +21,9 @@ from simgin.game.cards import CardsLike, cards_to_mask, format_card, parse_card,
 from simgin.game.melds import melds_of_mask
 from simgin.game.rules import Rules
 from simgin.kernels import melds as _melds, showdown as _k
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class Kind(StrEnum):
@@ -148,3 +153,80 @@ def score_showdown(
 
 def _sorted(melds: list[list[int]]) -> list[list[int]]:
     return sorted(melds, key=lambda meld: meld[0])
+
+
+@dataclass(frozen=True)
+class ScoredKnock:
+    """What ``simgin showdown`` shows: the two hands, the up card, the rules and the scored knock (``result``)."""
+
+    knocker: tuple[int, ...]
+    defender: tuple[int, ...]
+    up_card: int | None
+    rules: Rules
+    result: Showdown
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin showdown --json`` object (cards by name, e.g. ``'AS'``)."""
+        result = self.result
+        return {
+            "winner": str(result.winner),
+            "points": int(result.points),
+            "kind": str(result.kind),
+            "knocker_deadwood": int(result.knocker_deadwood),
+            "defender_deadwood": int(result.defender_deadwood),
+            "layoffs": _names(result.layoffs),
+            "layoff_points": int(result.layoff_points),
+            "knocker_melds": [_names(meld) for meld in result.knocker_melds],
+            "defender_melds": [_names(meld) for meld in result.defender_melds],
+            "multiplier": int(result.multiplier),
+            "knock_limit": int(result.knock_limit),
+            "knocker": _names(self.knocker),
+            "defender": _names(self.defender),
+            "up_card": None if self.up_card is None else format_card(self.up_card),
+            "rules": self.rules.to_dict(),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """Two rows, indexed by side (knocker, defender): the cards, the melds shown, the cards laid off,
+        the deadwood (the defender's after lay-offs) and the points scored (0 for the loser)."""
+        import pandas as pd
+
+        result = self.result
+        rows = []
+        for side, cards, melds, deadwood in (
+            (Side.KNOCKER, self.knocker, result.knocker_melds, result.knocker_deadwood),
+            (Side.DEFENDER, self.defender, result.defender_melds, result.defender_deadwood),
+        ):
+            rows.append(
+                {
+                    "cards": " ".join(_names(cards)),
+                    "melds": " ".join("[" + " ".join(_names(meld)) + "]" for meld in melds),
+                    "laid_off": " ".join(_names(result.layoffs)) if side is Side.DEFENDER else "",
+                    "deadwood": int(deadwood),
+                    "points": int(result.points) if result.winner is side else 0,
+                }
+            )
+        return pd.DataFrame(rows, index=pd.Index([str(Side.KNOCKER), str(Side.DEFENDER)], name="side"))
+
+
+def describe_showdown(
+    knocker: CardsLike,
+    defender: CardsLike,
+    rules: Rules | str | None = None,
+    up_card: int | str | None = None,
+) -> ScoredKnock:
+    """``simgin showdown``: :func:`score_showdown` with the hands, up card and rules kept, so that the result
+    has the command's ``to_json()``. ``rules`` is a :class:`~simgin.game.rules.Rules` or a preset name;
+    Oklahoma needs ``up_card`` (V9). Bad input is a ValueError naming it."""
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    rules = rules or Rules()
+    up = parse_card(up_card) if isinstance(up_card, str) else up_card
+    if rules.oklahoma and up is None:
+        raise ValueError("Oklahoma rules need an up card: the up card sets the knock limit (V9)")
+    result = score_showdown(knocker, defender, rules, up)
+    return ScoredKnock(tuple(to_cards(knocker)), tuple(to_cards(defender)), up, rules, result)
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [format_card(int(card)) for card in cards]

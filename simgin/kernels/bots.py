@@ -1,6 +1,6 @@
 """Compiled bots: their decisions for the numba hand loop, each bot compiled only when it plays.
 
-Every decision has the same arguments: ``bot`` (the deciding seat's ``BOT_*`` id), ``seat``,
+Every decision has the same arguments (:mod:`simgin.kernels.decisions`): ``bot`` (the deciding seat's id), ``seat``,
 ``hand`` (the deciding player's cards as a 64-bit mask), ``state`` and ``suit_deadwood`` (the
 lookup table of ``kernels.melds``). ``state`` is one int64 array: first the public table of
 ``kernels.view`` (the rules included), then each seat's private memory for the hand: an int
@@ -28,9 +28,11 @@ calls cheap: numba counts a reference for each array argument of each call.
   pairing with ``mcts`` compiles mcts once and reuses the hand loop every pairing uses.
 
 To add a bot (docs/ADDING_A_BOT.md): write its ``decide`` function (``@njit(cache=True)``, the
-``POLICY`` arguments, returning 0/1 or the card to discard; see :func:`_estimating_decide`) and
-register it with one line at the end of ``BOTS``, which gives it its id (its position) and name.
-Pairings without it compile nothing of it.
+``POLICY`` arguments, returning 0/1 or the card to discard) in a kernel module of its own, which takes
+the decision codes and the layout of ``state`` from :mod:`simgin.kernels.decisions` and never imports
+this module (``kernels/mcts.py`` is an example); then register it here: import the module and add one
+line at the end of ``BOTS``, which gives it its id (its position) and name. Pairings without it
+compile nothing of it. The names of :mod:`simgin.kernels.decisions` are kept here too.
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
@@ -41,13 +43,32 @@ calls :func:`decide` with a state built from the ``PlayerView``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from simgin.kernels import heuristic as _heuristic, mcts as _mcts, opponent as _opponent, view as v
+from simgin.kernels.decisions import (
+    DECISION_BIG_GIN,
+    DECISION_DISCARD,
+    DECISION_DRAW_FROM_PILE,
+    DECISION_KNOCK,
+    DECISION_START,
+    DECISION_TAKE_FIFTIETH,
+    DECISION_TAKE_UP_CARD,
+    F_MEMORY,
+    FLOAT_MEMORY,
+    I_RNG,
+    INT_MEMORY,
+    POLICY as POLICY,
+    REDISCARD,
+    S_FLOATS,
+    S_INTS as S_INTS,
+    STATE_SIZE as STATE_SIZE,
+    randint_at,
+    slot,
+)
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
 from simgin.kernels.parameters import PARAMETER_CAPACITY
-from simgin.kernels.rng import GOLDEN, MUL1, MUL2, S27, S30, S31, S32
-from simgin.kernels.rule_index import REDISCARD as _REDISCARD, RULE_COUNT
+from simgin.kernels.rule_index import RULE_COUNT
 from simgin.kernels.showdown import SUIT_VALUE
 
 #: Ids of the bots the kernels branch on (each its position in ``BOTS``, the list of every bot; a test checks).
@@ -60,50 +81,9 @@ BOT_MCTS = 5
 #: Bots with ids up to this one are built into the hand loop; the others play through their ``decide``.
 LAST_BUILT_IN = BOT_GREEDY
 
-#: Slots of a seat's int row: the generator, then each bot's memory.
-I_RNG = 0
+#: Slots of a seat's int row after the generator (``I_RNG``): the cheap bots' memory.
 I_PAIRS = 8  # simple: 52 partner masks of its (drawn, discarded) pairs
 I_SCRATCH = 64  # 52 slots of scratch for the cheap bots
-INT_MEMORY = 128
-#: A seat's float row: the parameter vector, then the searching bots' memory.
-F_MEMORY = PARAMETER_CAPACITY
-FLOAT_MEMORY = PARAMETER_CAPACITY + 64
-#: Where the rows start in ``state``, and its size.
-S_INTS = v.TABLE_SIZE
-S_FLOATS = S_INTS + 2 * INT_MEMORY
-STATE_SIZE = S_FLOATS + 2 * FLOAT_MEMORY
-REDISCARD = v.T_RULES + _REDISCARD
-
-DECISION_START = 0
-DECISION_TAKE_UP_CARD = 1
-DECISION_DRAW_FROM_PILE = 2
-DECISION_DISCARD = 3
-DECISION_KNOCK = 4
-DECISION_BIG_GIN = 5
-DECISION_TAKE_FIFTIETH = 6
-
-#: The signature of a bot's ``decide``: (decision, bot, seat, hand, state, suit_deadwood) -> answer.
-_STATE = types.Array(types.int64, 1, "C")
-_TABLE = types.Array(types.int64, 1, "C", readonly=True)
-POLICY = types.FunctionType(types.int64(types.int64, types.int64, types.int64, types.int64, _STATE, _TABLE))
-
-
-@njit(cache=True, inline="always")
-def slot(seat, index):
-    """Position in ``state`` of slot ``index`` of ``seat``'s int row."""
-    return S_INTS + seat * INT_MEMORY + index
-
-
-@njit(cache=True, inline="always")
-def randint_at(state, seat, n):
-    """``randint(n)`` of ``seat``'s SplitMix64 generator, kept in its int row (``kernels.rng``)."""
-    at = slot(seat, I_RNG)
-    current = np.uint64(state[at]) + GOLDEN
-    state[at] = np.int64(current)
-    z = (current ^ (current >> S30)) * MUL1
-    z = (z ^ (z >> S27)) * MUL2
-    z = z ^ (z >> S31)
-    return np.int64(((z >> S32) * np.uint64(n)) >> S32)
 
 
 # -- the engine's questions: built-in bots directly, the others through their decide -----
@@ -332,10 +312,11 @@ def _greedy_discard(seat, hand, state, suit_deadwood):
     return best
 
 
-# -- heuristic, opponent and mcts: their decide functions ------------------------------
+# -- heuristic and opponent: their decide function ----------------------------------------
 #
-# Each hands the searching code the table and the seat's own rows: its parameters, its
-# memory, the rules and its generator (copied out of the int row and back).
+# It hands the searching code the table and the seat's own rows: its parameters, its memory,
+# the rules and its generator (copied out of the int row and back). mcts has its decide in its
+# own module (kernels/mcts.py), as a new bot does (docs/ADDING_A_BOT.md).
 
 
 @njit(cache=True)
@@ -366,36 +347,6 @@ def _estimating_decide(decision, bot, seat, hand, state, suit_deadwood):
     return np.int64(answer)
 
 
-@njit(cache=True)
-def _mcts_decide(decision, bot, seat, hand, state, suit_deadwood):
-    """mcts: its searches for the draw, the discard and the knock; opponent's rule for the fiftieth card."""
-    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
-    params = row[:PARAMETER_CAPACITY]
-    memory = row[F_MEMORY:]
-    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
-    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
-    rng = np.empty(1, np.uint64)
-    rng[0] = np.uint64(own[I_RNG])
-    answer = np.int64(1)  # big gin: always
-    if decision == DECISION_START:
-        _opponent.reset_beliefs(own, memory)
-    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
-        first_turn = decision == DECISION_TAKE_UP_CARD
-        answer = _mcts.choose_draw(
-            first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
-        )
-    elif decision == DECISION_DISCARD:
-        answer = _mcts.choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision == DECISION_KNOCK:
-        answer = _mcts.choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision == DECISION_TAKE_FIFTIETH:
-        answer = _heuristic.takes_fiftieth(
-            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
-        )
-    own[I_RNG] = np.int64(rng[0])
-    return np.int64(answer)
-
-
 #: Every compiled bot, weakest first, one line each: its name and its ``decide``. A bot's id is its
 #: position. The built-in bots share :func:`built_in_decide` (the Python adapter's; the engine calls them
 #: directly), the others are passed to the engine. The registry lists these names, each described by the
@@ -406,7 +357,7 @@ BOTS = (
     ("greedy", built_in_decide),
     ("heuristic", _estimating_decide),
     ("opponent", _estimating_decide),
-    ("mcts", _mcts_decide),
+    ("mcts", _mcts.decide),
 )
 #: The bots' names, by id.
 BOT_NAMES = tuple(name for name, _ in BOTS)

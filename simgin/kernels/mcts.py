@@ -11,6 +11,9 @@ chosen, each playout valued by what its result is worth in the game being played
 (``kernels.payoff.result_value``: the hand's points for or against the player, with the
 Oklahoma multiplier, bent by the scores and the target). ``budget`` is the number of
 playouts per decision, shared by the candidates.
+
+The bot's ``decide`` (at the end) is here too, in the bot's own kernel module, and ``kernels.bots``
+registers it with one line: the way to add a compiled bot (docs/ADDING_A_BOT.md).
 """
 
 from __future__ import annotations
@@ -26,10 +29,24 @@ from simgin.kernels import (
     rule_index as ri,
     view as v,
 )
+from simgin.kernels.decisions import (
+    DECISION_DISCARD,
+    DECISION_DRAW_FROM_PILE,
+    DECISION_KNOCK,
+    DECISION_START,
+    DECISION_TAKE_FIFTIETH,
+    DECISION_TAKE_UP_CARD,
+    F_MEMORY,
+    FLOAT_MEMORY,
+    I_RNG,
+    INT_MEMORY,
+    S_FLOATS,
+    slot,
+)
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
 from simgin.kernels.payoff import result_value
 from simgin.kernels.rng import randint
-from simgin.kernels.showdown import score_hand
+from simgin.kernels.showdown import SUIT_VALUE, score_hand
 
 #: A playout that has not ended after this many turns counts as a dead hand: the fast policy
 #: takes only meld-completing pile cards, so hands end by the stock long before this.
@@ -349,3 +366,32 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
             )
             wait += result_value(rules, mine, theirs, multiplier * points)
     return now >= wait
+
+
+@njit(cache=True)
+def decide(decision, bot, seat, hand, state, suit_deadwood):
+    """mcts's ``decide`` (``kernels.decisions.POLICY``, registered in ``kernels.bots.BOTS``): its searches for the
+    draw, the discard and the knock; opponent's rule for the fiftieth card."""
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    params = row[: pm.PARAMETER_CAPACITY]
+    memory = row[F_MEMORY:]
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    rules = state[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(own[I_RNG])
+    answer = np.int64(1)  # big gin: always
+    if decision == DECISION_START:
+        _opponent.reset_beliefs(own, memory)
+    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
+        first_turn = decision == DECISION_TAKE_UP_CARD
+        answer = choose_draw(first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_DISCARD:
+        answer = choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_KNOCK:
+        answer = choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision == DECISION_TAKE_FIFTIETH:
+        answer = _heuristic.takes_fiftieth(
+            params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
+        )
+    own[I_RNG] = np.int64(rng[0])
+    return np.int64(answer)

@@ -33,7 +33,7 @@ FULL_DECK = (1 << 52) - 1
 HAND_SIZE = 10
 
 # The seat's memory used by the estimate: slots of its ``ints`` row (slot 0 is its
-# generator, ``kernels.bots.I_RNG``) and of its float memory (after the parameters).
+# generator, ``kernels.decisions.I_RNG``) and of its float memory (after the parameters).
 I_SEEN_TOOK = 1
 I_SEEN_PASSED = 2
 I_SEEN_DISCARDS = 3
