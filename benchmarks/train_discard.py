@@ -35,9 +35,10 @@ weights are fitted here to a stronger teacher:
 
 4. **The draw** (R9, R11): at every choice between the pile's top card and the stock the
    teacher values both by playouts in shared worlds (as ``mcts`` does), and ``draw_margin``,
-   by which the best score after taking must beat the expected score after a stock card, is
-   chosen on a grid with the weights above: the even draw positions choose, the odd ones
-   check, kept only if it does better there than the start's margin.
+   by which the best score after taking must beat the expected score after a stock card in a
+   hand a knock can end, is chosen on a grid with the weights above: the even draw positions
+   choose, the odd ones check, kept only if it does better there than the start's margin.
+   Hands only gin can end keep the start's ``gin_draw_margin``.
 
 The weights are written to ``strategies/opponent_discard.json`` (format 1, with the
 command, seed and counts that made them); ``strategies/opponent.py`` takes the bot's
@@ -518,7 +519,9 @@ def main(argv: list[str] | None = None) -> None:
         fitted_regret = regret(table, weight_vector(candidate, regime == "gin_only"), rows)
         kept = bool(fitted_regret < start_regret) and regime in (args.fit or FITS)
         if kept:
-            names = [n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only") and n != "draw_margin"]
+            names = [
+                n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only") and not n.endswith("draw_margin")
+            ]
             weights.update({name: fitted[name] for name in names})
         checks[regime] = {
             "positions": int(rows.sum()),
@@ -527,13 +530,17 @@ def main(argv: list[str] | None = None) -> None:
             "fit_kept": kept,
         }
     # The draw (R9, R11): the margin by which the score after taking the pile card must beat a stock card's,
-    # chosen on the even draw positions with the weights above, kept if it does better on the odd ones.
+    # in hands a knock can end (those only gin can end keep gin_draw_margin), chosen on the even draw
+    # positions with the weights above, kept if it does better on the odd ones.
     values = teach_draws(draws, args.worlds, args.seed)
-    scores = draw_scores(draws, {name: weights[name] for name in LEARNED if name != "draw_margin"})
-    even = np.arange(len(draws)) % 2 == 0
+    draw_weights = {name: weights[name] for name in LEARNED if name not in ("draw_margin", "gin_draw_margin")}
+    scores = draw_scores(draws, draw_weights)
+    knock = np.array([state[v.T_KNOCK_LIMIT] > 0 for _, _, state, _ in draws], dtype=bool)
+    values, scores = values[knock], scores[knock]
+    even = np.arange(len(values)) % 2 == 0
     margins = np.round(np.arange(-5.0, 5.01, 0.25), 2)
     fits = [draw_regret(values[even], scores[even], margin) for margin in margins]
-    fitted["draw_margin"] = float(margins[int(np.nanargmin(fits))]) if len(draws) > 1 else baseline["draw_margin"]
+    fitted["draw_margin"] = float(margins[int(np.nanargmin(fits))]) if len(values) > 1 else baseline["draw_margin"]
     start_regret = draw_regret(values[~even], scores[~even], baseline["draw_margin"])
     fitted_regret = draw_regret(values[~even], scores[~even], fitted["draw_margin"])
     kept = bool(fitted_regret < start_regret) and "draw" in (args.fit or FITS)

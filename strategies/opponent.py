@@ -24,8 +24,9 @@ Policy, per decision:
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
   are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
-  score after taking it beats, by more than ``draw_margin``, the expected best score after a
-  stock card, each unseen card weighted by the chance it is not in the opponent's hand.
+  score after taking it beats, by more than ``draw_margin`` (``gin_draw_margin`` where only
+  gin can end the hand), the expected best score after a stock card, each unseen card
+  weighted by the chance it is not in the opponent's hand.
 - ``knock`` (R12, R13): as ``heuristic`` (knocking now against playing on, valued in the
   rules in force and the game as it stands), with ``knock_samples`` opponent hands drawn
   from the estimate and tilted towards low deadwood (``hand_quality``): an opponent that has
@@ -62,6 +63,7 @@ LEARNED = (
     "gin_safety",
     "gin_safety_late",
     "draw_margin",
+    "gin_draw_margin",
 )
 #: The discard weights before they were learned (issue 11's tuning): a frozen copy of the old bot to
 #: gate a new fit against, ``simgin compare opponent <FROZEN_SPEC>`` (benchmarks/RESULTS.md).
@@ -78,6 +80,7 @@ FROZEN_DISCARD = {
     "gin_safety": 1.0,
     "gin_safety_late": 1.0,
     "draw_margin": 0.0,
+    "gin_draw_margin": 0.0,
 }
 FROZEN_SPEC = "opponent:" + ",".join(f"{name}={value:g}" for name, value in FROZEN_DISCARD.items())
 
@@ -121,8 +124,13 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter("hand_quality", 0.15, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
+DRAW_PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("gin_draw_margin", 0.0, "draw_margin in a hand only gin can end (knock limit 0)", -5, 5),
+)
+_LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
-    *with_defaults(DISCARD_PARAMETERS, **discard_weights()),
+    *with_defaults(DISCARD_PARAMETERS, **{k: v for k, v in _LEARNED_DEFAULTS.items() if k != "gin_draw_margin"}),
+    *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
     *MODEL_PARAMETERS,
 )

@@ -165,7 +165,9 @@ _HAND_SLOTS = dict(
     GIN_ONLY=22,
 )  # fmt: skip
 #: Slots added since, at the end of ``NAMES`` (issue 24: the learned discard score's weights).
-_ADDED_SLOTS = dict(REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27)
+_ADDED_SLOTS = dict(
+    REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27, GIN_DRAW_MARGIN=28
+)
 
 
 def test_parameter_slots_derive_from_their_names():

@@ -156,7 +156,8 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
 
     ``heuristic`` (``model`` false) takes it when some discard afterwards leaves less
     deadwood than the hand has now, by more than ``draw_margin``. ``opponent`` takes it when
-    the best score after it beats, by more than ``draw_margin``, the expected best score after
+    the best score after it beats, by more than ``draw_margin`` (``gin_draw_margin`` in a hand
+    only gin can end, whose scores have weights of their own), the expected best score after
     a stock card, each unseen card weighted by the chance it is not in the opponent's hand.
     """
     work = np.empty(52, np.int64)
@@ -183,7 +184,8 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
             weight += live[c]
     if weight <= 0.0:
         return False
-    return taken + params[pm.DRAW_MARGIN] < expected / weight
+    margin = params[pm.GIN_DRAW_MARGIN] if knock_limit == 0 else params[pm.DRAW_MARGIN]
+    return taken + margin < expected / weight
 
 
 @njit(cache=True)

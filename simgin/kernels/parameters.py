@@ -39,6 +39,7 @@ NAMES = (
     "gin_potential_late",
     "gin_safety",
     "gin_safety_late",
+    "gin_draw_margin",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
