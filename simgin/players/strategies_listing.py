@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from simgin.game.rules import Rules
-from simgin.players.registry import Player, StrategyInfo, available, resolve
+from simgin.players import registry
+from simgin.players.registry import Player, StrategyInfo, resolve
 from simgin.players.rules_reading import rules_reading
 from simgin.running.results import jsonable
 
@@ -124,7 +125,7 @@ def describe_strategies(
     if spec is None:
         if rules is not None:
             raise ValueError("rules go with a spec: describe_strategies('opponent', rules='oklahoma')")
-        return StrategiesListing(strategies=tuple(available()))
+        return StrategiesListing(strategies=tuple(registry.available()))
     player = resolve(spec)
     if rules is None:
         return StrategiesListing(player=player)
