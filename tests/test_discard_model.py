@@ -134,6 +134,7 @@ def test_the_ranking_fit_recovers_a_planted_teacher():
     assert trainer.regret(table, fitted, rows) <= trainer.regret(table, truth, rows) + 0.2
 
 
+@pytest.mark.slow  # compiles the teacher's kernels afresh (they are not cached): .ci/run runs it with the slow tests
 def test_the_training_command_writes_the_same_file_from_the_same_seed(tmp_path):
     trainer = _trainer()
     first, second, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
