@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from simgin.players import eaai, programs
 from simgin.statistics.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "bench_eaai_entries.py"
-JAVA = ROOT / "tests" / "java"
 
 
 @pytest.fixture(scope="module")
@@ -31,26 +27,6 @@ def bench():
     spec.loader.exec_module(module)
     yield module
     del sys.modules["bench_eaai_entries"]
-
-
-@pytest.fixture(scope="module")
-def classpath(tmp_path_factory):
-    """The stand-in framework and the test players, compiled; the adapter's cache in a fresh folder."""
-    if shutil.which("javac") is None or shutil.which("java") is None:
-        reason = "no JDK (javac and java) on the PATH: the EAAI tests need one (apt-get install default-jdk-headless)"
-        if os.environ.get("CI") or os.environ.get("SIMGIN_CI"):
-            pytest.fail(f"{reason}; .ci/run installs it")
-        pytest.skip(reason)
-    classes = tmp_path_factory.mktemp("eaai-classes")
-    sources = [str(path) for path in sorted(JAVA.rglob("*.java"))]
-    subprocess.run(["javac", "-nowarn", "-d", str(classes), *sources], check=True, capture_output=True)
-    cache = tmp_path_factory.mktemp("simgin-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIMGIN_CACHE_DIR", str(cache))  # workers started from here inherit it
-        eaai.compiled_host.cache_clear()
-        yield str(classes)
-    eaai.compiled_host.cache_clear()
-    programs.close_programs()
 
 
 def test_an_entry_is_a_name_and_an_eaai_spec(bench):

@@ -10,9 +10,7 @@ mapping are checked against the engine's move log; BadPlayers break rules on pur
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -29,27 +27,7 @@ from simgin.players import eaai, programs as ps
 from simgin.players.registry import resolve
 from simgin.running import runner
 
-JAVA = Path(__file__).resolve().parent / "java"
 TWIN = f"{Path(__file__).resolve().parent / 'eaai_twin.py'}:Twin"
-
-
-@pytest.fixture(scope="session")
-def classpath(tmp_path_factory):
-    """The stand-in framework and the test players, compiled; the adapter's cache in a fresh folder."""
-    if shutil.which("javac") is None or shutil.which("java") is None:
-        reason = "no JDK (javac and java) on the PATH: the EAAI tests need one (apt-get install default-jdk-headless)"
-        if os.environ.get("CI") or os.environ.get("SIMGIN_CI"):
-            pytest.fail(f"{reason}; .ci/run installs it")
-        pytest.skip(reason)
-    classes = tmp_path_factory.mktemp("eaai-classes")
-    sources = [str(path) for path in sorted(JAVA.rglob("*.java"))]
-    subprocess.run(["javac", "-nowarn", "-d", str(classes), *sources], check=True, capture_output=True)
-    cache = tmp_path_factory.mktemp("simgin-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIMGIN_CACHE_DIR", str(cache))  # workers started from here inherit it
-        eaai.compiled_host.cache_clear()
-        yield str(classes)
-    eaai.compiled_host.cache_clear()
 
 
 @pytest.fixture(autouse=True)
