@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from simgin.players import programs
 from simgin.statistics.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,13 @@ def bench():
     spec.loader.exec_module(module)
     yield module
     del sys.modules["bench_eaai_entries"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_programs_left():
+    """The Java players this module starts end with it (another module checks that no JVM outlives a run)."""
+    yield
+    programs.close_programs()
 
 
 def test_an_entry_is_a_name_and_an_eaai_spec(bench):

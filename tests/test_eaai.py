@@ -85,7 +85,9 @@ def test_runs_on_workers_and_dask_give_the_twins_results_and_leave_no_jvm(classp
     dask = runner.run(config, workers=2, backend="dask")
     python = runner.run(dataclasses.replace(config, players=(TWIN, "simple")), workers=1)
     assert java.tallies[0].to_dict() == dask.tallies[0].to_dict() == python.tallies[0].to_dict()
-    left = subprocess.run(["pgrep", "-f", "simgin.EaaiHost TwinPlayer"], capture_output=True, text=True)
+    # This run's JVMs only (their -cp holds this session's classes): under xdist another module's may be alive.
+    pattern = f"{re.escape(classpath)}.*simgin.EaaiHost TwinPlayer"
+    left = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
     assert not [line for line in left.stdout.split() if line], "a JVM outlived the run"
 
 
