@@ -161,54 +161,24 @@ def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, card
 
 @njit(cache=False)
 def _teach_draw(params, seat, hand, table, ints, floats, rng, worlds, first_turn, out):
-    """``out``: the teacher's mean value of taking the pile's top card (0) and of passing it (1), R9, R11.
-
-    Both are played out in the same worlds as ``kernels.mcts.choose_draw`` does (passing on the
-    first turn leaves the offer to the other player), both players knocking as soon as they may.
-    """
+    """``out``: the teacher's mean value of taking the pile's top card (0) and of passing it (1), R9, R11:
+    ``kernels.mcts.draw_values`` in ``worlds`` worlds, both players knocking as soon as they may."""
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
     known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
-    top = v.pile_top(table)
-    dealer = table[v.T_DEALER]
-    other = 1 - seat
     limit = table[v.T_KNOCK_LIMIT]
     levels = np.empty(2, np.int64)
     levels[0] = limit
     levels[1] = limit
-    hands, stock, cards, weights, work, result = _mcts._playout_buffers(table[v.T_STOCK_COUNT])
-    mine = table[v.T_SCORE + seat]
-    theirs = table[v.T_SCORE + 1 - seat]
-    multiplier = hand_multiplier(rules, table)
-    out[0] = 0.0
-    out[1] = 0.0
-    for _ in range(worlds):
-        _mcts.sample_world(
-            known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD
-        )
-        opponent_hand = hands[other]
-        for take in range(2):
-            hands[seat] = hand
-            hands[other] = opponent_hand
-            if take == 1:
-                player, drawn, from_pile = seat, top, True
-            elif not first_turn:
-                player, drawn, from_pile = seat, stock[0], False
-            elif seat != dealer and _mcts.card_fits_meld(opponent_hand, top):
-                player, drawn, from_pile = other, top, True
-            else:
-                player = seat if seat != dealer else other
-                drawn, from_pile = stock[0], False
-            hands[player] |= 1 << drawn
-            points = _mcts.play_out(
-                seat, player, np.int64(_mcts.PHASE_DISCARD), hands, -1 if from_pile else top, drawn, from_pile,
-                stock, 0 if from_pile else 1, levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result,
-            )  # fmt: skip
-            out[1 - take] += result_value(rules, mine, theirs, multiplier * points)
-    out[0] /= worlds
-    out[1] /= worlds
+    totals = np.zeros(2)
+    _mcts.draw_values(
+        first_turn, seat, hand, table, rules, known, unseen, floats, params[HAND_QUALITY], levels, worlds, rng,
+        SUIT_DEADWOOD, SUIT_VALUE, totals,
+    )  # fmt: skip
+    out[0] = totals[1] / worlds
+    out[1] = totals[0] / worlds
 
 
 @njit(cache=False)

@@ -198,19 +198,22 @@ def _playout_buffers(stock_count):
 
 
 @njit(cache=True)
-def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng, sd, sv):
-    """Take the pile's top card (``first_turn``: the up card, R11; else a normal turn, R9), or not:
-    the better mean playout."""
-    known, unseen, stock_count = _prepare(params, seat, hand, table, ints, floats)
+def draw_values(
+    first_turn, seat, hand, table, rules, known, unseen, floats, quality, levels, worlds, rng, sd, sv, totals
+):
+    """Add to ``totals`` the value of passing the pile's top card (0) and of taking it (1), summed over
+    ``worlds`` sampled worlds shared by both (``first_turn``: the up card, R11; else a normal turn, R9).
+
+    Passing on the first turn leaves the offer to the other player; each playout's result is valued in
+    the game (``kernels.payoff.result_value``). Also the draw teacher of ``benchmarks/train_discard.py``.
+    """
     top = v.pile_top(table)
     dealer = table[v.T_DEALER]
     other = 1 - seat
-    levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
-    hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
+    hands, stock, cards, weights, work, result = _playout_buffers(table[v.T_STOCK_COUNT])
     mine, theirs, multiplier = _game(seat, table, rules)
-    totals = np.zeros(2)
-    for _ in range(_world_count(params, np.int64(2))):
-        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+    for _ in range(worlds):
+        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd)
         opponent_hand = hands[other]
         for take in range(2):
             hands[seat] = hand
@@ -247,6 +250,20 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
                 result,
             )
             totals[take] += result_value(rules, mine, theirs, multiplier * points)
+
+
+@njit(cache=True)
+def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng, sd, sv):
+    """Take the pile's top card (``first_turn``: the up card, R11; else a normal turn, R9), or not:
+    the better mean playout (:func:`draw_values`)."""
+    known, unseen, _ = _prepare(params, seat, hand, table, ints, floats)
+    levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
+    totals = np.zeros(2)
+    worlds = _world_count(params, np.int64(2))
+    draw_values(
+        first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels, worlds, rng, sd,
+        sv, totals,
+    )  # fmt: skip
     return totals[1] > totals[0]
 
 
