@@ -181,34 +181,6 @@ def _teach_draw(params, seat, hand, table, ints, floats, rng, worlds, first_turn
     out[1] = totals[0] / worlds
 
 
-@njit(cache=False)
-def _draw_scores(params, seat, hand, table, ints, floats):
-    """(best score after taking the pile card, expected best score after a stock card): ``opponent``'s
-    comparison in ``kernels.heuristic.takes_pile_card``, before its ``draw_margin``."""
-    p = np.empty(52)
-    live = np.empty(52)
-    risk = np.empty(52)
-    work = np.empty(52, np.int64)
-    _, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
-    top = v.pile_top(table)
-    share = _heuristic.stage(table)
-    limit = table[v.T_KNOCK_LIMIT]
-    none = np.int64(-1)
-    _, taken = _heuristic.best_discard(
-        params, hand | (1 << top), top, none, live, risk, work, SUIT_DEADWOOD, share, limit
-    )
-    expected = 0.0
-    weight = 0.0
-    for c in range(52):
-        if (unseen >> c) & 1 and live[c] > 0.0:
-            _, score = _heuristic.best_discard(
-                params, hand | (1 << c), none, none, live, risk, work, SUIT_DEADWOOD, share, limit
-            )
-            expected += live[c] * score
-            weight += live[c]
-    return taken, expected / weight if weight > 0.0 else np.inf
-
-
 def draw_rules(rng: np.random.Generator) -> Rules:
     """A rule set drawn across the switches that change the discard's worth (R12, R18-R20, V1-V3, V6, V9, V13, V14)."""
     hollywood = rng.random() < 0.1
@@ -420,7 +392,8 @@ def draw_scores(draws: list, weights: dict[str, float]) -> np.ndarray:
         params, ints, floats = _seat_rows(seat, state)
         for name, value in weights.items():
             params[NAMES.index(name)] = value
-        scores[n] = _draw_scores(params, seat, hand, state, ints, floats)
+        taken, expected, weight = _heuristic.pile_card_scores(params, seat, hand, state, ints, floats, SUIT_DEADWOOD)
+        scores[n] = (taken, expected / weight if weight > 0.0 else np.inf)
     return scores
 
 

@@ -165,10 +165,25 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     if not model:
         after = discard_deadwoods(hand | (1 << top), suit_deadwood, work)
         return after + params[pm.DRAW_MARGIN] < deadwood_of_mask(hand, suit_deadwood)
+    taken, expected, weight = pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood)
+    if weight <= 0.0:
+        return False
+    knock_limit = table[v.T_KNOCK_LIMIT]
+    margin = params[pm.GIN_DRAW_MARGIN] if knock_limit == 0 else params[pm.DRAW_MARGIN]
+    return taken + margin < expected / weight
+
+
+@njit(cache=True)
+def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
+    """``opponent``'s two sides of the draw (R9, R11), before its margin: (the best discard score after
+    taking the pile's top card, the sum over unseen cards of their chance to arrive times the best score
+    after drawing them, the sum of those chances). Also the draw scores of ``benchmarks/train_discard.py``."""
+    work = np.empty(52, np.int64)
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
-    _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    _, unseen = estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    top = v.pile_top(table)
     share = stage(table)
     knock_limit = table[v.T_KNOCK_LIMIT]
     # A typed -1, not the constant: numba compiles best_discard again for each constant argument (issue 25).
@@ -182,10 +197,7 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
             _, score = best_discard(params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit)
             expected += live[c] * score
             weight += live[c]
-    if weight <= 0.0:
-        return False
-    margin = params[pm.GIN_DRAW_MARGIN] if knock_limit == 0 else params[pm.DRAW_MARGIN]
-    return taken + margin < expected / weight
+    return taken, expected, weight
 
 
 @njit(cache=True)
