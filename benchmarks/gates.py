@@ -29,7 +29,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from simgin.strategies.opponent import FROZEN_SPEC, discard_weights
+from simgin.strategies.opponent import FROZEN_SPEC, discard_weights, spec_with
 
 import simgin
 from simgin.game.engine import hand_seeds, play_hand_rows
@@ -83,7 +83,7 @@ def pinned(spec: str) -> str:
     """``spec`` with the shipped learned weights written out when it is the bare ``opponent`` (they change)."""
     if spec != "opponent":
         return spec
-    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in discard_weights().items())
+    return spec_with(discard_weights())
 
 
 def record(label: str, rows: list[str], new: str, old: str) -> None:

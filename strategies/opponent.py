@@ -82,7 +82,14 @@ FROZEN_DISCARD = {
     "draw_margin": 0.0,
     "gin_draw_margin": 0.0,
 }
-FROZEN_SPEC = "opponent:" + ",".join(f"{name}={value:g}" for name, value in FROZEN_DISCARD.items())
+
+
+def spec_with(weights: dict[str, float]) -> str:
+    """The ``opponent`` spec that sets ``weights`` (names of its parameters) and leaves the rest at their defaults."""
+    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in weights.items())
+
+
+FROZEN_SPEC = spec_with(FROZEN_DISCARD)
 
 
 def discard_weights(path: Path = DISCARD_MODEL) -> dict[str, float]:

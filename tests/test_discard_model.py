@@ -152,8 +152,8 @@ def test_the_bot_plays_the_weights_of_the_data_file():
     # The shipped bot and a spec that sets the file's weights play the same hands; a spec that moves one
     # learned weight far does not (R9-R12 under the standard rules).
     weights = opponent.discard_weights()
-    explicit = "opponent:" + ",".join(f"{name}={value:g}" for name, value in weights.items())
-    moved = "opponent:" + ",".join(f"{n}={(-v if n == 'potential' else v):g}" for n, v in weights.items())
+    explicit = opponent.spec_with(weights)
+    moved = opponent.spec_with({**weights, "potential": -weights["potential"]})
     seeds = hand_seeds(11, 100)
     dealers = np.arange(100, dtype=np.int64) % 2
 

@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from simgin.strategies.opponent import FROZEN_DISCARD, FROZEN_SPEC
+from simgin.strategies.opponent import FROZEN_DISCARD, FROZEN_SPEC, spec_with
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +20,7 @@ def gates():
 
 
 def frozen_with(**changes: float) -> str:
-    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in {**FROZEN_DISCARD, **changes}.items())
+    return spec_with({**FROZEN_DISCARD, **changes})
 
 
 def test_same_play_tells_a_change_that_plays_alike_from_one_that_does_not(gates):
