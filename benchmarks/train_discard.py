@@ -434,7 +434,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     started = time.process_time()
     values = resolve(args.start).values
-    missing = [name for name in LEARNED if f"{name}=" not in args.start]
+    named = {setting.split("=", 1)[0].strip() for setting in args.start.partition(":")[2].split(",")}
+    missing = [name for name in LEARNED if name not in named]
     if not args.start.startswith("opponent:") or missing:
         parser.error(f"--start {args.start!r}: an opponent spec setting every learned weight (missing {missing})")
     baseline = {name: float(values[name]) for name in LEARNED}

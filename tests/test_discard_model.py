@@ -162,3 +162,11 @@ def test_the_bot_plays_the_weights_of_the_data_file():
 
     assert np.array_equal(rows("opponent"), rows(explicit))
     assert not np.array_equal(rows("opponent"), rows(moved))
+
+
+def test_a_start_must_set_every_learned_weight_by_name():
+    # "gin_potential=..." must not pass for "potential=...": the names are compared, not substrings.
+    trainer = _trainer()
+    partial = opponent.spec_with({k: v for k, v in opponent.FROZEN_DISCARD.items() if k != "potential"})
+    with pytest.raises(SystemExit):
+        trainer.main(["--hands", "1", "--worlds", "1", "--start", partial])
