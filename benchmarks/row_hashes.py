@@ -11,6 +11,12 @@ FILE`` checks against such a file and exits non-zero on any difference)::
     python benchmarks/row_hashes.py --compare before.json # on the new one
 
 ``mcts`` plays fewer hands and games (about 12 ms per decision).
+
+A change of a bot's defaults that keeps its old play as a parameter set is checked with
+``--play NAME=SPEC``: the cases keep the name (so they compare with the old file), and the bot
+named plays as SPEC::
+
+    python benchmarks/row_hashes.py --compare before.json --play "mcts=mcts:playout_policy=0,..."
 """
 
 from __future__ import annotations
@@ -60,7 +66,11 @@ def cases(quick: bool) -> list[tuple[str, tuple[str, ...], str, int, int]]:
     return out
 
 
-def run_case(table: str, players: tuple[str, ...], preset: str, hands: int, games: int) -> str:
+def run_case(
+    table: str, players: tuple[str, ...], preset: str, hands: int, games: int, play: dict[str, str] | None = None
+) -> str:
+    """The digest of one case's rows; ``play`` maps a bot's name to the spec that plays for it."""
+    players = tuple((play or {}).get(name, name) for name in players)
     rules = Rules.preset(preset)
     seeds = np.arange(1, max(hands, games) + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     parts = []
@@ -80,12 +90,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write the hashes as JSON")
     parser.add_argument("--compare", help="compare with a JSON file of hashes; exit 1 on any difference")
     parser.add_argument("--quick", action="store_true", help="fewer hands and games (a smoke test)")
+    parser.add_argument(
+        "--play", action="append", default=[], metavar="NAME=SPEC", help="the bot NAME plays as SPEC (cases keep NAME)"
+    )
     args = parser.parse_args(argv)
+    play = {}
+    for item in args.play:
+        name, sep, spec = item.partition("=")
+        if not sep or name not in BOT_NAMES:
+            parser.error(f"--play {item!r}: expected NAME=SPEC with NAME one of {', '.join(BOT_NAMES)}")
+        play[name] = spec
     start = time.perf_counter()
     hashes = {}
     for table, players, preset, hands, games in cases(args.quick):
         key = f"{table} {','.join(players)} {preset} hands={hands} games={games}"
-        hashes[key] = run_case(table, players, preset, hands, games)
+        hashes[key] = run_case(table, players, preset, hands, games, play)
     total = hashlib.sha256("".join(f"{k}={v}\n" for k, v in sorted(hashes.items())).encode()).hexdigest()
     print(f"{len(hashes)} cases in {time.perf_counter() - start:.0f} s; all rows: {total}")
     if args.out:

@@ -141,6 +141,7 @@ def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, card
     multiplier = hand_multiplier(rules, table)
     values[:count] = 0.0
     other = 1 - seat
+    context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
     for _ in range(worlds):
         _mcts.sample_world(
             known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
@@ -152,7 +153,7 @@ def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, card
             hands[other] = opponent_hand
             points = _mcts.play_out(
                 seat, seat, np.int64(_mcts.PHASE_AFTER_DISCARD), hands, cards[i], np.int64(-1), np.bool_(False),
-                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result,
+                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, context,
             )  # fmt: skip
             values[i] += result_value(rules, mine, theirs, multiplier * points)
     values[:count] /= worlds
@@ -173,9 +174,10 @@ def _teach_draw(params, seat, hand, table, ints, floats, rng, worlds, first_turn
     levels[0] = limit
     levels[1] = limit
     totals = np.zeros(2)
+    context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
     _mcts.draw_values(
         first_turn, seat, hand, table, rules, known, unseen, floats, params[HAND_QUALITY], levels, worlds, rng,
-        SUIT_DEADWOOD, SUIT_VALUE, totals,
+        SUIT_DEADWOOD, SUIT_VALUE, totals, params, context,
     )  # fmt: skip
     out[0] = totals[1] / worlds
     out[1] = totals[0] / worlds

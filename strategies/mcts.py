@@ -6,10 +6,12 @@ the ``opponent`` bot's estimate, tilted towards well-kept hands by ``hand_qualit
 order of the stock (the remaining unseen cards, shuffled). Each candidate action is played
 out to the end of the hand in the same worlds (common random numbers), both players then
 following a fast policy: take the pile's top card only when it completes a meld, discard
-to the least deadwood, and knock as soon as the deadwood is at most ``playout_knock`` (for
-itself; 0: only gin) or ``opponent_knock`` (for the opponent; 10: at the first chance, as
-``simple`` does). Each playout's result is valued by what it is worth in the game being
-played (``simgin/kernels/payoff.py``): the hand's points (with Oklahoma's doubling, V9) bent
+by ``playout_policy`` (1: the ``opponent`` bot's discard score with this bot's weights, each
+player judging the other's hand from what it has seen in the playout, its unknown cards
+spread evenly; 0: to the least deadwood), and knock as soon as the deadwood is at most
+``playout_knock`` (for itself; 0: only gin) or ``opponent_knock`` (for the opponent; 10: at
+the first chance, as ``simple`` does). Each playout's result is valued by what it is worth
+in the game being played (``simgin/kernels/payoff.py``): the hand's points (with Oklahoma's doubling, V9) bent
 by the scores and the target, a win that reaches the target being worth the whole game
 (R20), and under Hollywood (V14) the points plus the box bonus. The action with the best
 mean value is chosen. ``budget`` playouts per decision are shared by the
@@ -21,8 +23,8 @@ Policy, per decision:
   passing it (drawing from the stock, or on the first turn leaving the offer to the other
   player).
 - ``discard`` (R9, R10, V6): search over the ``width`` legal discards with the best
-  ``opponent`` scores (``potential``, ``safety`` and ``value`` as in that bot). After the
-  V7 take: the ``opponent`` bot's discard.
+  ``opponent`` scores (its discard weights, learned from search, are this bot's defaults). After
+  the V7 take: the ``opponent`` bot's discard.
 - ``knock`` (R12, R13): always with gin; otherwise search over knocking now (the exact
   showdown in each world, lay-offs included) and playing on.
 - ``big_gin`` (V13): always.
@@ -34,7 +36,7 @@ The default budget keeps a decision well under 50 ms on one core (benchmarks/RES
 from __future__ import annotations
 
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
-from simgin.strategies.opponent import MODEL_PARAMETERS
+from simgin.strategies.opponent import MODEL_PARAMETERS, discard_weights
 
 from simgin.players.strategy import Parameter
 
@@ -43,6 +45,31 @@ BOT = "mcts"
 #: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
 TWIN = None
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
+#: The bot before issue 24's playout policy: least-deadwood playouts and issue 11's discard weights for its
+#: candidates (the same weights early and late, in every hand), playable as ``mcts:<FROZEN_SPEC>`` to gate a
+#: change against (benchmarks/gates.py).
+FROZEN = {
+    "playout_policy": 0,
+    "potential": 0.5,
+    "potential_late": 0.5,
+    "value": 0.0,
+    "safety": 1.0,
+    "safety_late": 1.0,
+    "reach": 0.0,
+    "gin_only": 1.0,
+    "gin_potential": 0.5,
+    "gin_potential_late": 0.5,
+    "gin_safety": 1.0,
+    "gin_safety_late": 1.0,
+}
+#: Issue 24's playouts: the ``opponent`` bot's learned discard score (``opponent_discard.json``) for the
+#: playouts and the candidates.
+LEARNED = {
+    "playout_policy": 1,
+    **{name: weight for name, weight in discard_weights().items() if name in FROZEN},
+}
+#: The defaults in force (each change gated in benchmarks/RESULTS.md).
+DEFAULTS = FROZEN
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "budget", 3000, "playouts per decision, shared by the candidate actions", 1, 1_000_000, integer=True, cost=True
@@ -52,6 +79,16 @@ PARAMETERS: tuple[Parameter, ...] = (
         "playout_knock", 0, "in playouts it knocks with deadwood at most this (0: only gin)", 0, 10, integer=True
     ),
     Parameter("opponent_knock", 10, "in playouts the opponent knocks with deadwood at most this", 0, 10, integer=True),
-    *with_defaults(tuple(p for p in DISCARD_PARAMETERS if p.name in ("potential", "value", "safety")), safety=1.0),
+    Parameter(
+        "playout_policy",
+        DEFAULTS["playout_policy"],
+        "playouts discard by 1: the opponent bot's score; 0: the least deadwood",
+        0,
+        1,
+        integer=True,
+    ),
+    *with_defaults(tuple(p for p in DISCARD_PARAMETERS if p.name in FROZEN), **DEFAULTS),
     *with_defaults(MODEL_PARAMETERS, hand_quality=0.3),
 )
+FROZEN_SPEC = "mcts:" + ",".join(f"{name}={value:g}" for name, value in FROZEN.items())
+LEARNED_SPEC = "mcts:" + ",".join(f"{name}={value:g}" for name, value in LEARNED.items())

@@ -91,19 +91,10 @@ def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
 
 
 @njit(cache=True)
-def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0, knock_limit=10):
-    """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
-
-    ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
-    most ``limit`` deadwood are allowed (V7). ``stage`` (1 early, 0 late, :func:`stage`) moves
-    the potential and safety weights from their early to their late values. A hand only gin
-    can end (``knock_limit`` 0: V1, V9) has weights of its own, the ``gin_`` ones scaled by
-    ``gin_only``, and no ``value`` term; in any other hand, a discard that leaves at most
-    ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less.
-    """
-    discard_deadwoods(hand, suit_deadwood, work)
-    best = -1
-    best_score = 0.0
+def discard_weights(params, stage, knock_limit):
+    """(potential weight, safety weight, gin only) of a discard score at ``stage`` (:func:`stage`) under
+    ``knock_limit``: the early and late weights mixed by stage; in a hand only gin can end (knock limit
+    0: V1, V9) the ``gin_`` ones, scaled by ``gin_only``."""
     gin_only = knock_limit == 0
     if gin_only:
         late_potential, early_potential = params[pm.GIN_POTENTIAL_LATE], params[pm.GIN_POTENTIAL]
@@ -116,16 +107,44 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
     if gin_only:
         weight_potential *= params[pm.GIN_ONLY]
         weight_safety *= params[pm.GIN_ONLY]
+    return weight_potential, weight_safety, gin_only
+
+
+@njit(cache=True)
+def discard_score(params, hand, card, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit):
+    """The score of discarding ``card`` from ``hand``, leaving ``left`` deadwood (lower is better): the
+    deadwood, plus the weighted potential thrown away and danger, minus ``value`` per card point and
+    ``reach`` when the hand may then knock (R12); a hand only gin can end has neither of those."""
+    score = left + weight_potential * potential(hand, card, live) + weight_safety * risk[card]
+    if not gin_only:
+        score -= params[pm.VALUE] * min(card % 13 + 1, 10)
+        if left <= knock_limit:
+            score -= params[pm.REACH]
+    return score
+
+
+@njit(cache=True)
+def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage=1.0, knock_limit=10):
+    """(card, score) of the best discard of ``hand`` (lowest score; ties to the higher rank, then card).
+
+    ``banned`` may not be discarded (-1: none); with ``limit`` >= 0 only discards leaving at
+    most ``limit`` deadwood are allowed (V7). ``stage`` (1 early, 0 late, :func:`stage`) moves
+    the potential and safety weights from their early to their late values. A hand only gin
+    can end (``knock_limit`` 0: V1, V9) has weights of its own, the ``gin_`` ones scaled by
+    ``gin_only``, and no ``value`` term; in any other hand, a discard that leaves at most
+    ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less
+    (:func:`discard_score`).
+    """
+    discard_deadwoods(hand, suit_deadwood, work)
+    best = -1
+    best_score = 0.0
+    weight_potential, weight_safety, gin_only = discard_weights(params, stage, knock_limit)
     for c in range(52):
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
-        rank = c % 13
-        score = work[c] + weight_potential * potential(hand, c, live) + weight_safety * risk[c]
-        if not gin_only:
-            score -= params[pm.VALUE] * min(rank + 1, 10)
-            if work[c] <= knock_limit:
-                score -= params[pm.REACH]
-        if best < 0 or score < best_score or (score == best_score and rank >= best % 13):
+        left = work[c]
+        score = discard_score(params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit)
+        if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
             best = c
             best_score = score
     return best, best_score

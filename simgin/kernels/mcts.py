@@ -4,9 +4,11 @@ At a decision the bot samples *worlds* consistent with what it sees: an opponent
 (its known cards plus unseen cards drawn by the weights of ``kernels.opponent``, tilted
 towards low deadwood) and a stock order (the other unseen cards, shuffled). Every
 candidate action is played out in the same worlds (common random numbers), both seats then
-following a fast policy: draw the pile's top card when it completes a meld, discard the
-card leaving the least deadwood, knock at a seat's playout level (``playout_knock`` for the
-searching player, ``opponent_knock`` for the other). The action with the best mean value is
+following a fast policy: draw the pile's top card when it completes a meld, discard by the
+``playout_policy`` (0: the card leaving the least deadwood; 1: the ``opponent`` bot's learned
+discard score, :func:`scored_discard`, each seat judging the other's hand from what it has seen
+in the playout), knock at a seat's playout level (``playout_knock`` for the searching player,
+``opponent_knock`` for the other). The action with the best mean value is
 chosen, each playout valued by what its result is worth in the game being played
 (``kernels.payoff.result_value``: the hand's points for or against the player, with the
 Oklahoma multiplier, bent by the scores and the target). ``budget`` is the number of
@@ -44,6 +46,7 @@ from simgin.kernels.decisions import (
     slot,
 )
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
+from simgin.kernels.opponent import FULL_DECK, HAND_SIZE, popcount
 from simgin.kernels.payoff import result_value
 from simgin.kernels.rng import randint
 from simgin.kernels.showdown import SUIT_VALUE, score_hand
@@ -55,6 +58,17 @@ PHASE_DRAW = 0
 PHASE_DISCARD = 1
 PHASE_AFTER_DISCARD = 2
 MAX_CANDIDATES = 11
+#: Discard policies of the playouts (the ``playout_policy`` parameter).
+PLAYOUT_LEAST_DEADWOOD = 0
+PLAYOUT_SCORED = 1
+#: Slots of a playout's context (:func:`playout_context`): the discard policy, the hand's knock limit, the cards
+#: out of play for both seats (the pile, and what the playout discards), and by seat the cards that seat knows
+#: its opponent holds (taken from the pile and not discarded since).
+C_POLICY = 0
+C_KNOCK_LIMIT = 1
+C_GONE = 2
+C_KNOWS = 3
+CONTEXT_SIZE = 5
 
 
 @njit(cache=True)
@@ -68,6 +82,50 @@ def policy_discard(hand, banned, work, suit_deadwood):
         if best < 0 or work[c] < work[best] or (work[c] == work[best] and c % 13 >= best % 13):
             best = c
     return best, work[best]
+
+
+@njit(cache=True)
+def scored_discard(params, hand, banned, gone, known, stage, knock_limit, work, p, live, risk, suit_deadwood):
+    """(card, deadwood left): the ``opponent`` bot's discard (``kernels.heuristic.best_discard``, its learned
+    weights in ``params``) for a player who knows only that the other holds ``known`` and not ``gone``.
+
+    The other's remaining cards are spread evenly over the cards this player cannot place, which
+    sets each card's chance to still arrive (``live``) and each discard's danger (``risk``): a
+    cheap, fair estimate for playouts (R9, R10, V6). ``p``, ``live`` and ``risk`` are scratch.
+    """
+    unknown = FULL_DECK & ~(hand | gone | known)
+    count = popcount(unknown)
+    share = min(1.0, (HAND_SIZE - popcount(known)) / count) if count > 0 else 0.0
+    for c in range(52):
+        if (known >> c) & 1:
+            p[c] = 1.0
+            live[c] = 0.0
+        elif (unknown >> c) & 1:
+            p[c] = share
+            live[c] = 1.0 - share
+        else:
+            p[c] = 0.0
+            live[c] = 0.0
+    for c in range(52):
+        if (hand >> c) & 1:
+            risk[c] = _heuristic.danger(c, p)
+    card, _ = _heuristic.best_discard(
+        params, hand, banned, np.int64(-1), live, risk, work, suit_deadwood, stage, knock_limit
+    )
+    return card, work[card]
+
+
+@njit(cache=True)
+def playout_context(params, seat, hand, table, known):
+    """The context of ``seat``'s playouts (``C_*`` slots): its ``playout_policy``, the knock limit, the pile
+    as the cards gone, and what each seat knows of the other's hand (``known``: the opponent's known cards)."""
+    context = np.zeros(CONTEXT_SIZE, np.int64)
+    context[C_POLICY] = int(params[pm.PLAYOUT_POLICY])
+    context[C_KNOCK_LIMIT] = table[v.T_KNOCK_LIMIT]
+    context[C_GONE] = v.pile_mask(table)
+    context[C_KNOWS + seat] = known
+    context[C_KNOWS + 1 - seat] = v.known_opponent_cards(table, 1 - seat, np.int64(0)) & hand
+    return context
 
 
 @njit(cache=True)
@@ -95,23 +153,35 @@ def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, re
 # (with score_hand), estimate and choose_discard were compiled two or three times each, 2.7 s of
 # the mcts decide's compile time (issue 25).
 @njit(cache=True)
-def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next, levels, rules, sd, sv, work, result):
+def play_out(
+    me, player, phase, hands, top, drawn, from_pile, stock, stock_next, levels, rules, sd, sv, work, result, params,
+    context,
+):  # fmt: skip
     """Finish a hand from ``phase`` with the fast policy for both seats; ``me``'s points (0 if dead).
 
     Seat s knocks as soon as its deadwood is at most ``levels[s]`` (already capped by the
     hand's knock limit). PHASE_DRAW: ``player`` starts a normal turn with ``top`` on the pile. PHASE_DISCARD:
     ``player`` holds 11 cards after drawing ``drawn``. PHASE_AFTER_DISCARD: ``player``
-    has just discarded ``top`` and may knock.
+    has just discarded ``top`` (already among the ``context``'s cards gone) and may knock.
+    ``context`` (:func:`playout_context`) picks the discard policy; ``params`` are its weights.
     """
     rediscard = rules[ri.REDISCARD] != 0
     big_gin = rules[ri.BIG_GIN] != 0
     stock_count = stock.shape[0]
+    scored = context[C_POLICY] == PLAYOUT_SCORED
+    knock_limit = context[C_KNOCK_LIMIT]
+    gone = context[C_GONE]
+    knows = context[C_KNOWS : C_KNOWS + 2].copy()
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
     turns = 0
     while True:
         if phase == PHASE_DRAW:
             if top >= 0 and card_fits_meld(hands[player], top):
                 drawn = top
                 from_pile = True
+                knows[1 - player] |= 1 << drawn
             else:
                 drawn = stock[stock_next]
                 stock_next += 1
@@ -122,8 +192,16 @@ def play_out(me, player, phase, hands, top, drawn, from_pile, stock, stock_next,
             if big_gin and deadwood_of_mask(hands[player], sd) == 0:
                 return showdown_value(me, player, hands, np.bool_(True), rules, sd, sv, result)
             banned = drawn if from_pile and not rediscard else -1
-            card, left = policy_discard(hands[player], banned, work, sd)
+            if scored:
+                stage = min(1.0, max(0.0, (stock_count - stock_next - 2) / (_heuristic.FULL_STOCK - 3)))
+                card, left = scored_discard(
+                    params, hands[player], banned, gone, knows[player], stage, knock_limit, work, p, live, risk, sd
+                )
+            else:
+                card, left = policy_discard(hands[player], banned, work, sd)
             hands[player] &= ~(1 << card)
+            gone |= 1 << card
+            knows[1 - player] &= ~(1 << card)
             top = card
             turns += 1
         else:
@@ -199,14 +277,17 @@ def _playout_buffers(stock_count):
 
 @njit(cache=True)
 def draw_values(
-    first_turn, seat, hand, table, rules, known, unseen, floats, quality, levels, worlds, rng, sd, sv, totals
-):
+    first_turn, seat, hand, table, rules, known, unseen, floats, quality, levels, worlds, rng, sd, sv, totals, params,
+    context,
+):  # fmt: skip
     """Add to ``totals`` the value of passing the pile's top card (0) and of taking it (1), summed over
     ``worlds`` sampled worlds shared by both (``first_turn``: the up card, R11; else a normal turn, R9).
 
     Passing on the first turn leaves the offer to the other player; each playout's result is valued in
-    the game (``kernels.payoff.result_value``). Also the draw teacher of ``benchmarks/train_discard.py``.
+    the game (``kernels.payoff.result_value``); ``params`` and ``context`` are the playouts' (:func:`play_out`).
+    Also the draw teacher of ``benchmarks/train_discard.py``.
     """
+    case = context.copy()
     top = v.pile_top(table)
     dealer = table[v.T_DEALER]
     other = 1 - seat
@@ -232,6 +313,9 @@ def draw_values(
             hands[player] |= 1 << drawn
             pile_top = -1 if from_pile else top
             stock_next = 0 if from_pile else 1
+            case[:] = context
+            if from_pile:
+                case[C_KNOWS + 1 - player] |= 1 << drawn
             points = play_out(
                 seat,
                 player,
@@ -248,6 +332,8 @@ def draw_values(
                 sv,
                 work,
                 result,
+                params,
+                case,
             )
             totals[take] += result_value(rules, mine, theirs, multiplier * points)
 
@@ -260,16 +346,18 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     totals = np.zeros(2)
     worlds = _world_count(params, np.int64(2))
+    context = playout_context(params, seat, hand, table, known)
     draw_values(
         first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels, worlds, rng, sd,
-        sv, totals,
+        sv, totals, params, context,
     )  # fmt: skip
     return totals[1] > totals[0]
 
 
 @njit(cache=True)
 def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
-    """The discard with the best mean playout among the ``width`` best by the ``opponent`` score."""
+    """The discard with the best mean playout among the ``width`` best by the ``opponent`` bot's score
+    (``kernels.heuristic.discard_score``, with this bot's weights and its estimate of the opponent)."""
     if table[v.T_FIFTIETH] != 0:
         return _heuristic.choose_discard(np.bool_(True), params, seat, hand, table, rules, ints, floats, sd)
     p = np.empty(52)
@@ -285,14 +373,13 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     candidates = np.empty(MAX_CANDIDATES, np.int64)
     scores = np.empty(MAX_CANDIDATES)
     count = 0
+    knock_limit = table[v.T_KNOCK_LIMIT]
+    weight_potential, weight_safety, gin_only = _heuristic.discard_weights(params, _heuristic.stage(table), knock_limit)
     for c in range(52):
         if not (hand >> c) & 1 or c == banned:
             continue
-        score = (
-            work[c]
-            + params[pm.POTENTIAL] * _heuristic.potential(hand, c, live)
-            + params[pm.SAFETY] * risk[c]
-            - params[pm.VALUE] * min(c % 13 + 1, 10)
+        score = _heuristic.discard_score(
+            params, hand, c, work[c], live, risk, weight_potential, weight_safety, gin_only, knock_limit
         )
         # Insertion sort: lower score first, ties to the higher rank, then the higher card (as best_discard).
         i = count
@@ -311,6 +398,8 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     other = 1 - seat
     hands, stock, cards, weights, _, result = _playout_buffers(stock_count)
     mine, theirs, multiplier = _game(seat, table, rules)
+    context = playout_context(params, seat, hand, table, known)
+    gone = context[C_GONE]
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
         sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
@@ -318,6 +407,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
         for i in range(count):
             hands[seat] = hand & ~(1 << candidates[i])
             hands[other] = opponent_hand
+            context[C_GONE] = gone | (1 << candidates[i])
             points = play_out(
                 seat,
                 seat,
@@ -334,6 +424,8 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 sv,
                 work,
                 result,
+                params,
+                context,
             )
             totals[i] += result_value(rules, mine, theirs, multiplier * points)
     best = 0
@@ -354,6 +446,7 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     other = 1 - seat
     hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
     mine, theirs, multiplier = _game(seat, table, rules)
+    context = playout_context(params, seat, hand, table, known)
     now = 0.0
     wait = 0.0
     for _ in range(_world_count(params, np.int64(2))):
@@ -380,6 +473,8 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 sv,
                 work,
                 result,
+                params,
+                context,
             )
             wait += result_value(rules, mine, theirs, multiplier * points)
     return now >= wait

@@ -40,6 +40,7 @@ NAMES = (
     "gin_safety",
     "gin_safety_late",
     "gin_draw_margin",
+    "playout_policy",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
