@@ -5,10 +5,10 @@ the target, duplicate deals: each game seed is played with A in seat 0 and again
 
 - **Against simple**: every built-in against ``simple``. *Win rate*: games won, with a 95%
   Wilson interval; *points per hand*: A's points minus simple's, over all hands (dead ones
-  included); *gin* and *undercut*: the hands A won that way; *speed*: hands per second of
-  the pairing on one core in the numba hand loop (simple's decisions and the engine
-  included), and for ``mcts`` its milliseconds per decision (timed one by one through the
-  Python adapter).
+  included); *gin* and *undercut*: the hands A won that way; *speed*: hands per CPU second
+  of the pairing on one core in the numba hand loop (simple's decisions and the engine
+  included; CPU seconds, so a loaded machine does not move it), and for ``mcts`` also its
+  milliseconds of CPU per decision (timed one by one through the Python adapter).
 - **The ladder**: ``heuristic`` against ``simple``, ``opponent`` against ``heuristic`` and
   ``mcts`` against ``opponent``, head to head, each wanted with its interval above 50%.
 - **Ratings**: Bradley-Terry ratings on the Elo scale (``simgin.statistics.stats.bradley_terry``, one
@@ -23,7 +23,9 @@ played through ``simgin.studies.sweep.run_sweep`` exactly as ``simgin sweep oppo
 gin_bonus=10,25,40 --grid undercut_bonus=0,10,25 --grid knock_limit=5,10 --games N`` plays
 it, each cell wanted with its interval above 50%.
 
-The targets of issue 11 are checked and stated met or missed. The report is printed and,
+The targets of issue 24 (which raised issue 11's) are checked and stated met or missed, and
+the strength gates recorded in ``benchmarks/RESULTS.md`` (``benchmarks/gates.py``) are
+summed up: each change kept or rejected, with its SPRT decisions. The report is printed and,
 unless ``--print-only``, written between ``<!-- strength:start -->`` and
 ``<!-- strength:end -->`` in ``benchmarks/RESULTS.md`` (heading and markers appended when
 missing; nothing else in the file is touched), and the summary (each bot's win rate against
@@ -72,9 +74,11 @@ PRESETS = ("standard", "oklahoma", "eaai", "modern", "straight", "hollywood")
 LADDER = (("heuristic", "simple"), ("opponent", "heuristic"), ("mcts", "opponent"))
 GRID = {"gin_bonus": [10, 25, 40], "undercut_bonus": [0, 10, 25], "knock_limit": [5, 10]}
 DECISIONS = ("take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth")
-GOAL_OPPONENT, FLOOR_OPPONENT, GOAL_MCTS = 0.65, 0.60, 0.75
-GOAL_EAAI_OPPONENT, GOAL_EAAI_MCTS = 0.75, 0.80
-GOAL_OPPONENT_HANDS = 5_000
+#: Issue 24's targets: shares of games against simple, and hands per CPU second on one core.
+GOAL_OPPONENT, FLOOR_OPPONENT, GOAL_MCTS, GOAL_HEURISTIC = 0.65, 0.62, 0.75, 0.60
+GOAL_EAAI_OPPONENT, GOAL_EAAI_MCTS = 0.75, 0.75
+GOAL_OPPONENT_HANDS, GOAL_HEURISTIC_HANDS, GOAL_MCTS_HANDS = 5_000, 20_000, 10
+GATES_START, GATES_END = "<!-- gates:start -->", "<!-- gates:end -->"
 
 
 @dataclass
@@ -149,9 +153,9 @@ class Counting:
             raise AttributeError(decision)
 
         def ask(view, rng):
-            start = time.perf_counter()
+            start = time.thread_time()
             answer = getattr(self.inner, decision)(view, rng)
-            self.times.append(time.perf_counter() - start)
+            self.times.append(time.thread_time() - start)
             return answer
 
         return ask
@@ -170,14 +174,15 @@ def decision_times(spec: str, rules: Rules, hand_count: int, seed: int) -> list[
 
 
 def hands_per_second(spec: str, rules: Rules, hand_count: int, seed: int) -> float:
-    """Hands per second of ``spec`` against simple on one core (numba hand loop), both seats."""
+    """Hands per CPU second of ``spec`` against simple on one core (numba hand loop, numba on one thread),
+    both seats; CPU time, so that other work on the machine does not count."""
     seeds = hand_seeds(seed, hand_count)
     dealers = (np.arange(hand_count, dtype=np.int64) // 2) % 2
     play_hand_rows((spec, "simple"), rules, seeds[:2], dealers[:2])  # compile outside the timing
-    start = time.perf_counter()
+    start = time.process_time()
     play_hand_rows((spec, "simple"), rules, seeds[0::2], dealers[0::2])
     play_hand_rows(("simple", spec), rules, seeds[1::2], dealers[1::2])
-    return hand_count / (time.perf_counter() - start)
+    return hand_count / (time.process_time() - start)
 
 
 def ratings(duels: dict[tuple[str, str], Duel], names: tuple[str, ...]) -> np.ndarray:
@@ -255,6 +260,7 @@ def preset_report(
         print(f"{preset}: {a} vs {b}: {duels[(a, b)].win_rate:.3f}", file=sys.stderr)
     numba.set_num_threads(1)
     speed = {name: hands_per_second(name, rules, args.speed_hands, args.seed) for name in names if name != "mcts"}
+    speed["mcts"] = hands_per_second("mcts", rules, args.timing_hands, args.seed)
     mcts_ms = 1000 * float(np.mean(decision_times("mcts", rules, args.timing_hands, args.seed)))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     elo = ratings(duels, names)
@@ -270,7 +276,9 @@ def preset_report(
             continue
         result = duels[(name, "simple")]
         against_simple[(name, preset)] = result.win_rate
-        pace = f"{mcts_ms:.1f} ms/decision" if name == "mcts" else f"{speed[name]:,.0f} hands/s"
+        pace = f"{speed[name]:,.0f} hands/s"
+        if name == "mcts":
+            pace = f"{speed[name]:,.1f} hands/s, {mcts_ms:.1f} ms/decision"
         lines.append(
             f"| `{name}` | {result.games:,} | {show(result)} | {result.net_points / result.hands:+.2f} | "
             f"{percent(result.gins / result.hands)} | {percent(result.undercuts / result.hands)} | {pace} | "
@@ -278,6 +286,7 @@ def preset_report(
         )
     lines += ["", "Ladder, head to head: " + "; ".join(f"`{a}` vs `{b}` {show(duels[(a, b)])}" for a, b in LADDER), ""]
     opponent = duels[("opponent", "simple")]
+    heuristic = duels[("heuristic", "simple")]
     mcts = duels[("mcts", "simple")]
     goal_opponent = GOAL_EAAI_OPPONENT if preset == "eaai" else GOAL_OPPONENT
     goal_mcts = GOAL_EAAI_MCTS if preset == "eaai" else GOAL_MCTS
@@ -290,7 +299,17 @@ def preset_report(
     checks.append(
         (f"{preset}: `opponent` >= {GOAL_OPPONENT_HANDS:,} hands/s per core", speed["opponent"] >= GOAL_OPPONENT_HANDS)
     )
+    checks.append(
+        (f"{preset}: `heuristic` >= {percent(GOAL_HEURISTIC)} against simple", heuristic.win_rate >= GOAL_HEURISTIC)
+    )
+    checks.append(
+        (
+            f"{preset}: `heuristic` >= {GOAL_HEURISTIC_HANDS:,} hands/s per core",
+            speed["heuristic"] >= GOAL_HEURISTIC_HANDS,
+        )
+    )
     checks.append((f"{preset}: `mcts` >= {percent(goal_mcts)} against simple", mcts.win_rate >= goal_mcts))
+    checks.append((f"{preset}: `mcts` >= {GOAL_MCTS_HANDS} hands/s per core", speed["mcts"] >= GOAL_MCTS_HANDS))
     for a, b in LADDER:
         checks.append((f"{preset}: `{a}` beats `{b}` (interval above 50%)", duels[(a, b)].interval()[0] > 0.5))
     return lines
@@ -354,8 +373,8 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
         "",
         "Games to the target with duplicate deals (each deal played from both seats). *Win rate*: games won (95% "
         "Wilson interval); *points per hand*: the bot's points minus simple's per hand; *gin*, *undercut*: hands the "
-        "bot won that way; *speed*: hands per second of the pairing against simple on one core in the numba hand "
-        "loop, or for mcts milliseconds per decision; *Elo*: Bradley-Terry rating of the round robin of all six "
+        "bot won that way; *speed*: hands per CPU second of the pairing against simple on one core in the numba hand "
+        "loop, for mcts also CPU milliseconds per decision; *Elo*: Bradley-Terry rating of the round robin of all six "
         "built-ins, simple = 0.",
         "",
     ]
@@ -363,9 +382,29 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
         lines += preset_report(preset, args, checks, against_simple)
     lines += robustness_report(args, checks)
     met = sum(ok for _, ok in checks)
-    lines += ["", f"Targets of issue 11 ({met} of {len(checks)} met):", ""]
+    lines += ["", f"Targets of issue 24 ({met} of {len(checks)} met):", ""]
     lines += [f"- {label}: {verdict(ok)}" for label, ok in checks]
+    lines += ["", *gates_summary(RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "")]
     return "\n".join(lines), readme_table(against_simple, args)
+
+
+def gates_summary(results: str) -> list[str]:
+    """The strength gates recorded in RESULTS.md (``benchmarks/gates.py --record``), one line per change:
+    kept or rejected, and each preset's decision with its games."""
+    if GATES_START not in results or GATES_END not in results:
+        return ["Strength gates: none recorded."]
+    table = results.split(GATES_START, 1)[1].split(GATES_END, 1)[0]
+    changes: dict[str, list[str]] = {}
+    for row in table.strip().splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) < 5 or not cells[0][:1].isdigit():
+            continue
+        label, preset, decision, games = cells[1], cells[2], cells[3].replace("*", ""), cells[4]
+        changes.setdefault(label, []).append(f"{preset} {decision}" + (f", {games} games" if games else ""))
+    lines = ["Strength gates (the table *Strength gates* below; a change is kept only when every preset passes):", ""]
+    for label, decisions in changes.items():
+        lines.append(f"- {label}: " + "; ".join(sorted(decisions)))
+    return lines
 
 
 def write_results(report: str) -> None:

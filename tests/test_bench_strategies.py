@@ -60,3 +60,20 @@ def test_ratings_are_anchored_on_simple_and_follow_the_results(bench):
     assert elo[1] == 0.0 and elo[0] < 0.0 < elo[2]
     # 66 of 100 against simple (a capped game counts half) is about +115 Elo apart; the prior pulls it in a little.
     assert 90 < elo[2] < 130
+
+
+def test_the_gates_summary_lists_each_change_with_every_presets_decision(bench):
+    results = "\n".join(
+        [
+            "# RESULTS",
+            bench.GATES_START,
+            "| 2026-12-02 | change A | standard | **H1** (elo >= 10) | 2,900 | +20 (+6 to +34) | 3.09 | `cmd` |",
+            "| 2026-12-02 | change A | straight | same play (200 hands hash alike) | | | | |",
+            "| 2026-12-02 | change B: rejected | standard | **H0** (elo <= 0) | 1,150 | -12 | -2.99 | `cmd` |",
+            bench.GATES_END,
+        ]
+    )
+    lines = bench.gates_summary(results)
+    assert lines[-2] == "- change A: standard H1 (elo >= 10), 2,900 games; straight same play (200 hands hash alike)"
+    assert lines[-1] == "- change B: rejected: standard H0 (elo <= 0), 1,150 games"
+    assert bench.gates_summary("# no gates yet") == ["Strength gates: none recorded."]

@@ -54,13 +54,19 @@ def danger(card, p):
     """The chance that ``card`` completes or extends a meld of an opponent holding each card c with chance p[c]."""
     rank = card % 13
     suit = card // 13
-    q = np.zeros(3)
+    # The three rank-mates' chances, as scalars: an array here cost an allocation per call.
+    q0 = q1 = q2 = 0.0
     i = 0
     for s in range(4):
         if s != suit:
-            q[i] = p[13 * s + rank]
+            if i == 0:
+                q0 = p[13 * s + rank]
+            elif i == 1:
+                q1 = p[13 * s + rank]
+            else:
+                q2 = p[13 * s + rank]
             i += 1
-    in_set = q[0] * q[1] + q[0] * q[2] + q[1] * q[2] - 2.0 * q[0] * q[1] * q[2]
+    in_set = q0 * q1 + q0 * q2 + q1 * q2 - 2.0 * q0 * q1 * q2
     no_run = 1.0
     base = 13 * suit
     if rank >= 2:
