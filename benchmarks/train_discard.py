@@ -60,6 +60,7 @@ included; its ``draw_margin`` is chosen and checked on the draw positions as abo
 Run from the repository root::
 
     python benchmarks/train_discard.py --seed 20261202 --fit knock --write   # the shipped file (its "command")
+    python benchmarks/train_discard.py --bot heuristic --seed 20261202 --fit knock --write  # heuristic's
     python benchmarks/train_discard.py --fit knock --fit gin_only --fit draw  # fit every part, print only
     python benchmarks/train_discard.py --hands 20 --worlds 16               # a smoke test
 """
