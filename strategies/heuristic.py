@@ -25,8 +25,10 @@ Policy, per decision:
   come from the data file ``heuristic_discard.json`` beside this module
   (:func:`discard_weights`), written by ``benchmarks/train_discard.py --bot heuristic``,
   which fits them to a search teacher on positions of this bot's own play, with the
-  features taken from this bot's own estimate; ``FROZEN_DISCARD`` are the weights before
-  that (issue 11's), and ``FROZEN_SPEC`` plays them.
+  features taken from this bot's own estimate. Only the weights of hands a knock can end
+  are learned (the fits of gin-only hands and of ``draw_margin`` lost their checks:
+  benchmarks/RESULTS.md, *Strength gates*). ``FROZEN_DISCARD`` are the weights before that
+  (issue 11's, still the base defaults of ``DISCARD_PARAMETERS``), and ``FROZEN_SPEC`` plays them.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when some
   discard afterwards leaves less deadwood than the hand has now, by more than ``draw_margin``.
 - ``knock`` (R12, R13): always with gin. Otherwise it compares knocking now with playing
