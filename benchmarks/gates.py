@@ -13,9 +13,13 @@ being tested (an SPRT of a bot against itself never accepts H1): ``--same-play P
 names such a preset, and the script checks the claim on 200 hands (their rows must hash
 the same) before it reports it.
 
+``--frozen`` makes OLD the frozen copy of NEW's bot (``FROZEN_SPEC`` of ``strategies/opponent.py`` or
+``strategies/heuristic.py``: the weights before they were learned).
+
 Run from the repository root::
 
     python benchmarks/gates.py opponent --frozen
+    python benchmarks/gates.py heuristic --frozen --seed 24 --record "heuristic: learned discard weights"
     python benchmarks/gates.py NEW OLD --presets standard,oklahoma,straight --seed 12 --record "learned discard"
 """
 
@@ -29,7 +33,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from simgin.strategies.opponent import FROZEN_SPEC, discard_weights, spec_with
+from simgin.strategies import heuristic, opponent
 
 import simgin
 from simgin.game.engine import hand_seeds, play_hand_rows
@@ -39,6 +43,8 @@ RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 START, END = "<!-- gates:start -->", "<!-- gates:end -->"
 SPECS_START, SPECS_END = "<!-- gate-specs:start -->", "<!-- gate-specs:end -->"
 DEFAULT_PRESETS = ("standard", "oklahoma", "straight")
+#: The bots with learned weights, by name: the module with each one's frozen spec and data file.
+LEARNED_BOTS = {"opponent": opponent, "heuristic": heuristic}
 
 
 def same_play(new: str, old: str, preset: str, hands: int = 200, seed: int = 7) -> bool:
@@ -80,10 +86,19 @@ def _append(text: str, start: str, end: str, lines: list[str]) -> str:
 
 
 def pinned(spec: str) -> str:
-    """``spec`` with the shipped learned weights written out when it is the bare ``opponent`` (they change)."""
-    if spec != "opponent":
+    """``spec`` with the shipped learned weights written out when it is a bare bot with learned weights
+    (``opponent``, ``heuristic``: they change)."""
+    if spec not in LEARNED_BOTS:
         return spec
-    return spec_with(discard_weights())
+    return LEARNED_BOTS[spec].spec_with(LEARNED_BOTS[spec].discard_weights())
+
+
+def frozen(new: str) -> str:
+    """The frozen spec of the bot ``new`` names (a bot with learned weights; anything else is a SystemExit)."""
+    bot = new.partition(":")[0]
+    if bot not in LEARNED_BOTS:
+        raise SystemExit(f"--frozen: {bot!r} has no frozen copy; choose from {', '.join(LEARNED_BOTS)}")
+    return LEARNED_BOTS[bot].FROZEN_SPEC
 
 
 def record(label: str, rows: list[str], new: str, old: str) -> None:
@@ -100,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("new", help="the changed bot's spec")
     parser.add_argument("old", nargs="?", help="the frozen bot's spec")
-    parser.add_argument("--frozen", action="store_true", help="OLD is the frozen opponent (strategies.opponent)")
+    parser.add_argument(
+        "--frozen", action="store_true", help="OLD is NEW's bot frozen (strategies.opponent or strategies.heuristic)"
+    )
     parser.add_argument("--presets", default=",".join(DEFAULT_PRESETS), help="comma-separated rules presets")
     parser.add_argument("--same-play", action="append", default=[], help="a preset where the two play alike")
     parser.add_argument("--seed", type=int, default=12)
@@ -110,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.frozen == (args.old is not None):
         parser.error("give OLD or --frozen, not both")
     if args.frozen:
-        args.old = FROZEN_SPEC
+        args.old = frozen(args.new)
     rows = []
     for preset in args.presets.split(","):
         if preset in args.same_play:

@@ -1,4 +1,4 @@
-"""Fit the ``opponent`` bot's discard score to a search teacher (issue 24), and write its data file.
+"""Fit the ``opponent`` (or ``heuristic``) bot's discard score to a search teacher (issue 24), and write its data file.
 
 The ``opponent`` bot scores each legal discard as a weighted sum of features it computes in
 microseconds (``kernels.heuristic.best_discard``): the deadwood left, the meld potential
@@ -45,9 +45,22 @@ command, seed and counts that made them); ``strategies/opponent.py`` takes the b
 defaults from it. The same command and seed write the same file, bit for bit (every draw
 comes from the seed; the sums run in a fixed order).
 
+``--bot heuristic`` fits the ``heuristic`` bot's weights the same way, into
+``strategies/heuristic_discard.json`` (``strategies/heuristic.py`` reads it): the positions
+come from ``heuristic``'s own play (against itself and ``simple``), and the features from
+its own stateless estimate (``kernels.heuristic.estimate`` with ``model`` false), so that
+training and play score a discard alike. The teacher is the same: its worlds are drawn from
+``opponent``'s Bayesian estimate (its default signals and hand quality), replayed from the
+hand's public history at the position (without the passes it would infer turn by turn from
+stock draws). ``heuristic``'s draw rule is its own (R9, R11): it takes the pile card when the
+least deadwood after taking it, plus ``draw_margin``, is below the deadwood now
+(``kernels.heuristic.deadwood_draw_scores``), in every hand, those only gin can end
+included; its ``draw_margin`` is chosen and checked on the draw positions as above.
+
 Run from the repository root::
 
     python benchmarks/train_discard.py --seed 20261202 --fit knock --write   # the shipped file (its "command")
+    python benchmarks/train_discard.py --bot heuristic --seed 20261202 --fit knock --write  # heuristic's
     python benchmarks/train_discard.py --fit knock --fit gin_only --fit draw  # fit every part, print only
     python benchmarks/train_discard.py --hands 20 --worlds 16               # a smoke test
 """
@@ -61,19 +74,18 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from simgin.strategies.compiled import cards_to_mask, fill_table
+from simgin.strategies import heuristic as _heuristic_bot, opponent as _opponent_bot
+from simgin.strategies.compiled import cards_to_mask, fill_table, parameter_vector
 from simgin.strategies.opponent import (
     DISCARD_MODEL,
     DISCARD_MODEL_FORMAT,
     FROZEN_SPEC,
-    LEARNED,
-    PARAMETERS,
 )
 
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive
 from simgin.game.rules import Rules
-from simgin.kernels import heuristic as _heuristic, mcts as _mcts, rule_index as ri, view as v
+from simgin.kernels import heuristic as _heuristic, mcts as _mcts, opponent as _estimate, rule_index as ri, view as v
 from simgin.kernels.bots import F_MEMORY, FLOAT_MEMORY, INT_MEMORY, S_FLOATS, S_INTS
 from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
@@ -95,6 +107,29 @@ FEATURES = (
 #: The weights of a hand only gin can end (V1, V9), matching FEATURES[1:5] once scaled by ``gin_only``.
 GIN_WEIGHTS = ("gin_potential", "gin_potential_late", "gin_safety", "gin_safety_late")
 DEFAULT_SEED = 20261202
+#: The bots this script trains, by name: the module that describes each (its data file, learned weights, frozen spec).
+BOTS = {"opponent": _opponent_bot, "heuristic": _heuristic_bot}
+#: The teacher's estimate for a bot without a running one (``heuristic``): ``opponent``'s signals and hand quality.
+TEACHER_PARAMETERS = parameter_vector(_opponent_bot.MODEL_PARAMETERS, {})
+
+
+@njit(cache=False)
+def _teacher_estimate(model, params, teacher, seat, hand, table, ints, floats, p, live, risk):
+    """Fill ``live`` and ``risk`` from the bot's own estimate (``model``: the running one, else the stateless one);
+    return (known, unseen, parameters, float memory) of the estimate the teacher draws its worlds from.
+
+    For ``opponent`` (``model`` true) that is its own estimate. For ``heuristic`` it is ``opponent``'s
+    estimate with the ``teacher`` parameters, replayed from the public history of the hand on fresh memory.
+    """
+    known, unseen = _heuristic.estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    if model:
+        return known, unseen, params, floats
+    own = ints.copy()
+    memory = floats.copy()
+    _estimate.reset_beliefs(own, memory)
+    _estimate.update_beliefs(teacher, seat, table, own, memory)
+    known, unseen = _estimate.probabilities(seat, hand, table, memory, np.empty(52))
+    return known, unseen, teacher, memory
 
 
 @njit(cache=False)
@@ -119,14 +154,16 @@ def _features(hand, banned, live, risk, stage, limit, work, out, cards):
 
 
 @njit(cache=False)
-def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, cards):
+def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds, x, values, cards):
     """Fill ``x`` (features), ``values`` (the teacher's mean value) and ``cards`` of every legal discard; the count."""
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
     work = np.empty(52, np.int64)
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
-    known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    known, unseen, params, floats = _teacher_estimate(
+        model, params, teacher, seat, hand, table, ints, floats, p, live, risk
+    )
     banned = -1
     if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
         banned = table[v.T_DRAWN]
@@ -161,14 +198,16 @@ def _teach(params, seat, hand, table, ints, floats, rng, worlds, x, values, card
 
 
 @njit(cache=False)
-def _teach_draw(params, seat, hand, table, ints, floats, rng, worlds, first_turn, out):
+def _teach_draw(model, params, teacher, seat, hand, table, ints, floats, rng, worlds, first_turn, out):
     """``out``: the teacher's mean value of taking the pile's top card (0) and of passing it (1), R9, R11:
     ``kernels.mcts.draw_values`` in ``worlds`` worlds, both players knocking as soon as they may."""
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
-    known, unseen = _heuristic.estimate(np.bool_(True), params, seat, hand, table, ints, floats, p, live, risk)
+    known, unseen, params, floats = _teacher_estimate(
+        model, params, teacher, seat, hand, table, ints, floats, p, live, risk
+    )
     limit = table[v.T_KNOCK_LIMIT]
     levels = np.empty(2, np.int64)
     levels[0] = limit
@@ -203,7 +242,7 @@ def draw_rules(rng: np.random.Generator) -> Rules:
 
 
 class _Collector:
-    """``opponent`` as ``spec`` sets it, recording every discard position it meets (its play unchanged).
+    """The bot ``spec`` names, as it sets it, recording every discard position it meets (its play unchanged).
 
     A spec that sets every learned weight (the frozen bot's, :data:`FROZEN_SPEC`, by default),
     not the shipped bot, plays the hands: the positions, and so the file the command writes,
@@ -212,7 +251,7 @@ class _Collector:
 
     def __init__(self, positions: list, spec: str, draws: list | None = None) -> None:
         self.inner = resolve(spec).make()
-        self.name = "opponent"
+        self.name = spec.partition(":")[0]
         self.positions = positions
         self.draws = draws
 
@@ -266,8 +305,11 @@ def collect(hands: int, seed: int, spec: str = FROZEN_SPEC, draws: list | None =
     return positions
 
 
-def teach(positions: list, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(features, values, position index, gin-only flag) of every legal discard of every position."""
+def teach(
+    positions: list, worlds: int, seed: int, model: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(features, values, position index, gin-only flag) of every legal discard of every position; ``model``
+    false: the features from ``heuristic``'s stateless estimate (:func:`_teacher_estimate`)."""
     xs, ys, index, gin_only = [], [], [], []
     x = np.zeros((11, len(FEATURES)))
     values = np.zeros(11)
@@ -275,7 +317,9 @@ def teach(positions: list, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarr
     for n, (seat, hand, state) in enumerate(positions):
         params, ints, floats = _seat_rows(seat, state)
         rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
-        count = _teach(params, seat, hand, state, ints, floats, rng, worlds, x, values, cards)
+        count = _teach(
+            np.bool_(model), params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rng, worlds, x, values, cards
+        )
         xs.append(x[:count].copy())
         ys.append(values[:count].copy())
         index.extend([n] * count)
@@ -375,14 +419,17 @@ def _seat_rows(seat: int, state: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return row[:PARAMETER_CAPACITY].copy(), ints, row[F_MEMORY:].copy()
 
 
-def teach_draws(draws: list, worlds: int, seed: int) -> np.ndarray:
+def teach_draws(draws: list, worlds: int, seed: int, model: bool = True) -> np.ndarray:
     """The teacher's mean values (take, pass) of every draw position, shape (N, 2)."""
     values = np.zeros((len(draws), 2))
     out = np.zeros(2)
     for n, (seat, hand, state, first_turn) in enumerate(draws):
         params, ints, floats = _seat_rows(seat, state)
         rng = np.array([np.uint64(SplitMix64(derive(seed, DRAW_STREAM + n)).state)], dtype=np.uint64)
-        _teach_draw(params, seat, hand, state, ints, floats, rng, worlds, np.bool_(first_turn), out)
+        _teach_draw(
+            np.bool_(model), params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rng, worlds,
+            np.bool_(first_turn), out,
+        )  # fmt: skip
         values[n] = out
     return values
 
@@ -396,6 +443,14 @@ def draw_scores(draws: list, weights: dict[str, float]) -> np.ndarray:
             params[NAMES.index(name)] = value
         taken, expected, weight = _heuristic.pile_card_scores(params, seat, hand, state, ints, floats, SUIT_DEADWOOD)
         scores[n] = (taken, expected / weight if weight > 0.0 else np.inf)
+    return scores
+
+
+def deadwood_draw_scores(draws: list) -> np.ndarray:
+    """``heuristic``'s (least deadwood after taking the pile card, deadwood now) of every draw position, (N, 2)."""
+    scores = np.zeros((len(draws), 2))
+    for n, (_, hand, state, _) in enumerate(draws):
+        scores[n] = _heuristic.deadwood_draw_scores(hand, v.pile_top(state), SUIT_DEADWOOD)
     return scores
 
 
@@ -414,11 +469,14 @@ def _rounded(value: float) -> float | None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", choices=tuple(BOTS), default="opponent", help="the bot whose weights are fitted")
     parser.add_argument("--hands", type=int, default=3000, help="hands played to collect discard positions")
     parser.add_argument("--worlds", type=int, default=128, help="sampled worlds per position (shared by its discards)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--write", action="store_true", help=f"write the data file ({DISCARD_MODEL.name})")
-    parser.add_argument("--out", type=Path, default=DISCARD_MODEL, help="where --write writes it")
+    parser.add_argument(
+        "--write", action="store_true", help=f"write the data file ({DISCARD_MODEL.name}, or the bot's)"
+    )
+    parser.add_argument("--out", type=Path, help="where --write writes it (default: the bot's data file)")
     parser.add_argument(
         "--fit",
         choices=FITS,
@@ -428,22 +486,28 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--start",
-        default=FROZEN_SPEC,
-        help="the opponent spec that plays the collection hands, starts the fit and is the held-out baseline; "
+        help="the bot's spec that plays the collection hands, starts the fit and is the held-out baseline; "
         "it must set every learned weight (default: the frozen bot)",
     )
     parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
     args = parser.parse_args(argv)
+    bot = BOTS[args.bot]
+    learned = bot.LEARNED
+    model = args.bot == "opponent"  # heuristic's estimate is the stateless one (kernels.heuristic.estimate)
+    if args.start is None:
+        args.start = bot.FROZEN_SPEC
+    if args.out is None:
+        args.out = bot.DISCARD_MODEL
     started = time.process_time()
-    values = resolve(args.start).values
     named = {setting.split("=", 1)[0].strip() for setting in args.start.partition(":")[2].split(",")}
-    missing = [name for name in LEARNED if name not in named]
-    if not args.start.startswith("opponent:") or missing:
-        parser.error(f"--start {args.start!r}: an opponent spec setting every learned weight (missing {missing})")
-    baseline = {name: float(values[name]) for name in LEARNED}
+    missing = [name for name in learned if name not in named]
+    if not args.start.startswith(f"{args.bot}:") or missing:
+        parser.error(f"--start {args.start!r}: a spec of {args.bot} setting every learned weight (missing {missing})")
+    values = resolve(args.start).values
+    baseline = {name: float(values[name]) for name in learned}
     draws: list = []
     positions = collect(args.hands, args.seed, args.start, draws)
-    x, y, index, gin_only = teach(positions, args.worlds, args.seed)
+    x, y, index, gin_only = teach(positions, args.worlds, args.seed, model)
     if args.save_data:
         np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
     table = as_table(x, y, index, gin_only)
@@ -456,7 +520,7 @@ def main(argv: list[str] | None = None) -> None:
     # The fitted gin-only weights are the ones applied: with them, gin_only is 1.
     fitted.update({"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, only_gin[1:5], strict=True))})
     # Each weight within the range its parameter allows (strategies/heuristic.py), so the bot accepts the file.
-    bounds = {parameter.name: (parameter.low, parameter.high) for parameter in PARAMETERS}
+    bounds = {parameter.name: (parameter.low, parameter.high) for parameter in bot.PARAMETERS}
     fitted = {name: round(float(np.clip(value, *bounds[name])), 4) for name, value in fitted.items()}
     # Each regime keeps the fit only where it predicts the teacher better than the start on held-out positions.
     checks = {}
@@ -468,7 +532,7 @@ def main(argv: list[str] | None = None) -> None:
         kept = bool(fitted_regret < start_regret) and regime in (args.fit or DEFAULT_FITS)
         if kept:
             names = [
-                n for n in LEARNED if n.startswith("gin_") == (regime == "gin_only") and not n.endswith("draw_margin")
+                n for n in learned if n.startswith("gin_") == (regime == "gin_only") and not n.endswith("draw_margin")
             ]
             weights.update({name: fitted[name] for name in names})
         checks[regime] = {
@@ -479,12 +543,16 @@ def main(argv: list[str] | None = None) -> None:
         }
     # The draw (R9, R11): the margin by which the score after taking the pile card must beat a stock card's,
     # in hands a knock can end (those only gin can end keep gin_draw_margin), chosen on the even draw
-    # positions with the weights above, kept if it does better on the odd ones.
-    values = teach_draws(draws, args.worlds, args.seed)
-    draw_weights = {name: weights[name] for name in LEARNED if name not in ("draw_margin", "gin_draw_margin")}
-    scores = draw_scores(draws, draw_weights)
-    knock = np.array([state[v.T_KNOCK_LIMIT] > 0 for _, _, state, _ in draws], dtype=bool)
-    values, scores = values[knock], scores[knock]
+    # positions with the weights above, kept if it does better on the odd ones. heuristic's margin: by which
+    # the least deadwood after taking must beat the deadwood now, in every hand (it has no gin_draw_margin).
+    values = teach_draws(draws, args.worlds, args.seed, model)
+    if model:
+        draw_weights = {name: weights[name] for name in learned if name not in ("draw_margin", "gin_draw_margin")}
+        scores = draw_scores(draws, draw_weights)
+        knock = np.array([state[v.T_KNOCK_LIMIT] > 0 for _, _, state, _ in draws], dtype=bool)
+        values, scores = values[knock], scores[knock]
+    else:
+        scores = deadwood_draw_scores(draws)
     even = np.arange(len(values)) % 2 == 0
     margins = np.round(np.arange(-5.0, 5.01, 0.25), 2)
     fits = [draw_regret(values[even], scores[even], margin) for margin in margins]
@@ -502,12 +570,14 @@ def main(argv: list[str] | None = None) -> None:
     }
     data = {
         "format": DISCARD_MODEL_FORMAT,
-        "bot": "opponent",
-        "what": "weights of the opponent bot's discard score, fitted to a search teacher (benchmarks/train_discard.py)",
-        "command": f"python benchmarks/train_discard.py --hands {args.hands} --worlds {args.worlds} "
-        f"--seed {args.seed}"
+        "bot": args.bot,
+        "what": f"weights of the {args.bot} bot's discard score, fitted to a search teacher "
+        "(benchmarks/train_discard.py)",
+        "command": "python benchmarks/train_discard.py"
+        + (f" --bot {args.bot}" if args.bot != "opponent" else "")
+        + f" --hands {args.hands} --worlds {args.worlds} --seed {args.seed}"
         + "".join(f" --fit {regime}" for regime in args.fit or ())
-        + (f" --start '{args.start}'" if args.start != FROZEN_SPEC else "")
+        + (f" --start '{args.start}'" if args.start != bot.FROZEN_SPEC else "")
         + " --write",
         "positions": len(positions),
         "discards": len(y),

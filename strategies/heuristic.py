@@ -21,7 +21,14 @@ Policy, per decision:
   straight gin, V1, or an Oklahoma ace with gin only, V9), where deadwood counts only if
   the opponent goes gin, has weights of its own, ``gin_potential`` and ``gin_safety`` (early
   and late) scaled by ``gin_only``, and no value term. After the V7 take only cards
-  leaving at most the knock limit are scored.
+  leaving at most the knock limit are scored. The defaults of these weights (``LEARNED``)
+  come from the data file ``heuristic_discard.json`` beside this module
+  (:func:`discard_weights`), written by ``benchmarks/train_discard.py --bot heuristic``,
+  which fits them to a search teacher on positions of this bot's own play, with the
+  features taken from this bot's own estimate. Only the weights of hands a knock can end
+  are learned (the fits of gin-only hands and of ``draw_margin`` lost their checks:
+  benchmarks/RESULTS.md, *Strength gates*). ``FROZEN_DISCARD`` are the weights before that
+  (issue 11's, still the base defaults of ``DISCARD_PARAMETERS``), and ``FROZEN_SPEC`` plays them.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when some
   discard afterwards leaves less deadwood than the hand has now, by more than ``draw_margin``.
 - ``knock`` (R12, R13): always with gin. Otherwise it compares knocking now with playing
@@ -46,6 +53,8 @@ gin and undercuts against a player that knocks at its first chance.
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 
@@ -81,17 +90,91 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("draw_margin", 0.0, "margin by which taking the pile card must beat the alternative", -5, 5),
     Parameter("reach", 0.0, "points off a discard that leaves deadwood within the knock limit (R12)", -10, 40),
 )
-PARAMETERS: tuple[Parameter, ...] = (
-    *KNOCK_PARAMETERS,
-    *DISCARD_PARAMETERS,
-    Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
-    Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
-)
 
 
 def with_defaults(parameters: tuple[Parameter, ...], **defaults: float) -> tuple[Parameter, ...]:
     """The same parameters with some defaults changed (another bot's tuning)."""
     return tuple(dataclasses.replace(p, default=defaults[p.name]) if p.name in defaults else p for p in parameters)
+
+
+#: The format of the learned-weights data files this simgin reads (this bot's and ``opponent``'s).
+DISCARD_MODEL_FORMAT = 1
+#: This bot's learned discard weights (``benchmarks/train_discard.py --bot heuristic --write`` writes it).
+DISCARD_MODEL = Path(__file__).with_name("heuristic_discard.json")
+#: The weights the fit may set, each a parameter of this bot: the discard score's (R9, R10, R12, V1, V9),
+#: and the draw's margin (R9, R11; one margin in every hand, this bot has no ``gin_draw_margin``).
+LEARNED = (
+    "potential",
+    "potential_late",
+    "safety",
+    "safety_late",
+    "value",
+    "reach",
+    "gin_only",
+    "gin_potential",
+    "gin_potential_late",
+    "gin_safety",
+    "gin_safety_late",
+    "draw_margin",
+)
+#: The weights before they were learned (issue 11's hand-set defaults, those of ``DISCARD_PARAMETERS``): a
+#: frozen copy of the old bot to gate a new fit against, ``simgin compare heuristic <FROZEN_SPEC>``.
+FROZEN_DISCARD = {
+    "potential": 0.5,
+    "potential_late": 0.5,
+    "safety": 2.0,
+    "safety_late": 2.0,
+    "value": 0.0,
+    "reach": 0.0,
+    "gin_only": 0.3,
+    "gin_potential": 0.5,
+    "gin_potential_late": 0.5,
+    "gin_safety": 2.0,
+    "gin_safety_late": 2.0,
+    "draw_margin": 0.0,
+}
+
+
+def spec_with(weights: dict[str, float], bot: str = BOT) -> str:
+    """The spec of ``bot`` that sets ``weights`` (names of its parameters) and leaves the rest at their defaults."""
+    return f"{bot}:" + ",".join(f"{name}={value:g}" for name, value in weights.items())
+
+
+FROZEN_SPEC = spec_with(FROZEN_DISCARD)
+
+
+def read_weights(path: Path, names: tuple[str, ...]) -> dict[str, float]:
+    """The learned weights in the data file ``path`` (format :data:`DISCARD_MODEL_FORMAT`): one per name of
+    ``names``, in that order.
+
+    A file of another format, or one that lacks a weight or has one too many, is a ValueError
+    naming the file and what this simgin reads.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != DISCARD_MODEL_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"{path}: discard model format {found!r}; this simgin reads format {DISCARD_MODEL_FORMAT}")
+    weights = data.get("weights")
+    if not isinstance(weights, dict) or set(weights) != set(names):
+        got = sorted(weights) if isinstance(weights, dict) else weights
+        raise ValueError(f"{path}: weights {got!r}; expected exactly {', '.join(names)}")
+    return {name: float(weights[name]) for name in names}
+
+
+def discard_weights(path: Path = DISCARD_MODEL) -> dict[str, float]:
+    """This bot's learned weights in the data file ``path``: one per name of :data:`LEARNED`."""
+    return read_weights(path, LEARNED)
+
+
+_LEARNED_DEFAULTS = discard_weights()
+PARAMETERS: tuple[Parameter, ...] = (
+    *KNOCK_PARAMETERS,
+    # The base defaults of DISCARD_PARAMETERS stay issue 11's (opponent and mcts build on them); this bot's
+    # come from its data file.
+    *with_defaults(DISCARD_PARAMETERS, **_LEARNED_DEFAULTS),
+    Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
+    Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
+)
 
 
 class HeuristicStrategy(CompiledStrategy):

@@ -38,17 +38,17 @@ Policy, per decision:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from simgin.strategies import heuristic as _heuristic
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, with_defaults
 
 from simgin.players.strategy import Parameter
 
 #: The learned discard weights (``benchmarks/train_discard.py --write`` writes it).
 DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")
-#: The data file format this module reads.
-DISCARD_MODEL_FORMAT = 1
+#: The data file format this module reads (the same as ``heuristic``'s).
+DISCARD_MODEL_FORMAT = _heuristic.DISCARD_MODEL_FORMAT
 #: The weights the fit may set, each a parameter of this bot: the discard score's, and the draw's margin.
 LEARNED = (
     "potential",
@@ -86,27 +86,17 @@ FROZEN_DISCARD = {
 
 def spec_with(weights: dict[str, float]) -> str:
     """The ``opponent`` spec that sets ``weights`` (names of its parameters) and leaves the rest at their defaults."""
-    return "opponent:" + ",".join(f"{name}={value:g}" for name, value in weights.items())
+    return _heuristic.spec_with(weights, "opponent")
 
 
 FROZEN_SPEC = spec_with(FROZEN_DISCARD)
 
 
 def discard_weights(path: Path = DISCARD_MODEL) -> dict[str, float]:
-    """The learned discard weights in the data file ``path``: one per name of :data:`LEARNED`.
-
-    A file of another format, or one that lacks a weight or has one too many, is a ValueError
-    naming the file and what this simgin reads.
-    """
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or data.get("format") != DISCARD_MODEL_FORMAT:
-        found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise ValueError(f"{path}: discard model format {found!r}; this simgin reads format {DISCARD_MODEL_FORMAT}")
-    weights = data.get("weights")
-    if not isinstance(weights, dict) or set(weights) != set(LEARNED):
-        got = sorted(weights) if isinstance(weights, dict) else weights
-        raise ValueError(f"{path}: weights {got!r}; expected exactly {', '.join(LEARNED)}")
-    return {name: float(weights[name]) for name in LEARNED}
+    """The learned discard weights in the data file ``path``: one per name of :data:`LEARNED`
+    (``heuristic.read_weights``: a file of another format, or with a weight missing or too many,
+    is a ValueError naming the file)."""
+    return _heuristic.read_weights(path, LEARNED)
 
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).

@@ -72,3 +72,19 @@ def test_a_bare_opponent_is_recorded_with_its_weights_written_out(gates):
     assert pinned.startswith("opponent:") and "reach=" in pinned and "draw_margin=" in pinned
     assert gates.same_play(pinned, "opponent", "standard")
     assert gates.pinned("simple") == "simple"
+
+
+def test_frozen_is_the_frozen_copy_of_the_new_bot(gates):
+    from simgin.strategies import heuristic
+
+    assert gates.frozen("heuristic") == heuristic.FROZEN_SPEC
+    assert gates.frozen("heuristic:potential=3") == heuristic.FROZEN_SPEC
+    assert gates.frozen("opponent") == FROZEN_SPEC
+    with pytest.raises(SystemExit, match="no frozen copy"):
+        gates.frozen("simple")
+
+
+def test_a_bare_heuristic_is_recorded_with_its_weights_written_out(gates):
+    pinned = gates.pinned("heuristic")
+    assert pinned.startswith("heuristic:") and "safety=" in pinned and "gin_draw_margin" not in pinned
+    assert gates.same_play(pinned, "heuristic", "oklahoma")

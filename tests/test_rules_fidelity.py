@@ -15,6 +15,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from simgin.strategies.heuristic import FROZEN_SPEC
 from simgin.strategies.simple import SimpleStrategy
 
 from simgin import Rules
@@ -105,7 +106,7 @@ def test_V7_offers_only_the_50th_card_in_both_engines():
     have knocked with the card thrown instead (the old rule offered it)."""
     seeds = hand_seeds(1414, 150)
     dealers = np.arange(150, dtype=np.int64) % 2
-    bots = ("heuristic:gin_hold=10", "heuristic:gin_hold=10")
+    bots = (f"{FROZEN_SPEC},gin_hold=10",) * 2  # the discard weights of issue 11 (heuristic's frozen ones)
     fast = play_hand_rows(bots, FIFTIETH, seeds, dealers)
     taken = kept_but_knockable = 0
     for row, seed, dealer in zip(fast, seeds, dealers, strict=True):

@@ -185,17 +185,24 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     only gin can end, whose scores have weights of their own), the expected best score after
     a stock card, each unseen card weighted by the chance it is not in the opponent's hand.
     """
-    work = np.empty(52, np.int64)
-    top = v.pile_top(table)
     if not model:
-        after = discard_deadwoods(hand | (1 << top), suit_deadwood, work)
-        return after + params[pm.DRAW_MARGIN] < deadwood_of_mask(hand, suit_deadwood)
+        after, now = deadwood_draw_scores(hand, v.pile_top(table), suit_deadwood)
+        return after + params[pm.DRAW_MARGIN] < now
     taken, expected, weight = pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood)
     if weight <= 0.0:
         return False
     knock_limit = table[v.T_KNOCK_LIMIT]
     margin = params[pm.GIN_DRAW_MARGIN] if knock_limit == 0 else params[pm.DRAW_MARGIN]
     return taken + margin < expected / weight
+
+
+@njit(cache=True)
+def deadwood_draw_scores(hand, top, suit_deadwood):
+    """``heuristic``'s two sides of the draw (R9, R11), before its margin: (the least deadwood a discard
+    leaves after taking the pile's top card ``top``, the deadwood of ``hand`` now). Also the draw scores
+    of ``benchmarks/train_discard.py --bot heuristic``."""
+    work = np.empty(52, np.int64)
+    return discard_deadwoods(hand | (1 << top), suit_deadwood, work), deadwood_of_mask(hand, suit_deadwood)
 
 
 @njit(cache=True)

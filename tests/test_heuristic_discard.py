@@ -1,0 +1,130 @@
+"""The ``heuristic`` bot's learned discard weights (issue 24): its data file, its defaults, its training run.
+
+``benchmarks/train_discard.py --bot heuristic`` fits the weights of the discard score
+(``kernels.heuristic.best_discard``: R9, R10, R12, V1, V9) and the draw's margin (R9, R11) on
+positions of ``heuristic``'s own play, and writes ``strategies/heuristic_discard.json``, which
+``strategies/heuristic.py`` reads for its defaults.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from simgin.strategies import heuristic, mcts, opponent
+
+from simgin.game.cards import parse_cards
+from simgin.game.engine import hand_seeds, play_hand_rows
+from simgin.game.rules import Rules
+from simgin.kernels import heuristic as kernel, parameters as pm, rule_index as ri, view as v
+from simgin.kernels.melds import SUIT_DEADWOOD
+from simgin.players.registry import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_data_file_gives_the_bots_defaults_and_the_frozen_spec_the_old_weights():
+    weights = heuristic.discard_weights()
+    assert list(weights) == list(heuristic.LEARNED)
+    assert json.loads(heuristic.DISCARD_MODEL.read_text())["bot"] == "heuristic"
+    params = resolve("heuristic").make().params
+    for name, value in weights.items():
+        assert params[pm.NAMES.index(name)] == pytest.approx(value), name
+    frozen = resolve(heuristic.FROZEN_SPEC).make().params
+    for name, value in heuristic.FROZEN_DISCARD.items():
+        assert frozen[pm.NAMES.index(name)] == value, name
+    # The shared base defaults stay issue 11's: opponent and mcts build on them, not on heuristic's file.
+    assert {p.name: p.default for p in heuristic.DISCARD_PARAMETERS} == heuristic.FROZEN_DISCARD
+    assert resolve("mcts").values["potential"] == {p.name: p.default for p in mcts.PARAMETERS}["potential"]
+    assert resolve("opponent").values["potential"] == opponent.discard_weights()["potential"]
+
+
+def test_the_defaults_follow_a_changed_data_file_and_a_broken_one_is_refused(tmp_path):
+    # A copy of the module beside a copy of its data file reads that file (R9: the discard weights).
+    shutil.copy(ROOT / "strategies" / "heuristic.py", tmp_path / "heuristic.py")
+    data = json.loads(heuristic.DISCARD_MODEL.read_text())
+    data["weights"]["potential"] = 3.25
+    data["weights"]["draw_margin"] = -1.5
+    (tmp_path / "heuristic_discard.json").write_text(json.dumps(data))
+    changed = _load("heuristic_copy", tmp_path / "heuristic.py")
+    defaults = {p.name: p.default for p in changed.PARAMETERS}
+    assert defaults["potential"] == 3.25 and defaults["draw_margin"] == -1.5
+    assert {p.name: p.default for p in heuristic.PARAMETERS}["potential"] != 3.25
+    # A file without one of the learned weights stops the import with the file's name and what is expected.
+    del data["weights"]["reach"]
+    (tmp_path / "heuristic_discard.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="expected exactly potential") as error:
+        _load("heuristic_broken", tmp_path / "heuristic.py")
+    assert "heuristic_discard.json" in str(error.value)
+
+
+def test_one_reader_serves_both_bots_with_their_own_names(tmp_path):
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"format": 1, "weights": heuristic.discard_weights()}))
+    assert heuristic.discard_weights(path) == heuristic.discard_weights()
+    # heuristic has no gin_draw_margin: its file is not one opponent reads.
+    with pytest.raises(ValueError, match="gin_draw_margin"):
+        opponent.discard_weights(path)
+    assert heuristic.read_weights(opponent.DISCARD_MODEL, opponent.LEARNED) == opponent.discard_weights()
+
+
+def test_the_bot_plays_the_weights_of_its_data_file():
+    weights = heuristic.discard_weights()
+    seeds = hand_seeds(13, 100)
+    dealers = np.arange(100, dtype=np.int64) % 2
+
+    def rows(spec: str) -> np.ndarray:
+        return play_hand_rows((spec, "simple"), Rules(), seeds, dealers)
+
+    assert np.array_equal(rows("heuristic"), rows(heuristic.spec_with(weights)))
+    assert not np.array_equal(rows("heuristic"), rows(heuristic.spec_with({**weights, "safety": -4.0})))
+
+
+def test_the_draw_scores_are_what_the_bot_compares():
+    # No meld in hand: deadwood 72. A 7 of spades on the pile makes 5-6-7 a run (R4) and frees a ten to
+    # discard: 72 - 11 - 10 = 51. A 5 of hearts makes only a pair: 72 + 5 - 10 = 67 (R9).
+    hand = sum(1 << c for c in parse_cards("5S 6S 9D 9C KH QD JC 2H 3D 8C"))
+    seven, five = parse_cards("7S 5H")
+    assert kernel.deadwood_draw_scores(hand, seven, SUIT_DEADWOOD) == (51, 72)
+    assert kernel.deadwood_draw_scores(hand, five, SUIT_DEADWOOD) == (67, 72)
+
+
+@pytest.mark.slow  # compiles the teacher's kernels afresh (they are not cached): .ci/run runs it with the slow tests
+def test_a_heuristic_training_run_is_reproducible_and_scores_as_the_bot_does(tmp_path):
+    trainer = _load("train_discard", ROOT / "benchmarks" / "train_discard.py")
+    first, second, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
+    for path, seed in ((first, 5), (second, 5), (other, 6)):
+        arguments = ["--bot", "heuristic", "--hands", "6", "--worlds", "4", "--seed", str(seed)]
+        trainer.main([*arguments, "--write", "--out", str(path)])
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes() != other.read_bytes()
+    data = json.loads(first.read_text())
+    assert data["bot"] == "heuristic" and "--bot heuristic" in data["command"]
+    assert heuristic.discard_weights(first).keys() == set(heuristic.LEARNED)
+    # The features are the bot's own (its stateless estimate): the frozen weights' best score over a
+    # position's discards is the score of the discard the bot makes there.
+    positions = trainer.collect(4, 9, heuristic.FROZEN_SPEC)
+    x, _, index, gin_only = trainer.teach(positions, 2, 9, model=False)
+    for n, (seat, hand, state) in enumerate(positions):
+        params, ints, floats = trainer._seat_rows(seat, state)
+        rules = state[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+        p, live, risk, work = np.empty(52), np.empty(52), np.empty(52), np.empty(52, np.int64)
+        kernel.estimate(np.bool_(False), params, seat, hand, state, ints, floats, p, live, risk)
+        banned = state[v.T_DRAWN] if state[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0 else -1
+        limit = state[v.T_KNOCK_LIMIT]
+        _, score = kernel.best_discard(
+            params, hand, np.int64(banned), np.int64(-1), live, risk, work, SUIT_DEADWOOD, kernel.stage(state), limit
+        )
+        w = trainer.weight_vector(heuristic.FROZEN_DISCARD, bool(gin_only[index == n][0]))
+        assert (x[index == n] @ w).min() == pytest.approx(score), n
