@@ -49,22 +49,9 @@ from simgin.players.strategy import Parameter
 DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")
 #: The data file format this module reads (the same as ``heuristic``'s).
 DISCARD_MODEL_FORMAT = _heuristic.DISCARD_MODEL_FORMAT
-#: The weights the fit may set, each a parameter of this bot: the discard score's, and the draw's margin.
-LEARNED = (
-    "potential",
-    "potential_late",
-    "safety",
-    "safety_late",
-    "value",
-    "reach",
-    "gin_only",
-    "gin_potential",
-    "gin_potential_late",
-    "gin_safety",
-    "gin_safety_late",
-    "draw_margin",
-    "gin_draw_margin",
-)
+#: The weights the fit may set, each a parameter of this bot: ``heuristic``'s (the discard score's and the draw's
+#: margin), and the draw's margin in a hand only gin can end.
+LEARNED = (*_heuristic.LEARNED, "gin_draw_margin")
 #: The discard weights before they were learned (issue 11's tuning): a frozen copy of the old bot to
 #: gate a new fit against, ``simgin compare opponent <FROZEN_SPEC>`` (benchmarks/RESULTS.md).
 FROZEN_DISCARD = {
