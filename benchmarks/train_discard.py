@@ -179,6 +179,7 @@ def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds,
     values[:count] = 0.0
     other = 1 - seat
     context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
+    scratch = _mcts.playout_scratch()
     for _ in range(worlds):
         _mcts.sample_world(
             known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
@@ -190,7 +191,7 @@ def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds,
             hands[other] = opponent_hand
             points = _mcts.play_out(
                 seat, seat, np.int64(_mcts.PHASE_AFTER_DISCARD), hands, cards[i], np.int64(-1), np.bool_(False),
-                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, context,
+                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, context, scratch,
             )  # fmt: skip
             values[i] += result_value(rules, mine, theirs, multiplier * points)
     values[:count] /= worlds

@@ -129,6 +129,12 @@ def playout_context(params, seat, hand, table, known):
 
 
 @njit(cache=True)
+def playout_scratch():
+    """The work space of :func:`play_out`'s scored discards: the chances, live cards and dangers, 52 each."""
+    return np.empty((3, 52))
+
+
+@njit(cache=True)
 def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, result):
     """``me``'s points when ``knocker`` ends the hand (R14-R19, V13), negative when the other side scores."""
     _, defender_won, points, _, _, _ = score_hand(
@@ -155,7 +161,7 @@ def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, re
 @njit(cache=True)
 def play_out(
     me, player, phase, hands, top, drawn, from_pile, stock, stock_next, levels, rules, sd, sv, work, result, params,
-    context,
+    context, scratch,
 ):  # fmt: skip
     """Finish a hand from ``phase`` with the fast policy for both seats; ``me``'s points (0 if dead).
 
@@ -163,7 +169,8 @@ def play_out(
     hand's knock limit). PHASE_DRAW: ``player`` starts a normal turn with ``top`` on the pile. PHASE_DISCARD:
     ``player`` holds 11 cards after drawing ``drawn``. PHASE_AFTER_DISCARD: ``player``
     has just discarded ``top`` (already among the ``context``'s cards gone) and may knock.
-    ``context`` (:func:`playout_context`) picks the discard policy; ``params`` are its weights.
+    ``context`` (:func:`playout_context`) picks the discard policy; ``params`` are its weights and
+    ``scratch`` (:func:`playout_scratch`) its work space.
     """
     rediscard = rules[ri.REDISCARD] != 0
     big_gin = rules[ri.BIG_GIN] != 0
@@ -171,17 +178,19 @@ def play_out(
     scored = context[C_POLICY] == PLAYOUT_SCORED
     knock_limit = context[C_KNOCK_LIMIT]
     gone = context[C_GONE]
-    knows = context[C_KNOWS : C_KNOWS + 2].copy()
-    p = np.empty(52)
-    live = np.empty(52)
-    risk = np.empty(52)
+    # What each seat knows the other holds, as two ints: an array here cost an allocation per playout.
+    knows_0 = context[C_KNOWS]
+    knows_1 = context[C_KNOWS + 1]
     turns = 0
     while True:
         if phase == PHASE_DRAW:
             if top >= 0 and card_fits_meld(hands[player], top):
                 drawn = top
                 from_pile = True
-                knows[1 - player] |= 1 << drawn
+                if player == 0:
+                    knows_1 |= 1 << drawn
+                else:
+                    knows_0 |= 1 << drawn
             else:
                 drawn = stock[stock_next]
                 stock_next += 1
@@ -194,14 +203,19 @@ def play_out(
             banned = drawn if from_pile and not rediscard else -1
             if scored:
                 stage = min(1.0, max(0.0, (stock_count - stock_next - 2) / (_heuristic.FULL_STOCK - 3)))
+                known = knows_0 if player == 0 else knows_1
                 card, left = scored_discard(
-                    params, hands[player], banned, gone, knows[player], stage, knock_limit, work, p, live, risk, sd
-                )
+                    params, hands[player], banned, gone, known, stage, knock_limit, work, scratch[0], scratch[1],
+                    scratch[2], sd,
+                )  # fmt: skip
             else:
                 card, left = policy_discard(hands[player], banned, work, sd)
             hands[player] &= ~(1 << card)
             gone |= 1 << card
-            knows[1 - player] &= ~(1 << card)
+            if player == 0:
+                knows_1 &= ~(1 << card)
+            else:
+                knows_0 &= ~(1 << card)
             top = card
             turns += 1
         else:
@@ -288,6 +302,7 @@ def draw_values(
     Also the draw teacher of ``benchmarks/train_discard.py``.
     """
     case = context.copy()
+    scratch = playout_scratch()
     top = v.pile_top(table)
     dealer = table[v.T_DEALER]
     other = 1 - seat
@@ -334,6 +349,7 @@ def draw_values(
                 result,
                 params,
                 case,
+                scratch,
             )
             totals[take] += result_value(rules, mine, theirs, multiplier * points)
 
@@ -399,6 +415,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     hands, stock, cards, weights, _, result = _playout_buffers(stock_count)
     mine, theirs, multiplier = _game(seat, table, rules)
     context = playout_context(params, seat, hand, table, known)
+    scratch = playout_scratch()
     gone = context[C_GONE]
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
@@ -426,6 +443,7 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 result,
                 params,
                 context,
+                scratch,
             )
             totals[i] += result_value(rules, mine, theirs, multiplier * points)
     best = 0
@@ -447,6 +465,7 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     hands, stock, cards, weights, work, result = _playout_buffers(stock_count)
     mine, theirs, multiplier = _game(seat, table, rules)
     context = playout_context(params, seat, hand, table, known)
+    scratch = playout_scratch()
     now = 0.0
     wait = 0.0
     for _ in range(_world_count(params, np.int64(2))):
@@ -475,6 +494,7 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 result,
                 params,
                 context,
+                scratch,
             )
             wait += result_value(rules, mine, theirs, multiplier * points)
     return now >= wait
