@@ -169,3 +169,24 @@ def test_the_frozen_spec_plays_as_the_bot_did_before(a, b, preset):
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) == BEFORE[(a, b, preset)]
     play = {"mcts": mcts_strategy.LEARNED_SPEC}
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) != BEFORE[(a, b, preset)]
+
+
+def test_the_best_discard_is_the_lowest_discard_score():
+    # kernels.heuristic.best_discard writes discard_score out for speed; the two must agree (R9, R10, R12, V1).
+    params = resolve(mcts_strategy.LEARNED_SPEC).make().params
+    rng = np.random.default_rng(11)
+    work = np.empty(52, np.int64)
+    for trial in range(300):
+        hand, _, _ = random_position(rng)
+        live, risk = rng.random(52), rng.random(52)
+        stage, knock_limit = float(rng.random()), int(rng.choice([0, 3, 10]))
+        card, score = heuristic.best_discard(params, hand, -1, -1, live, risk, work, SUIT_DEADWOOD, stage, knock_limit)
+        weights = heuristic.discard_weights(params, stage, knock_limit)
+        scores = {
+            c: heuristic.discard_score(params, hand, c, work[c], live, risk, *weights, knock_limit)
+            for c in range(52)
+            if hand >> c & 1
+        }
+        assert score == min(scores.values()), trial
+        best = [c for c, s in scores.items() if s == score]
+        assert card == max(best, key=lambda c: (c % 13, c)), trial

@@ -96,7 +96,7 @@ def estimate(model, params, seat, hand, table, ints, floats, p, live, risk):
     return known, unseen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_weights(params, stage, knock_limit):
     """(potential weight, safety weight, gin only) of a discard score at ``stage`` (:func:`stage`) under
     ``knock_limit``: the early and late weights mixed by stage; in a hand only gin can end (knock limit
@@ -149,7 +149,13 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
         left = work[c]
-        score = discard_score(params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit)
+        # discard_score written out: called here once per card, it made ``opponent`` play 20-25% fewer hands per
+        # second, even inlined (tests/test_mcts_playouts.py checks that the two agree).
+        score = left + weight_potential * potential(hand, c, live) + weight_safety * risk[c]
+        if not gin_only:
+            score -= params[pm.VALUE] * min(c % 13 + 1, 10)
+            if left <= knock_limit:
+                score -= params[pm.REACH]
         if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
             best = c
             best_score = score
