@@ -23,8 +23,8 @@ Policy, per decision:
   passing it (drawing from the stock, or on the first turn leaving the offer to the other
   player).
 - ``discard`` (R9, R10, V6): search over the ``width`` legal discards with the best
-  ``opponent`` scores (its discard weights, learned from search, are this bot's defaults). After
-  the V7 take: the ``opponent`` bot's discard.
+  ``opponent`` scores (by default with issue 11's weights, ``FROZEN``; ``LEARNED_SPEC`` takes
+  ``opponent``'s learned ones, for the playouts too). After the V7 take: the ``opponent`` bot's discard.
 - ``knock`` (R12, R13): always with gin; otherwise search over knocking now (the exact
   showdown in each world, lay-offs included) and playing on.
 - ``big_gin`` (V13): always.
