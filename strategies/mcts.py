@@ -36,7 +36,7 @@ The default budget keeps a decision well under 50 ms on one core (benchmarks/RES
 from __future__ import annotations
 
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
-from simgin.strategies.opponent import MODEL_PARAMETERS, discard_weights
+from simgin.strategies.opponent import MODEL_PARAMETERS, PARAMETERS as OPPONENT_PARAMETERS
 
 from simgin.players.strategy import Parameter
 
@@ -62,11 +62,11 @@ FROZEN = {
     "gin_safety": 1.0,
     "gin_safety_late": 1.0,
 }
-#: Issue 24's playouts: the ``opponent`` bot's learned discard score (``opponent_discard.json``) for the
-#: playouts and the candidates.
+#: Issue 24's playouts: the ``opponent`` bot's learned discard score (its defaults, read from
+#: ``opponent_discard.json``) for the playouts and the candidates.
 LEARNED = {
     "playout_policy": 1,
-    **{name: weight for name, weight in discard_weights().items() if name in FROZEN},
+    **{p.name: p.default for p in OPPONENT_PARAMETERS if p.name in FROZEN},
 }
 #: The defaults in force (each change gated in benchmarks/RESULTS.md).
 DEFAULTS = FROZEN

@@ -241,14 +241,19 @@ def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
 @njit(cache=True)
 def stage(table):
     """How much of the hand is still to come: 1 with a full stock, 0 with two cards left (R15)."""
-    return min(1.0, max(0.0, (table[v.T_STOCK_COUNT] - 2) / (FULL_STOCK - 3)))
+    return stage_at(table[v.T_STOCK_COUNT])
+
+
+@njit(cache=True, inline="always")
+def stage_at(stock_count):
+    """:func:`stage` with ``stock_count`` cards in the stock (also a playout's, ``kernels.mcts.play_out``)."""
+    return min(1.0, max(0.0, (stock_count - 2) / (FULL_STOCK - 3)))
 
 
 @njit(cache=True)
 def knock_threshold(params, stock_count):
     """The highest deadwood to knock with: ``knock`` with a full stock, ``knock_late`` when it is empty."""
-    share = min(1.0, max(0.0, (stock_count - 2) / (FULL_STOCK - 3)))
-    return params[pm.KNOCK_LATE] + (params[pm.KNOCK] - params[pm.KNOCK_LATE]) * share
+    return params[pm.KNOCK_LATE] + (params[pm.KNOCK] - params[pm.KNOCK_LATE]) * stage_at(stock_count)
 
 
 @njit(cache=True)

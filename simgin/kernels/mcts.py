@@ -202,7 +202,7 @@ def play_out(
                 return showdown_value(me, player, hands, np.bool_(True), rules, sd, sv, result)
             banned = drawn if from_pile and not rediscard else -1
             if scored:
-                stage = min(1.0, max(0.0, (stock_count - stock_next - 2) / (_heuristic.FULL_STOCK - 3)))
+                stage = _heuristic.stage_at(stock_count - stock_next)
                 known = knows_0 if player == 0 else knows_1
                 card, left = scored_discard(
                     params, hands[player], banned, gone, known, stage, knock_limit, work, scratch[0], scratch[1],
