@@ -46,7 +46,7 @@ def three(tmp_path_factory) -> tuple[dict, Path]:
 def two(tmp_path_factory) -> tuple[dict, Path]:
     """simple vs random over preset=standard,oklahoma: one switch, two players."""
     out = tmp_path_factory.mktemp("study") / "two"
-    simgin.sweep(["simple", "random"], ["preset=standard,oklahoma"], games=20, workers=1, out=out)
+    simgin.sweep(["simple", "random"], ["preset=standard,oklahoma"], games=60, workers=1, out=out)
     written = write_report(out)
     return load_result(out), written.html
 

@@ -196,8 +196,7 @@ def test_paired_difference_of_means_is_the_paired_t_test() -> None:
         result = paired_difference(x, y)
         assert result.difference == pytest.approx(d.mean())
         assert result.se == pytest.approx(d.std(ddof=1) / math.sqrt(n))
-        expected = student_t_p_value(t, n - 1) if n < SMALL_SAMPLE else math.erfc(abs(t) / math.sqrt(2))
-        assert result.p == pytest.approx(expected)
+        assert result.p == pytest.approx(student_t_p_value(t, n - 1))  # Student's t at every size (issue 32 item 9)
         assert result.low < result.difference < result.high
 
 
@@ -217,7 +216,8 @@ def test_paired_difference_degenerate_cases() -> None:
     same = paired_difference([1, 0, 1, 1], [1, 0, 1, 1])
     assert same.difference == 0.0 and same.p == 1.0
     shifted = paired_difference([2.0, 2.0, 2.0], [1.0, 1.0, 1.0])
-    assert shifted.difference == 1.0 and shifted.p == 0.0 and shifted.low == shifted.high == 1.0
+    # No spread: the exact sign test's 2^(1-n), never p = 0, and no interval (issue 32 item 8).
+    assert shifted.difference == 1.0 and shifted.p == 0.25 and math.isnan(shifted.low) and math.isnan(shifted.high)
     assert paired_difference([], []).p == 1.0
     assert math.isnan(paired_difference([1.0], [0.0]).se)
     with pytest.raises(ValueError, match="paired units must match"):

@@ -129,8 +129,11 @@ def json_option(func: F) -> F:
 
 
 def echo_json(data: Any) -> None:
-    """Print ``data`` as indented JSON."""
-    click.echo(json.dumps(data, indent=2))
+    """Print ``data`` as indented, strict JSON: NaN and infinities become null (JSON has no NaN, and strict
+    parsers such as ``JSON.parse`` and jq refuse it), numpy numbers plain numbers."""
+    from simgin.running.results import jsonable
+
+    click.echo(json.dumps(jsonable(data), indent=2, allow_nan=False))
 
 
 def card_names(cards: Iterable[int]) -> list[str]:

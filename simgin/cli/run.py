@@ -993,9 +993,13 @@ def _sweep_table(result: Any, table: Any) -> str:
     unit = "games" if result.config.mode == "games" else "hands"
 
     def share(row: Any, metric: str) -> str:
+        if not math.isfinite(row[metric]):
+            return "n/a"
         return f"{_percent(row[metric])} ({_percent(row[metric + '_low'])}-{_percent(row[metric + '_high'])})"
 
     def number(row: Any, metric: str) -> str:
+        if not math.isfinite(row[metric + "_low"]):  # every unit alike: no spread to measure an interval from
+            return f"{row[metric]:.2f} (no interval)"
         return f"{row[metric]:.2f} ({row[metric + '_low']:.2f} to {row[metric + '_high']:.2f})"
 
     rows = []

@@ -80,8 +80,8 @@ class MatchResult:
     def to_json(self) -> dict[str, Any]:
         """The ``simgin match --json`` object."""
         if self.run.config.table != "pairs":
-            return table_json(self.run)
-        return runner.match_json(self.run)
+            return jsonable(table_json(self.run))
+        return jsonable(runner.match_json(self.run))
 
     def result_data(self) -> dict[str, Any]:
         """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""

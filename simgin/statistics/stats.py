@@ -831,7 +831,7 @@ class PairedDifference(NamedTuple):
     """Ratio of sums of x minus ratio of sums of y: the difference of the two overall rates."""
     low: float
     high: float
-    """The interval ``difference ± q·se`` (q the normal quantile, or Student's with few units)."""
+    """The interval ``difference ± q·se``, q Student's quantile with n - 1 degrees of freedom (NaN with no spread)."""
     se: float
     """Standard error of the difference, from the per-unit linearisation of both ratios."""
     p: float
@@ -855,9 +855,11 @@ def paired_difference(
     rates as the tables print them. Its variance comes from the units: each unit's linearised
     contribution z_k = (x_k - R_x·x_per_k)/mean(x_per) - (y_k - R_y·y_per_k)/mean(y_per) (the delta
     method for a ratio of sums), so the correlation that the shared deals create is used, not ignored.
-    With fewer than :data:`SMALL_SAMPLE` units the p-value and interval use Student's t with n - 1
-    degrees of freedom. When every unit contributes the same z (no variance), a zero difference has
-    p = 1 and a non-zero one p = 0.
+    The p-value and interval use Student's t with n - 1 degrees of freedom at every size (the normal
+    test rejected a true null too often at 30-50 units, issue 32 item 9). When every unit contributes the
+    same z (no spread), a zero difference has p = 1 and a non-zero one the exact sign test's 2^(1-n)
+    (every unit on the same side, §7), never 0; the interval is then NaN: there is no spread to measure it
+    from. :func:`simgin.statistics.paired.paired_comparison` adds the swap test for few units (§10).
 
     >>> d = paired_difference([1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1])
     >>> round(d.difference, 4), d.units
@@ -880,17 +882,12 @@ def paired_difference(
         return PairedDifference(difference, math.nan, math.nan, math.nan, 1.0, n)
     z = (xs - rate_x * xn) / xn.mean() - (ys - rate_y * yn) / yn.mean()
     se = float(z.std(ddof=1) / math.sqrt(n))
-    small = n < SMALL_SAMPLE
     if not se > 1e-12 * max(1.0, abs(difference)):
-        p = 1.0 if abs(difference) < 1e-12 else 0.0
-        return PairedDifference(difference, difference, difference, 0.0, p, n)
+        p = 1.0 if abs(difference) < 1e-12 else min(1.0, 2.0 ** (1 - n))
+        return PairedDifference(difference, math.nan, math.nan, 0.0, p, n)
     statistic = difference / se
-    if small:
-        p = student_t_p_value(statistic, n - 1)
-        quantile = _t_quantile(confidence, n - 1)
-    else:
-        p = two_sided_p_value(statistic)
-        quantile = z_value(confidence)
+    p = student_t_p_value(statistic, n - 1)
+    quantile = _t_quantile(confidence, n - 1)
     return PairedDifference(difference, difference - quantile * se, difference + quantile * se, se, p, n)
 
 

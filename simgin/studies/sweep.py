@@ -36,7 +36,8 @@ from simgin.running import runner
 from simgin.running.summary import pair_statistics, player_rows
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.formats import p_below, percent
-from simgin.statistics.stats import holm, paired_difference, wilson_interval
+from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
+from simgin.statistics.stats import holm, paired_difference
 
 MAX_CELLS = 1000
 
@@ -267,42 +268,40 @@ def _fields(metric: str, mode: str, side: str = "a") -> tuple[str, str]:
 def unit_rate(units: np.ndarray, metric: str, mode: str, side: str = "a") -> tuple[float, float, float]:
     """A metric of one pairing from its unit records, with its 95% interval: (value, low, high).
 
-    The value is the pooled rate Σ events / Σ trials; its standard error comes from the units (the
-    delta method for a ratio of sums, docs/STATISTICS.md §9), so the correlation of the hands of one
-    deal pair or game is respected; Student's t below 30 units. Shares are clipped to [0, 1]; when
-    every unit has the same share (a clean sweep) there is no spread to measure, and Wilson's interval
-    on the pooled counts is given instead (§4). ``side='b'`` gives the second player's win rate and
-    net points.
+    The value is the pooled rate Σ events / Σ trials. A share's interval is Wilson's on the pooled counts with
+    the sample size divided by the units' design effect (:func:`simgin.statistics.paired.share_interval`,
+    docs/STATISTICS.md §10): the hands of one deal pair or game are not independent, the interval stays in
+    [0, 1] and keeps a width for rare events. Any other metric's interval is Student's t over the units'
+    delta-method contributions (§9), NaN when every unit is alike (no spread to measure). ``side='b'`` gives
+    the second player's win rate and net points.
     """
     events, trials = _fields(metric, mode, side)
     x = units[:, UNIT_INDEX[events]].astype(float)
     if side == "b" and metric == "net_points_per_hand":
         x = -x
     n = units[:, UNIT_INDEX[trials]].astype(float)
+    if metric in RATES:
+        return share_interval(x, n, CONFIDENCE)
     # A rate against a constant zero on the same units: paired_difference's interval is then that of the rate.
     estimate = paired_difference(x, np.zeros_like(x), n, None, CONFIDENCE)
-    value, low, high = estimate.difference, estimate.low, estimate.high
-    if metric in RATES and estimate.se == 0.0:
-        # Every unit alike (all won, say): no spread to measure, so Wilson's interval on the pooled counts.
-        low, high = (float(bound) for bound in wilson_interval(x.sum(), n.sum(), CONFIDENCE))
-    elif metric in RATES and not math.isnan(low):
-        low, high = max(low, 0.0), min(high, 1.0)
-    return value, low, high
+    return estimate.difference, estimate.low, estimate.high
 
 
 def compare_units(
-    cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str
+    cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str, confidence: float = CONFIDENCE
 ) -> tuple[float, float, float, float, float, float, int]:
-    """A cell against the baseline on one metric of one pairing, paired unit by unit (§9):
+    """A cell against the baseline on one metric of one pairing, paired unit by unit (§9, §10):
     (cell value, baseline value, difference, low, high, p, units).
 
     Unit k of both arrays must start from the same seed (common random numbers). The difference is
-    that of the pooled rates, with a delta-method standard error over the paired units
-    (:func:`simgin.statistics.stats.paired_difference`).
+    that of the pooled rates; its test and interval (at ``confidence``) come from
+    :func:`simgin.statistics.paired.paired_comparison`: Student's t over units from 30 units, the exact swap
+    test below, and for shares also Newcombe's score interval. The interval excludes 0 exactly when
+    p < 1 - confidence.
     """
     events, trials = _fields(metric, mode)
     e, t = UNIT_INDEX[events], UNIT_INDEX[trials]
-    d = paired_difference(cell[:, e], baseline[:, e], cell[:, t], baseline[:, t], CONFIDENCE)
+    d = paired_comparison(cell[:, e], baseline[:, e], cell[:, t], baseline[:, t], confidence, share=metric in RATES)
     value = _ratio(cell[:, e].sum(), cell[:, t].sum())
     base = _ratio(baseline[:, e].sum(), baseline[:, t].sum())
     return value, base, d.difference, d.low, d.high, d.p, d.units
@@ -377,12 +376,17 @@ class Difference:
     difference: float
     """``value - baseline_value``."""
     ci: tuple[float, float]
+    """The unadjusted 95% interval (one comparison on its own)."""
     p: float
     p_holm: float
     """``p`` adjusted by Holm's procedure over every comparison of the study."""
     significant: bool
     """``p_holm < 0.05``."""
     units: int
+    ci_holm: tuple[float, float] = (math.nan, math.nan)
+    """The Holm-consistent interval: at the confidence ``ci_holm_confidence`` of this comparison's Holm step
+    (:func:`simgin.statistics.paired.holm_levels`), so that it excludes 0 exactly when ``significant``."""
+    ci_holm_confidence: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -421,7 +425,8 @@ class SweepResult:
     def to_frame(self) -> pd.DataFrame:
         """One row per cell, pairing and player (both sides of every pairing): the cell's switch values, ``player``
         and ``opponent`` by name, the summary columns of ``simgin match`` and every metric with ``_low``/``_high``
-        (95% intervals over units); ``same_game_as`` names the cell whose game a repeated cell shows."""
+        (95% intervals over units; ``net_points_low``/``_high`` are those of ``net_points_per_hand``);
+        ``same_game_as`` names the cell whose game a repeated cell shows."""
         mode = self.config.mode
         rows = []
         for cell in self.cells:
@@ -432,6 +437,9 @@ class SweepResult:
                     for metric in metric_names(mode):
                         value, low, high = unit_rate(units, metric, mode, row["side"])
                         row[metric], row[f"{metric}_low"], row[f"{metric}_high"] = value, low, high
+                    # One figure, one interval: match's columns for net points take the interval over units too.
+                    row["net_points_low"] = row["net_points_per_hand_low"]
+                    row["net_points_high"] = row["net_points_per_hand_high"]
                     rows.append({"cell": cell.index, **cell.settings, **_integers(row), "same_game_as": label})
         return pd.DataFrame(rows)
 
@@ -453,6 +461,8 @@ class SweepResult:
             "baseline_value": d.baseline_value,
             "difference": d.difference,
             "ci": list(d.ci),
+            "ci_holm": list(d.ci_holm),
+            "ci_holm_confidence": d.ci_holm_confidence,
             "p": d.p,
             "p_holm": d.p_holm,
             "significant": d.significant,
@@ -776,10 +786,11 @@ def _grid_text(value: Any) -> str:
 def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig) -> tuple[Difference, ...]:
     """Every distinct game other than the baseline's against it, on every metric of every pairing and, with three
     or more players, on the first-named player's pooled win rate and net points against the others; Holm over
-    all of them."""
+    all of them, and each difference's Holm-consistent interval at its step's level (§4, §10)."""
     base_cell = cells[baseline]
     base_game = baseline if base_cell.same_game_as is None else base_cell.same_game_as
     rows = []
+    inputs: list[tuple[np.ndarray, np.ndarray]] = []
     for cell in cells:
         if cell.same_game_as is not None or cell.index == base_game:
             continue  # a repeat is its first cell's game; the baseline's own game has no difference
@@ -788,17 +799,29 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
             for metric in metric_names(config.mode):
                 value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
                 rows.append((cell.index, (rates.a, rates.b), metric, value, base, difference, (low, high), p, units))
+                inputs.append((mine, theirs))
         mine, theirs = first_named_units(cell.result), first_named_units(base_cell.result)
         if mine is not None and theirs is not None:
             for metric in FIRST_NAMED_METRICS:
                 value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
                 pairing = (config.players[0], OTHERS)
                 rows.append((cell.index, pairing, metric, value, base, difference, (low, high), p, units))
+                inputs.append((mine, theirs))
     adjusted = holm([row[7] for row in rows]) if rows else []
-    return tuple(
-        Difference(cell, pairing, metric, value, base, difference, ci, p, float(p_holm), bool(p_holm < 0.05), units)
-        for (cell, pairing, metric, value, base, difference, ci, p, units), p_holm in zip(rows, adjusted, strict=True)
-    )
+    levels = holm_levels([row[7] for row in rows]) if rows else []
+    differences = []
+    for (cell, pairing, metric, value, base, difference, ci, p, units), p_holm, level, data in zip(
+        rows, adjusted, levels, inputs, strict=True
+    ):
+        confidence = 1.0 - float(level)
+        _, _, _, low, high, _, _ = compare_units(*data, metric, config.mode, confidence)
+        differences.append(
+            Difference(
+                cell, pairing, metric, value, base, difference, ci, p, float(p_holm), bool(p_holm < 0.05), units,
+                (low, high), confidence,
+            )
+        )
+    return tuple(differences)
 
 
 # -- words ------------------------------------------------------------------------------------------------------
@@ -820,15 +843,20 @@ def versus_label(result: SweepResult, cell: int) -> str:
 
 def difference_text(result: SweepResult, d: Difference) -> str:
     """One comparison in words, e.g. ``'undercut_bonus=25 vs 0: opponent beats simple in 74.6% of games vs 62.1%
-    (+12.5 points, 95% CI +9.8 to +15.1, p_holm < 1e-6)'``. Shares are percentages and their difference is in
-    percentage points; other metrics are plain numbers."""
+    (+12.5 points, Holm-adjusted 99.94% CI +8.1 to +16.9, p_holm < 1e-6)'``. Shares are percentages and their
+    difference is in percentage points; other metrics are plain numbers. The interval is the Holm-consistent one
+    (:attr:`Difference.ci_holm`), which excludes 0 exactly when the difference is called significant."""
     a, b = d.pairing
-    low, high = d.ci
+    low, high = d.ci_holm
+    level = f"Holm-adjusted {100 * d.ci_holm_confidence:.4g}% CI"
     if d.metric in RATES:
-        change = f"{100 * d.difference:+.1f} points, 95% CI {100 * low:+.1f} to {100 * high:+.1f}"
+        change = f"{100 * d.difference:+.1f} points, " + (
+            f"{level} {100 * low:+.1f} to {100 * high:+.1f}" if math.isfinite(low) else "no interval"
+        )
         value, base = percent(d.value), percent(d.baseline_value)
     else:
-        change = f"{d.difference:+.2f}, 95% CI {low:+.2f} to {high:+.2f}"
+        interval = f"{level} {low:+.2f} to {high:+.2f}" if math.isfinite(low) else "no interval"
+        change = f"{d.difference:+.2f}, {interval}"
         value, base = f"{d.value:.2f}", f"{d.baseline_value:.2f}"
     unit = "games" if result.config.mode == "games" else "hands"
     said = {
