@@ -190,8 +190,9 @@ def test_one_number_has_one_interval_in_the_sweep_table() -> None:
 
 def test_sweep_and_match_json_are_strict_json() -> None:
     """A player that never knocks leaves undercut_when_knocking undefined: null, never a bare NaN."""
-    outcome = CliRunner().invoke(main, ["sweep", "simple", "random", "--grid", "knock_limit=8,10", "--games", "40",
-                                        "--json"])
+    outcome = CliRunner().invoke(
+        main, ["sweep", "simple", "random", "--grid", "knock_limit=8,10", "--games", "40", "--json"]
+    )
     assert outcome.exit_code == 0, outcome.output
     data = _strict(outcome.output)
     assert any(row["undercut_when_knocking"] is None for row in data["table"])

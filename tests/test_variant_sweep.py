@@ -237,17 +237,26 @@ def test_compare_units_is_calibrated_on_simulated_null_units():
 
 
 @pytest.mark.slow
-def test_under_a_true_null_p_below_005_in_2_to_8_percent_of_200_repetitions():
-    """The same rules on other deals: chunk 2r against chunk 2r + 1 of one run, paired unit by unit (26 s)."""
+def test_under_a_true_null_each_metric_and_the_family_hold_their_level_over_200_repetitions():
+    """The same rules on other deals: chunk 2r against chunk 2r + 1 of one run, paired unit by unit (26 s).
+    Per metric (not a mean over metrics, which hid a win rate at 7.0%) the raw rate of p < 0.05 stays within
+    binomial error of 5% (at most 9%: 5% plus 2.6 standard errors of 200), and so does the family-wise rate of
+    any Holm-significant metric (issue 32 item 9, docs/STATISTICS.md §10)."""
     config = runner.RunConfig(("simple", "greedy"), hands=200 * 2 * 400, seed=7, chunk_units=200)
     units = runner.run_cells([config], workers=1, unit_records=True)[0].units[0]
-    rejected = {metric: [] for metric in metric_names("hands")}
+    metrics = metric_names("hands")
+    rejected = {metric: [] for metric in metrics}
+    family = []
     for r in range(200):
         one, other = units[400 * r : 400 * r + 200], units[400 * r + 200 : 400 * r + 400]
-        for metric in rejected:
-            rejected[metric].append(compare_units(one, other, metric, "hands")[5] < 0.05)
-    assert 0.02 <= np.mean(rejected["win_rate"]) <= 0.08
-    assert 0.02 <= np.mean(list(rejected.values())) <= 0.08
+        p = [compare_units(one, other, metric, "hands")[5] for metric in metrics]
+        for metric, value in zip(metrics, p, strict=True):
+            rejected[metric].append(value < 0.05)
+        family.append(bool((holm(p) < 0.05).any()))
+    rates = {metric: float(np.mean(values)) for metric, values in rejected.items()}
+    assert all(rate <= 0.09 for rate in rates.values()), rates
+    assert 0.01 <= rates["win_rate"], rates
+    assert np.mean(family) <= 0.09
 
 
 def test_cells_of_one_game_are_played_once_and_not_compared():
