@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
-    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``tune``,
+    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``plan``, ``tune``,
     ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
     ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
@@ -51,6 +51,10 @@ def __getattr__(name: str):
         from simgin.studies.sweep import sweep
 
         return sweep
+    if name == "plan":
+        from simgin.studies.planning import plan
+
+        return plan
     if name == "tune":
         from simgin.studies.tune import tune
 
@@ -80,6 +84,7 @@ __all__ = [
     "match",
     "meld_arrangement",
     "parse_cards",
+    "plan",
     "replay",
     "report",
     "run_match",

@@ -384,14 +384,15 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 def _register_run_commands() -> None:
     """Add the commands defined in :mod:`simgin.cli.run` (match, tournament, compare, sweep,
-    replay), :mod:`simgin.cli.tune` (tune), :mod:`simgin.cli.tune_rules` (tune-rules) and
+    replay), :mod:`simgin.cli.plan` (plan), :mod:`simgin.cli.tune` (tune), :mod:`simgin.cli.tune_rules` (tune-rules) and
     :mod:`simgin.cli.report` (report)."""
+    from simgin.cli.plan import COMMANDS as PLAN_COMMANDS
     from simgin.cli.report import COMMANDS as REPORT_COMMANDS
     from simgin.cli.run import COMMANDS as RUN_COMMANDS
     from simgin.cli.tune import COMMANDS as TUNE_COMMANDS
     from simgin.cli.tune_rules import COMMANDS as TUNE_RULES_COMMANDS
 
-    for command in (*RUN_COMMANDS, *TUNE_COMMANDS, *TUNE_RULES_COMMANDS, *REPORT_COMMANDS):
+    for command in (*RUN_COMMANDS, *PLAN_COMMANDS, *TUNE_COMMANDS, *TUNE_RULES_COMMANDS, *REPORT_COMMANDS):
         main.add_command(command)
 
 

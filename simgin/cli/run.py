@@ -944,6 +944,7 @@ def _show_sweep(result: Any, as_json: bool) -> None:
             click.echo(
                 f"  {rest} other comparisons are not significant (every one is in --json and DIR/differences.csv)"
             )
+            _echo_detectable(result)
     else:
         click.echo(f"baseline {baseline}: no other cell plays a different game, so there is nothing to compare")
     click.echo(f"\ncells (95% intervals over {_unit_label(config)}s):")
@@ -983,6 +984,22 @@ def _show_sweep(result: Any, as_json: bool) -> None:
 
 def _unit_label(config: Any) -> str:
     return "deal pair" if config.duplicate else config.mode[:-1]
+
+
+def _echo_detectable(result: Any) -> None:
+    """What "not significant" rules out: the smallest win-rate difference the study would have detected with 80%
+    power at its Holm level, over the pairings' comparisons that were not significant (docs/STATISTICS.md §11)."""
+    sizes = [
+        100 * d.detectable
+        for d in result.differences
+        if d.metric == "win_rate" and not d.significant and math.isfinite(d.detectable)
+    ]
+    if sizes:
+        span = f"{min(sizes):.1f}" if max(sizes) - min(sizes) < 0.05 else f"{min(sizes):.1f} to {max(sizes):.1f}"
+        click.echo(
+            f"  a win-rate difference smaller than {span} points could have been missed (80% power at Holm's level; "
+            "each comparison's `detectable` is in --json; simgin plan sizes a study)"
+        )
 
 
 def _sweep_table(result: Any, table: Any) -> str:

@@ -37,6 +37,7 @@ from simgin.running.summary import pair_statistics, player_rows
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.formats import p_below, percent
 from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
+from simgin.statistics.power import detectable_difference
 from simgin.statistics.stats import holm, paired_difference
 
 MAX_CELLS = 1000
@@ -249,6 +250,8 @@ CONFIDENCE = 0.95
 OTHERS = "the others"
 #: What the first-named player's pooled results are measured, and compared with the baseline, on.
 FIRST_NAMED_METRICS = ("win_rate", "net_points_per_hand")
+#: The power at which each difference's smallest detectable size is given.
+DETECTABLE_POWER = 0.8
 
 
 def metric_names(mode: str) -> list[str]:
@@ -305,6 +308,13 @@ def compare_units(
     value = _ratio(cell[:, e].sum(), cell[:, t].sum())
     base = _ratio(baseline[:, e].sum(), baseline[:, t].sum())
     return value, base, d.difference, d.low, d.high, d.p, d.units
+
+
+def unit_se(cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str) -> float:
+    """The delta-method standard error over units of a cell's difference from the baseline on one metric (§9)."""
+    events, trials = _fields(metric, mode)
+    e, t = UNIT_INDEX[events], UNIT_INDEX[trials]
+    return paired_difference(cell[:, e], baseline[:, e], cell[:, t], baseline[:, t]).se
 
 
 def first_named_units(result: runner.RunResult) -> np.ndarray | None:
@@ -387,6 +397,9 @@ class Difference:
     """The Holm-consistent interval: at the confidence ``ci_holm_confidence`` of this comparison's Holm step
     (:func:`simgin.statistics.paired.holm_levels`), so that it excludes 0 exactly when ``significant``."""
     ci_holm_confidence: float = math.nan
+    detectable: float = math.nan
+    """The smallest true difference this comparison would have detected with 80% power at its Holm level
+    (:func:`simgin.statistics.power.detectable_difference`): what "not significant" can rule out."""
 
 
 @dataclass(frozen=True)
@@ -463,6 +476,7 @@ class SweepResult:
             "ci": list(d.ci),
             "ci_holm": list(d.ci_holm),
             "ci_holm_confidence": d.ci_holm_confidence,
+            "detectable": d.detectable,
             "p": d.p,
             "p_holm": d.p_holm,
             "significant": d.significant,
@@ -815,10 +829,11 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
     ):
         confidence = 1.0 - float(level)
         _, _, _, low, high, _, _ = compare_units(*data, metric, config.mode, confidence)
+        detectable = detectable_difference(unit_se(*data, metric, config.mode), float(level), DETECTABLE_POWER)
         differences.append(
             Difference(
                 cell, pairing, metric, value, base, difference, ci, p, float(p_holm), bool(p_holm < 0.05), units,
-                (low, high), confidence,
+                (low, high), confidence, detectable,
             )
         )
     return tuple(differences)
