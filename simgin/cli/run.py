@@ -809,6 +809,15 @@ def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[s
     metavar="PRESET",
     help=f"Base rules preset: {', '.join(Rules.PRESETS)}; a --grid preset=... dimension replaces it in its cells.",
 )
+@click.option(
+    "--sprt",
+    "sprt_text",
+    default=None,
+    metavar="d0=POINTS,d1=POINTS",
+    help="Two cells, two players: play batches of deal pairs under both rule sets until a sequential test decides "
+    "whether the other cell changes the first player's win rate by d0 points (H0) or d1 (H1), e.g. d0=0,d1=5; "
+    "--games or --hands is then the most it plays (20,000 games by default).",
+)
 @set_option
 @run_options
 @json_option
@@ -819,6 +828,7 @@ def sweep(
     preset: str,
     settings: tuple[str, ...],
     as_json: bool,
+    sprt_text: str | None,
     **options: Any,
 ) -> None:
     """Play every pairing of the players under every combination of rule values, all on the same
@@ -843,10 +853,15 @@ def sweep(
     once, and a note says so. With --out DIR: DIR/result.json (every number, and the
     differences), DIR/sweep.csv and DIR/differences.csv; rerun the same command to resume.
 
+    With --sprt d0=POINTS,d1=POINTS (two players, two cells) it runs the sequential test of
+    docs/STATISTICS.md §10 instead: batches of deal pairs under both rule sets, stopping as soon as
+    the first player's change in win rate is known to be d0 points or less (H0) or d1 or more (H1).
+
     \b
     Example:
       simgin sweep simple greedy random --grid preset=standard,oklahoma --games 40 --quiet
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
+      simgin sweep simple random --grid knock_limit=10,1 --sprt d0=0,d1=5 --quiet
     """
     from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes, sweep as run_study
 
@@ -861,6 +876,9 @@ def sweep(
         parse_baseline(baseline, grid, rules)
     except ValueError as error:
         raise user_error("", error) from None
+    if sprt_text is not None:
+        _sweep_sprt(players, grid, sprt_text, rules, changes, baseline, as_json, options)
+        return
     config = _make_config(players, rules, options, default_hands=2_000)
     try:
         _, _, same_as = plan_sweep(config, grid, changes)
@@ -984,6 +1002,46 @@ def _show_sweep(result: Any, as_json: bool) -> None:
 
 def _unit_label(config: Any) -> str:
     return "deal pair" if config.duplicate else config.mode[:-1]
+
+
+def _sweep_sprt(
+    players: tuple[str, ...],
+    grid: dict[str, list[Any]],
+    text: str,
+    rules: Rules,
+    changes: dict[str, Any],
+    baseline: str | None,
+    as_json: bool,
+    options: dict[str, Any],
+) -> None:
+    """``sweep --sprt``: the sequential test between the grid's two rule sets (simgin.studies.sequential)."""
+    from simgin.studies.sequential import parse_rules_sprt, sequential_rules_test
+
+    if options["out"] is not None:
+        raise click.UsageError("--sprt keeps no run directory yet: leave out --out (a sequential test is short)")
+    if options["hand_log"]:
+        raise click.UsageError("--sprt keeps no hand log: leave out --hand-log")
+    try:
+        test = parse_rules_sprt(text)
+    except ValueError as error:
+        raise user_error("", error) from None
+    given = options["hands"] is not None or options["games"] is not None
+    config = _make_config(players, rules, options) if given else None
+    mode, most = (config.mode, config.count) if config else ("games", 20_000)
+    with _running(2 * most, mode, options["quiet"], None, players=players) as progress:
+        try:
+            result = sequential_rules_test(
+                players, grid, test, rules=rules, settings=changes, baseline=baseline,
+                games=config.games if config else None, hands=config.hands if config else None,
+                seed=options["seed"], duplicate=options["duplicate"], progress=progress,
+                **_execution(options) | {"out": None, "hand_log": False},
+            )
+        except ValueError as error:
+            raise user_error("", error) from None
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        click.echo(result.text())
 
 
 def _echo_detectable(result: Any) -> None:

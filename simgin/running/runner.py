@@ -1155,12 +1155,17 @@ def run_cells(
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
     unit_records: bool = False,
+    interleave: bool = False,
+    on_units: Callable[[Chunk, np.ndarray], None] | None = None,
 ) -> list[RunResult]:
     """Play several runs (the cells of a sweep) as one job list, resuming from ``out``.
 
     Chunks are consumed in play order, finished ones read back from ``out``; after each,
     ``stop(cell, chunk, tallies)`` may end the runs early (a sequential test), and the
-    chunks after it are not played. ``programs`` sets how ``exec:`` and ``eaai:`` strategies
+    chunks after it are not played. Play order is run by run, or with ``interleave`` chunk index by chunk
+    index across the runs (chunk 0 of every run, then chunk 1, ...), so that a test between runs can stop
+    early; it changes no result. With ``unit_records``, ``on_units(chunk, records)`` hears each chunk's unit
+    records (played or resumed) before ``stop`` is asked. ``programs`` sets how ``exec:`` and ``eaai:`` strategies
     run (:class:`~simgin.players.programs.ProgramSettings`); with ``out`` their stderr is kept
     in ``out/stderr``, and they are ended when the run ends. ``notice`` hears what the run
     cannot stop for (a hand log played again, a Dask cluster without workers); by default
@@ -1191,7 +1196,9 @@ def run_cells(
         finished = directory.finished() if directory else {}
         # Workers get strategy files by absolute path: a remote worker's working directory is its own.
         shipped = [dataclasses.replace(c, players=tuple(absolute_spec(p) for p in c.players)) for c in configs]
-        todo = ((shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs) if chunk.key not in finished)
+        todo = (
+            (shipped[chunk.cell_index], chunk) for _, chunk in _plan(configs, interleave) if chunk.key not in finished
+        )
         tallies = [[config.tally_type().zero() for _ in config.pairings] for config in configs]
         counts = {"ran": 0, "resumed": 0, "hands": 0}
         units: list[list[list[np.ndarray]]] = [[[] for _ in config.pairings] for config in configs]
@@ -1234,7 +1241,7 @@ def run_cells(
             unit_records=unit_records,
         )
         try:
-            for config, chunk in _plan(configs):
+            for config, chunk in _plan(configs, interleave):
                 if chunk.key in finished:
                     tally = finished[chunk.key]
                     chunk_units = directory.units.get(chunk.key) if directory else None
@@ -1252,6 +1259,8 @@ def run_cells(
                         progress(result, chunk.unit_count * config.legs)
                 if unit_records and chunk_units is not None:
                     units[chunk.cell_index][chunk.pairing_index].append(chunk_units)
+                    if on_units:
+                        on_units(chunk, chunk_units)
                 cell_tallies = tallies[chunk.cell_index]
                 cell_tallies[chunk.pairing_index] = cell_tallies[chunk.pairing_index] + tally
                 if stop and stop(chunk.cell_index, chunk, tallies):
@@ -1287,11 +1296,22 @@ def _stack_units(pieces: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(pieces)
 
 
-def _plan(configs: Sequence[RunConfig]) -> Iterator[tuple[RunConfig, Chunk]]:
-    """Every (config, chunk) of the runs in play order, one at a time."""
-    for cell, config in enumerate(configs):
-        for chunk in iter_chunks(config, cell):
-            yield config, chunk
+def _plan(configs: Sequence[RunConfig], interleave: bool = False) -> Iterator[tuple[RunConfig, Chunk]]:
+    """Every (config, chunk) of the runs in play order, one at a time: run by run, or with ``interleave`` chunk
+    index by chunk index across the runs (each run's own chunks keep their order)."""
+    if not interleave:
+        for cell, config in enumerate(configs):
+            for chunk in iter_chunks(config, cell):
+                yield config, chunk
+        return
+    streams = [iter(iter_chunks(config, cell)) for cell, config in enumerate(configs)]
+    pending = [next(stream, None) for stream in streams]
+    while any(chunk is not None for chunk in pending):
+        index = min(chunk.chunk_index for chunk in pending if chunk is not None)
+        for cell, config in enumerate(configs):
+            while pending[cell] is not None and pending[cell].chunk_index == index:
+                yield config, pending[cell]
+                pending[cell] = next(streams[cell], None)
 
 
 def run(config: RunConfig, **options: Any) -> RunResult:

@@ -36,7 +36,15 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from simgin.statistics.stats import paired_difference
+from simgin.statistics.stats import (
+    SprtResult,
+    _distribution,
+    _llr,
+    _mle_mean,
+    paired_difference,
+    sprt_bounds,
+    sprt_decision,
+)
 
 __all__ = [
     "EXACT_UP_TO",
@@ -44,6 +52,7 @@ __all__ = [
     "PairedComparison",
     "holm_levels",
     "paired_comparison",
+    "paired_sprt",
     "share_interval",
 ]
 
@@ -297,3 +306,33 @@ def holm_levels(pvalues: ArrayLike, alpha: float = 0.05) -> NDArray[np.float64]:
         sorted_levels[stop:] = alpha / (m - stop)
     levels[order] = sorted_levels
     return levels
+
+
+#: The support of a unit's difference of shares between two rule sets: quarter points from -1 to 1 (a deal pair
+#: of games or hands scores 0, 1/2 or 1 on each side, a quarter with a drawn game).
+DIFFERENCE_SUPPORT = tuple(k / 4.0 for k in range(-4, 5))
+
+
+def paired_sprt(differences: ArrayLike, s0: float, s1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
+    """The generalised SPRT of H0: mean = ``s0`` against H1: mean = ``s1`` for per-unit differences of a share
+    between two rule sets (§10, the GSPRT of §1 on the support :data:`DIFFERENCE_SUPPORT`).
+
+    Each unit's difference is counted on the support (quarter points); under each hypothesis the maximum-likelihood
+    distribution with that mean is found as in §1, and LLR = N·Σ p̂ᵢ ln(q₁ᵢ/q₀ᵢ). Wald's bounds decide.
+
+    >>> paired_sprt([0.5] * 40 + [0.0] * 40, 0.0, 0.1).decision
+    'H1'
+    """
+    d = np.asarray(differences, dtype=float).ravel()
+    if not -1.0 < s0 < s1 < 1.0:
+        raise ValueError(f"need -1 < s0 < s1 < 1 (shares' differences), got s0={s0}, s1={s1}")
+    lower, upper = sprt_bounds(alpha, beta)
+    if d.size == 0:
+        return SprtResult(0.0, lower, upper, "continue")
+    steps = np.rint(d * 4.0).astype(int) + 4
+    if np.any(np.abs(d * 4.0 - np.rint(d * 4.0)) > 1e-9) or np.any((steps < 0) | (steps > 8)):
+        raise ValueError("unit differences must be quarter points between -1 and 1")
+    counts = np.bincount(steps, minlength=9)
+    total, p_hat, support = _distribution(counts, DIFFERENCE_SUPPORT)
+    llr = _llr(total, p_hat, _mle_mean(p_hat, support, s0), _mle_mean(p_hat, support, s1))
+    return SprtResult(llr, lower, upper, sprt_decision(llr, alpha, beta))
