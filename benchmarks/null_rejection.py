@@ -58,7 +58,7 @@ def table(sizes: list[int], reps: int, seed: int) -> str:
         metrics = metric_names(mode)
         records = null_units(mode, 2 * max(sizes) * reps, seed)
         lines.append(
-            f"\n**`--{mode}`** (units: deal pairs of {'games' if mode == 'games' else 'single hands'}), "
+            f"\n\n**`--{mode}`** (units: deal pairs of {'games' if mode == 'games' else 'single hands'}), "
             f"{reps:,} repetitions per row; binomial SE of a 5% rate: {100 * (0.05 * 0.95 / reps) ** 0.5:.1f} "
             "points\n"
         )
