@@ -58,3 +58,18 @@ def test_the_readme_studies_run_as_written_and_find_what_it_says(tmp_path, monke
     assert not house["kept_start"] and house["p_value"] < 1e-6
     assert (tmp_path / "oklahoma-study" / "report.html").is_file()
     assert (tmp_path / "skill-rules" / "report.html").is_file()
+
+
+@pytest.mark.slow
+def test_the_readme_planning_and_sequential_examples_print_what_it_shows() -> None:
+    """The console block of "Variant studies" (simgin plan, sweep --sprt): each command prints exactly the lines
+    shown (about 15 CPU seconds with opponent)."""
+    readme = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Variant studies\n(.*?)(?=^## |\Z)", readme, re.M | re.S).group(1)
+    (block,) = re.findall(r"^```console\n(.*?)^```", section, re.M | re.S)
+    examples = [chunk.rstrip("\n").split("\n") for chunk in re.split(r"^(?=\$ )", block, flags=re.M) if chunk.strip()]
+    assert [lines[0].split()[:3] for lines in examples] == [["$", "simgin", "plan"], ["$", "simgin", "sweep"]]
+    for command, *output in examples:
+        result = CliRunner().invoke(main, shlex.split(command.removeprefix("$ "))[1:])
+        assert result.exit_code == 0, result.output
+        assert result.output.rstrip("\n").split("\n") == output
