@@ -186,14 +186,14 @@ class _Side:
 
 def _design_effect(x: NDArray, n: NDArray, share: float) -> float:
     units = x.size
-    binomial = share * (1.0 - share) / n.sum()
+    binomial = share * (1.0 - share) / float(n.sum())
     if units < 2 or not binomial > 0:
         return 1.0
     z = (x - share * n) / n.mean()
     effect = float(z.var(ddof=1) / units) / binomial
     # Below PERMUTATION_BELOW units the spread is too poorly known to shrink the interval (two deal pairs split
     # alike are no evidence of precision): the design effect is then at least 1.
-    return max(effect, 1.0 if units < PERMUTATION_BELOW else MIN_DESIGN_EFFECT)
+    return float(max(effect, 1.0 if units < PERMUTATION_BELOW else MIN_DESIGN_EFFECT))
 
 
 def _score_interval(one: _Side, other: _Side, rho: float, z: float) -> tuple[float, float]:
