@@ -164,7 +164,7 @@ def check_views(log_path: Path, seen: list) -> set[str]:
 
 @pytest.mark.parametrize("rules_name", [*RULE_SETS, "hollywood"])
 def test_the_program_is_told_every_field_of_the_view(tmp_path, rules_name):
-    """Short games of the view bot against itself and against random, under each rule set: to 60
+    """Sixteen short games of the view bot against itself and against random, under each rule set: to 60
     points, or to 30 under Hollywood, whose three columns make a game about three times as long
     (60 would take 60,000 decisions, 2.5 times any other rule set; 30 still knocks, passes and
     shows game scores)."""
@@ -173,7 +173,7 @@ def test_the_program_is_told_every_field_of_the_view(tmp_path, rules_name):
     log_path = tmp_path / "views.jsonl"
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {log_path}"
     seen: list = []
-    for i, seed in enumerate(hand_seeds(40, 2)):
+    for i, seed in enumerate(hand_seeds(16, 2)):
         players = (Spy(spec, seen), Spy(spec, seen)) if i % 2 else (Spy(spec, seen), resolve("random").make())
         ref.play_game(players, rules, int(seed))
     decisions = check_views(log_path, seen)
