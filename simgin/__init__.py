@@ -14,6 +14,23 @@ from simgin.game.showdown import Kind, Showdown, describe_showdown, score_showdo
 
 __version__ = "0.1.0"
 
+# The import system binds every subpackage it loads as an attribute of the package; the face shows the public
+# names only (issue 33 item 4). The subpackages stay reachable by import and as attributes (``__getattr__``).
+for _loaded in ("game", "kernels"):
+    globals().pop(_loaded, None)
+del _loaded
+
+#: The plug-in contract (docs/ADDING_A_BOT.md, README "Strategies") and the engine's record functions, loaded on
+#: first use: the top-level name is the public path (README "The public import surface").
+_LAZY = {
+    "Strategy": "simgin.players.strategy",
+    "PlayerView": "simgin.players.strategy",
+    "HandEnd": "simgin.players.strategy",
+    "Parameter": "simgin.players.strategy",
+    "play_games": "simgin.game.engine",
+    "play_hands": "simgin.game.engine",
+}
+
 
 def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
@@ -63,13 +80,30 @@ def __getattr__(name: str):
         from simgin.studies.tune_rules import tune_rules
 
         return tune_rules
+    import importlib
+    import importlib.util
+
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    # A subpackage or module reached as an attribute (``simgin.game.melds`` after ``import simgin``, an old path).
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """``dir(simgin)`` (and so ``help(simgin)``): the public names of :data:`__all__`, not the subpackages."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__") and name.endswith("__"))})
+
+
 __all__ = [
+    "HandEnd",
     "Kind",
+    "Parameter",
+    "PlayerView",
     "Rules",
     "Showdown",
+    "Strategy",
     "__version__",
     "best_discard",
     "compare",
@@ -85,6 +119,8 @@ __all__ = [
     "meld_arrangement",
     "parse_cards",
     "plan",
+    "play_games",
+    "play_hands",
     "replay",
     "report",
     "run_match",
