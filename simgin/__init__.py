@@ -20,7 +20,7 @@ for _loaded in ("game", "kernels"):
     globals().pop(_loaded, None)
 del _loaded
 
-#: The plug-in contract (docs/ADDING_A_BOT.md, README "Strategies") and the engine's record functions, loaded on
+#: The plug-in contract (README "Strategies"), the engine's record functions and the hand log's reader, loaded on
 #: first use: the top-level name is the public path (README "The public import surface").
 _LAZY = {
     "Strategy": "simgin.players.strategy",
@@ -29,6 +29,7 @@ _LAZY = {
     "Parameter": "simgin.players.strategy",
     "play_games": "simgin.game.engine",
     "play_hands": "simgin.game.engine",
+    "read_hand_log": "simgin.running.hand_log",
 }
 
 
@@ -121,6 +122,7 @@ __all__ = [
     "plan",
     "play_games",
     "play_hands",
+    "read_hand_log",
     "replay",
     "report",
     "run_match",

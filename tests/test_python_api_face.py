@@ -158,7 +158,7 @@ def test_every_logged_hand_replays_from_its_hand_seed_and_dealer(tmp_path, mode)
     """Issue 32 item 17: the hand log had no hand seed (a hand could not be played again) and ``kind`` as a number."""
     count = {"hands": 30} if mode == "hands" else {"games": 4}
     simgin.match("simple", "random", seed=3, workers=1, out=tmp_path, hand_log=True, **count)
-    log = hand_log.read(tmp_path)
+    log = simgin.read_hand_log(tmp_path)
     assert list(log.columns) == list(hand_log.SCHEMA)
     assert set(log["kind"]) <= {"dead", "knock", "gin", "big_gin", "undercut"} and "knock" in set(log["kind"])
     # Independent hands replay at no score; a game's first hand at 0-0 (later ones need the game's scores).
@@ -179,19 +179,19 @@ def test_a_log_of_the_older_format_is_read_and_played_again_on_resume(tmp_path) 
     """Logs written before the hand seed (kind as its code) still read, kind named; a resume rewrites them."""
     config = runner.RunConfig(("simple", "random"), hands=400, seed=5, chunk_units=100)
     runner.run(config, workers=1, out=tmp_path, hand_log=True)
-    now = hand_log.read(tmp_path)
+    now = simgin.read_hand_log(tmp_path)
     victim = sorted((tmp_path / "hands").glob("*.parquet"))[0]
     old = pd.read_parquet(victim).drop(columns="hand_seed")
     codes = {name: code for code, name in hand_log.KIND_NAMES.items()}
     old["kind"] = old["kind"].map(codes).astype("int64")
     old.to_parquet(victim, index=False)
-    mixed = hand_log.read(tmp_path)
+    mixed = simgin.read_hand_log(tmp_path)
     assert mixed["kind"].tolist() == now["kind"].tolist()
     assert mixed["hand_seed"].isna().sum() == len(old)
     notices: list[str] = []
     resumed = runner.run(config, workers=1, out=tmp_path, hand_log=True, notice=notices.append)
     assert resumed.chunks_run == 1 and "older format" in notices[0]
-    assert hand_log.read(tmp_path).equals(now)
+    assert simgin.read_hand_log(tmp_path).equals(now)
 
 
 def test_hand_seeds_of_a_game_are_the_engines() -> None:

@@ -7,9 +7,10 @@ row's players (``pairing``, and ``leg`` 2 swaps the seats) and ``dealer``, the h
 ``simgin replay A B --hand-seed H --dealer D`` (a hand of a game was dealt at the game's scores then, which
 ``--scores`` gives; its first hand at 0,0).
 
-Logs written before issue 32 (format 1) have ``kind`` as its kernel code and no ``hand_seed``: :func:`read`
-still reads them (the kind named, ``hand_seed`` missing), and a run resumed into such a directory plays their
-chunks again (:func:`problem`), so one directory holds one format. The rows are the same in both formats.
+Logs written before issue 32 (format 1) have ``kind`` as its kernel code and no ``hand_seed``:
+:func:`read_hand_log` (``simgin.read_hand_log``) still reads them (the kind named, ``hand_seed`` missing), and a
+run resumed into such a directory plays their chunks again (:func:`problem`), so one directory holds one format.
+The rows are the same in both formats.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def frame(
     return table
 
 
-def read(path: str | Path) -> pd.DataFrame:
+def read_hand_log(path: str | Path) -> pd.DataFrame:
     """A hand log, or every log of a run directory (``DIR/hands/*.parquet``, in chunk order), in this format:
     ``kind`` by name, also in logs of format 1 (whose ``hand_seed`` is then missing)."""
     import pandas as pd
