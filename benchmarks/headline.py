@@ -55,8 +55,6 @@ RESULTS = HERE / "RESULTS.md"
 TOLERANCE = 0.30
 SEED = 20240611
 MARKERS = ("<!-- check:start -->", "<!-- check:end -->")
-#: The figures the last check measured, by name: (value, detail); benchmarks/stated.py checks the prose against them.
-LAST_MEASURED: dict[str, tuple[float, str]] = {}
 EXEC_SPEC = "exec:python3 examples/simple_bot.py"
 
 
@@ -328,7 +326,7 @@ def _check(quick: bool, with_suite: bool, record: bool, machine: str) -> int:
         if name == "eaai_hands" and (why := eaai_missing()):
             print(f"{FIGURES[name].label}: skipped ({why}; install a JDK to measure it)", flush=True)
             continue
-        measured[name] = LAST_MEASURED[name] = call()
+        measured[name] = call()
         print(f"  measured {name}: {measured[name][0]:,.1f} {FIGURES[name].unit} ({measured[name][1]})", flush=True)
     after = reference_seconds()
     reference = statistics.median([before, after])
