@@ -64,7 +64,7 @@ class Verdict:
     holds: bool
 
     def line(self) -> str:
-        return f"{self.statement}: stated {self.stated}, measured {self.measured}: {'ok' if self.holds else 'STALE'}"
+        return f"{self.statement}: stated {self.stated}, found {self.measured}: {'ok' if self.holds else 'STALE'}"
 
 
 def about(stated: float, measured: float) -> bool:

@@ -39,8 +39,10 @@ def __getattr__(name: str):
     ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
     ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
-    runner's ``run_match`` and ``run_tournament``. The card commands' functions (``describe_deadwood``,
-    ``describe_showdown``) live in modules that ``import simgin`` loads anyway."""
+    runner's ``run_match`` and ``run_tournament``; the plug-in contract and the engine's functions of
+    ``_LAZY``. The card commands' functions (``describe_deadwood``, ``describe_showdown``) live in modules that
+    ``import simgin`` loads anyway. A subpackage or module (``simgin.game``, an old path of ``simgin._moved``)
+    is imported when reached as an attribute, though ``dir(simgin)`` lists only the public names."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 

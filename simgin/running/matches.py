@@ -261,7 +261,8 @@ def tournament(
     **options: Any,
 ) -> TournamentResult:
     """``simgin tournament``: every pair of ``players`` on the same deals, with ratings and Holm-corrected claims
-    (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0."""
+    (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0. ``players`` is
+    a list of specs: a bare string is refused, never split (a spec may hold spaces and commas)."""
     check_keywords(tournament, options, ("save", *RUN_OPTIONS))
     if isinstance(players, str):
         raise ValueError(
