@@ -1,7 +1,7 @@
 """The answer of a variant study (``simgin sweep``, issue 23 item 4), put first in its report.
 
 A sweep asks how the rules change the game for the first-named player. This module reads the
-sweep's ``result.json`` (:meth:`simgin.studies.sweep.SweepResult.to_json`: each cell's recorded
+sweep's ``result.json`` (:meth:`simgin.studies.sweep.SweepResult.result_data`: each cell's recorded
 ``rules``, per-pairing rates with intervals, ``first_named`` pooled rates and ``skill_spread`` with
 three or more players, and the paired ``differences`` from the baseline with Holm's correction) and
 gives:

@@ -14,6 +14,24 @@ from simgin.game.showdown import Kind, Showdown, describe_showdown, score_showdo
 
 __version__ = "0.1.0"
 
+# The import system binds every subpackage it loads as an attribute of the package; the face shows the public
+# names only (issue 33 item 4). The subpackages stay reachable by import and as attributes (``__getattr__``).
+for _loaded in ("game", "kernels"):
+    globals().pop(_loaded, None)
+del _loaded
+
+#: The plug-in contract (README "Strategies"), the engine's record functions and the hand log's reader, loaded on
+#: first use: the top-level name is the public path (README "The public import surface").
+_LAZY = {
+    "Strategy": "simgin.players.strategy",
+    "PlayerView": "simgin.players.strategy",
+    "HandEnd": "simgin.players.strategy",
+    "Parameter": "simgin.players.strategy",
+    "play_games": "simgin.game.engine",
+    "play_hands": "simgin.game.engine",
+    "read_hand_log": "simgin.running.hand_log",
+}
+
 
 def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
@@ -21,8 +39,10 @@ def __getattr__(name: str):
     ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
     ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
-    runner's ``run_match`` and ``run_tournament``. The card commands' functions (``describe_deadwood``,
-    ``describe_showdown``) live in modules that ``import simgin`` loads anyway."""
+    runner's ``run_match`` and ``run_tournament``; the plug-in contract and the engine's functions of
+    ``_LAZY``. The card commands' functions (``describe_deadwood``, ``describe_showdown``) live in modules that
+    ``import simgin`` loads anyway. A subpackage or module (``simgin.game``, an old path of ``simgin._moved``)
+    is imported when reached as an attribute, though ``dir(simgin)`` lists only the public names."""
     if name in ("run_match", "run_tournament"):
         from simgin.running import runner
 
@@ -63,13 +83,30 @@ def __getattr__(name: str):
         from simgin.studies.tune_rules import tune_rules
 
         return tune_rules
+    import importlib
+    import importlib.util
+
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    # A subpackage or module reached as an attribute (``simgin.game.melds`` after ``import simgin``, an old path).
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'simgin' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """``dir(simgin)`` (and so ``help(simgin)``): the public names of :data:`__all__`, not the subpackages."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__") and name.endswith("__"))})
+
+
 __all__ = [
+    "HandEnd",
     "Kind",
+    "Parameter",
+    "PlayerView",
     "Rules",
     "Showdown",
+    "Strategy",
     "__version__",
     "best_discard",
     "compare",
@@ -85,6 +122,9 @@ __all__ = [
     "meld_arrangement",
     "parse_cards",
     "plan",
+    "play_games",
+    "play_hands",
+    "read_hand_log",
     "replay",
     "report",
     "run_match",

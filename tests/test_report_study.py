@@ -232,7 +232,7 @@ def test_a_tune_rules_caption_gives_the_paired_difference_when_the_rules_differ(
 
 def test_a_switch_without_effect_is_named_as_the_same_game():
     result = simgin.sweep(["simple", "random"], ["preset=oklahoma", "knock_limit=8,10"], games=10, workers=1)
-    data = result.to_json()
+    data = result.result_data()
     assert data["cells"][1]["same_game_as"] == 0  # the up card sets the knock limit under Oklahoma
     (figure,) = [f for f in report_figures(data, result_tables(data)) if f.name == "effect_knock_limit"]
     assert "against the same game under knock_limit=10 (the switch has no effect there)" in figure.caption

@@ -138,7 +138,7 @@ def test_rating_spread_is_the_percentile_interval_of_the_replicates_spread():
 
 def test_every_rate_has_its_interval_and_counts_are_integers():
     result = sweep(["simple", "random"], ["gin_bonus=20,25"], games=10, seed=1, workers=1)
-    data = result.to_json()
+    data = result.result_data()  # result.json, with the tallies
     pairing = data["cells"][0]["pairings"][0]
     for metric in metric_names("games"):
         low, high = pairing[f"{metric}_ci"]

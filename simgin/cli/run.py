@@ -930,12 +930,10 @@ def _show_sweep(result: Any, as_json: bool) -> None:
     with three or more players, each cell's ratings and skill spread (or the JSON document)."""
     from simgin.studies.sweep import difference_text
 
-    table = result.to_frame()
     if as_json:
-        columns = [c for c in table.columns if c != "cell"]
-        data = result.to_json(tallies=False) | {"table": table[columns].to_dict(orient="records")}
-        echo_json(data)
+        echo_json(result.to_json())
         return
+    table = result.to_frame()
     config = result.config
     unit = {"hands": "hands", "games": "games"}[config.mode]
     cells = result.cells

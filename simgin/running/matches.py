@@ -28,6 +28,7 @@ from simgin.game.multiplayer import table_json
 from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.config import RunConfig
+from simgin.running.keywords import RUN_OPTIONS, check_keywords
 from simgin.running.results import jsonable, save_result
 from simgin.running.summary import overridden_rules, pair_statistics
 from simgin.statistics.ratings import DEFAULT_ANCHOR, tournament_analysis
@@ -181,6 +182,7 @@ def compare(
     §6). ``sprt`` is ``'elo0=..,elo1=..'`` or a :class:`~simgin.statistics.sprt.SprtSettings` (error rates,
     model, most games, batch); ``options`` go to the runner (``workers``, ``backend``, ``scheduler``, ``out``,
     ``progress``, ``programs``, ``notice``). With ``out``, ``out/result.json`` is written at the end."""
+    check_keywords(compare, options, RUN_OPTIONS)
     settings = sprt if isinstance(sprt, SprtSettings) else SprtSettings(**parse_sprt(sprt))
     if isinstance(rules, str):
         rules = Rules.preset(rules)
@@ -195,6 +197,7 @@ def play_match(config: RunConfig, *, save: bool = True, **options: Any) -> Match
     """Play a match from its settings; ``options`` go to :func:`simgin.running.runner.run` (``workers``,
     ``backend``, ``scheduler``, ``out``, ``progress``, ``hand_log``, ``programs``, ``notice``). With
     ``out`` and ``save``, ``out/result.json`` is written at the end."""
+    check_keywords(play_match, options, RUN_OPTIONS)
     result = MatchResult(runner.run(config, kind="match", **options))
     if save and options.get("out") is not None:
         result.save(options["out"])
@@ -206,6 +209,7 @@ def play_tournament(
 ) -> TournamentResult:
     """Play a round robin from its settings and analyse it (ratings anchored on ``anchor``); ``options`` as
     :func:`play_match`. A ValueError names what the ratings cannot be fitted from."""
+    check_keywords(play_tournament, options, RUN_OPTIONS)
     # A run directory records "tournament" for three players or more, "match" for two (as it always has).
     run = runner.run(config, kind="tournament" if len(config.players) > 2 else "match", **options)
     result = TournamentResult(run, tournament_analysis(run, anchor=anchor, seed=config.seed))
@@ -232,6 +236,7 @@ def match(
     ``backend``, ``scheduler``, ``out``, ``progress(chunk_result, units)``, ``hand_log``). Bad input is a
     ValueError naming the value.
     """
+    check_keywords(match, options, ("save", *RUN_OPTIONS))
     table = "teams" if teams else ("three" if len(players) == 3 else "pairs")
     if teams and len(players) != 4:
         raise ValueError(f"teams=True needs four players (two partnerships), got {len(players)}")
@@ -256,7 +261,14 @@ def tournament(
     **options: Any,
 ) -> TournamentResult:
     """``simgin tournament``: every pair of ``players`` on the same deals, with ratings and Holm-corrected claims
-    (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0."""
+    (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0. ``players`` is
+    a list of specs: a bare string is refused, never split (a spec may hold spaces and commas)."""
+    check_keywords(tournament, options, ("save", *RUN_OPTIONS))
+    if isinstance(players, str):
+        raise ValueError(
+            f"tournament() takes a list of player specs, got the single string {players!r} (a spec may hold spaces "
+            f"and commas, so a string is never split): pass a list, e.g. {players.split()!r}"
+        )
     if len(players) < 2 or len(set(players)) != len(players):
         raise ValueError(f"a tournament needs at least two different players, got {list(players)}")
     config = _config(tuple(players), rules, hands, games, seed, duplicate, "pairs", on_illegal)

@@ -17,7 +17,7 @@ It is what ``simgin report`` reads. Its keys:
   player's results against all the others). A sweep also has ``baseline``,
   ``metrics`` and ``differences``: one item per comparison of a cell with the baseline, with
   ``cell``, ``pairing``, ``metric``, ``difference``, ``ci``, ``p``, ``p_holm`` and ``significant``
-  (:meth:`simgin.studies.sweep.SweepResult.to_json`).
+  (:meth:`simgin.studies.sweep.SweepResult.result_data`).
 
 A tune (``kind`` ``"tune"``) writes its own keys instead: those of its ``--json`` object
 plus ``settings``, ``history``, ``generations``, ``final`` and ``difference``

@@ -56,7 +56,7 @@ from simgin.kernels import engine as _k
 from simgin.players import guard, programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
-from simgin.running import files
+from simgin.running import files, hand_log as hand_log_format
 
 # A run's settings and chunks live in config; runner is where callers find them with the run itself.
 from simgin.running.config import (
@@ -74,6 +74,7 @@ from simgin.running.config import (
     plan_chunks as plan_chunks,
     unit_seeds as unit_seeds,
 )
+from simgin.running.keywords import RUN_OPTIONS, check_keywords, keywords_of
 from simgin.running.results import jsonable
 from simgin.running.summary import overridden_rules, pair_statistics, pairing_rates, player_rows, summarize
 from simgin.running.tally import (
@@ -105,9 +106,8 @@ CONNECT_TIMEOUT = 5.0
 POLL_SECONDS = 0.5
 #: Seconds without any Dask worker before "waiting for workers" is reported.
 WAIT_NOTICE_SECONDS = 10.0
-HAND_LOG_SCHEMA = {"pairing": "int64", "chunk": "int64", "unit": "int64", "leg": "int64", "seat_a": "int64"} | {
-    name: "int64" for name in _k.HAND_FIELDS
-}
+#: The hand log's columns (:mod:`simgin.running.hand_log`).
+HAND_LOG_SCHEMA = hand_log_format.SCHEMA
 
 
 class RunError(RuntimeError):
@@ -217,7 +217,12 @@ def run_chunk(
             records += _unit_records(rows, unit_of_row, seat_a, chunk.unit_count, played, seat_a_value)
         if hand_log:
             units = unit_of_row + chunk.chunk_index * config.units_per_chunk
-            logs.append(_hand_log_frame(rows, chunk, units, seat_a_value, seat_a))
+            hand_seeds = hand_log_format.hand_seeds(seeds, unit_of_row, games=config.mode == "games")
+            logs.append(
+                hand_log_format.frame(
+                    rows, chunk.pairing_index, chunk.chunk_index, units, seat_a_value, seat_a, hand_seeds
+                )
+            )
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
     log = None
@@ -294,17 +299,6 @@ def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandF
 def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
     """A's score per hand or game of one leg: 1 for a win, 0.5 for a dead hand or undecided game, 0 for a loss."""
     return np.where(winner == seat_a, 1.0, np.where(winner < 0, 0.5, 0.0))
-
-
-def _hand_log_frame(rows: np.ndarray, chunk: Chunk, units: np.ndarray, leg: int, seat_a: np.ndarray) -> pd.DataFrame:
-    """Hand rows with the columns of :data:`HAND_LOG_SCHEMA`."""
-    import pandas as pd
-
-    frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
-    for name, values in (("seat_a", seat_a), ("leg", leg), ("unit", units), ("chunk", chunk.chunk_index)):
-        frame.insert(0, name, values)
-    frame.insert(0, "pairing", chunk.pairing_index)
-    return frame.astype("int64")
 
 
 def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
@@ -952,7 +946,7 @@ class RunDirectory:
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RunError(f"{file} is damaged (bad tally: {guard.describe(error)}); {fix}") from None
         if self.hand_log:
-            problem = _hand_log_problem(self.path / "hands" / f"{chunk.key}.parquet", record.get("hand_log_rows"))
+            problem = hand_log_format.problem(self.path / "hands" / f"{chunk.key}.parquet", record.get("hand_log_rows"))
             if problem:
                 self.notice(f"{problem}; playing chunk {chunk.key} again")
                 return None
@@ -1023,21 +1017,6 @@ def _read_json(path: Path, fix: str) -> Any:
 
 #: SHA-256 of a chunk record without its ``check`` field.
 _checksum = files.checksum
-
-
-def _hand_log_problem(path: Path, rows: Any) -> str | None:
-    """Why the hand log ``path`` is not the ``rows`` rows its chunk record says, or None if it is."""
-    if not path.is_file():
-        return f"hand log {path} is missing"
-    try:
-        import pyarrow.parquet as pq
-
-        found = pq.read_metadata(path).num_rows
-    except Exception as error:
-        return f"hand log {path} is damaged ({guard.describe(error)})"
-    if found != rows:
-        return f"hand log {path} has {found} rows, its chunk record says {rows}"
-    return None
 
 
 def _os_problem(error: OSError) -> str:
@@ -1321,13 +1300,14 @@ def run(config: RunConfig, **options: Any) -> RunResult:
 
 def run_match(a: str, b: str, **settings: Any) -> RunResult:
     """Play ``a`` against ``b`` (``a`` may equal ``b``); the keyword arguments are those of :func:`run_tournament`."""
+    check_keywords(run_match, settings, (*keywords_of(run_tournament)[1:], *RUN_OPTIONS))  # [1:]: not players
     return _run_players((a, b), **settings)
 
 
 def run_tournament(
     players: Sequence[str],
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     hands: int | None = None,
     games: int | None = None,
     seed: int = 0,
@@ -1346,6 +1326,9 @@ def run_tournament(
     >>> result.summary[["player", "opponent", "hands"]].to_dict(orient="records")[0]
     {'player': 'simple', 'opponent': 'random', 'hands': 200}
     """
+    check_keywords(run_tournament, options, RUN_OPTIONS)
+    if isinstance(players, str):
+        raise ValueError(f"run_tournament() takes a list of player specs, got the single string {players!r}")
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {list(players)}")
     return _run_players(
@@ -1363,7 +1346,7 @@ def run_tournament(
 def _run_players(
     players: tuple[str, ...],
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     hands: int | None = None,
     games: int | None = None,
     seed: int = 0,
@@ -1371,6 +1354,8 @@ def _run_players(
     on_illegal: str = "stop",
     **options: Any,
 ) -> RunResult:
+    if isinstance(rules, str):  # a preset name, as every run function takes
+        rules = Rules.preset(rules)
     config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate, on_illegal=on_illegal)
     return run(config, **options)
 

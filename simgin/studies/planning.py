@@ -27,6 +27,7 @@ import pandas as pd
 
 from simgin.game.rules import Rules
 from simgin.running import runner
+from simgin.running.keywords import check_keywords
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.power import detectable_difference, units_needed
 from simgin.statistics.stats import paired_difference
@@ -145,6 +146,9 @@ def plan(
     A pilot run of ``games`` (200 by default) or ``hands`` measures the spread per unit; the other arguments are
     :func:`simgin.sweep`'s. Bad input is a ValueError naming the value and what is allowed.
     """
+    check_keywords(plan, options, ("backend", "scheduler", "progress", "programs", "notice"))
+    if isinstance(players, str):
+        raise ValueError(f"plan() takes a list of player specs, got the single string {players!r}")
     if metric not in PLANNED_METRICS:
         raise ValueError(f"metric {metric!r}: choose from {', '.join(PLANNED_METRICS)}")
     if not (isinstance(difference, int | float) and math.isfinite(difference) and difference > 0):

@@ -33,6 +33,7 @@ import pandas as pd
 
 from simgin.game.rules import Rules
 from simgin.running import runner
+from simgin.running.keywords import check_keywords
 from simgin.running.summary import pair_statistics, player_rows
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.formats import p_below, percent
@@ -406,8 +407,8 @@ class Difference:
 class SweepResult:
     """A variant study: every cell, every pairing, and the differences against the baseline cell.
 
-    ``to_frame()`` is the table (one row per cell, pairing and player), ``to_json()`` the document of
-    ``--json`` and ``result.json`` (docs in :func:`sweep`).
+    ``to_frame()`` is the table (one row per cell, pairing and player), ``to_json()`` the ``--json`` object and
+    ``result_data()`` the document of ``result.json`` (docs in :func:`sweep`).
     """
 
     config: runner.RunConfig
@@ -484,9 +485,19 @@ class SweepResult:
             "text": difference_text(self, d),
         }
 
-    def to_json(self, tallies: bool = True) -> dict[str, Any]:
-        """The study as one JSON-ready dict (``result.json``, kind ``sweep``); ``tallies=False`` leaves out the
-        raw tallies of every pairing (the ``--json`` print)."""
+    def to_json(self, tallies: bool = False) -> dict[str, Any]:
+        """The ``--json`` object of ``simgin sweep``, the very one the command prints (issue 32 item 17): the study
+        of :meth:`result_data` without the raw tallies of every pairing (``tallies=True`` keeps them), and
+        ``table``, the rows of :meth:`to_frame` (the ``cell`` column left out: each row has its ``label``)."""
+        from simgin.running.results import jsonable
+
+        frame = self.to_frame()
+        rows = frame[[column for column in frame.columns if column != "cell"]].to_dict(orient="records")
+        return self.result_data(tallies) | {"table": jsonable(rows)}
+
+    def result_data(self, tallies: bool = True) -> dict[str, Any]:
+        """The study as one JSON-ready dict (``result.json``, kind ``sweep``, which ``simgin report`` reads); with
+        ``tallies`` (the default) the raw tallies of every pairing."""
         from simgin import __version__
         from simgin.running.results import jsonable
 
@@ -566,7 +577,7 @@ class SweepResult:
         from simgin.running.files import frame_writer, write_file
         from simgin.running.results import save_result
 
-        save_result(out, self.to_json())
+        save_result(out, self.result_data())
         write_file(out, "sweep.csv", frame_writer(self.to_frame(), "csv"))
         write_file(out, "differences.csv", frame_writer(self.differences_frame(), "csv"))
         for index, breakdown in self.oklahoma_breakdowns().items():
@@ -701,10 +712,14 @@ def sweep(
 
     ``workers``, ``backend``, ``scheduler``, ``out`` (resumable run directory), ``progress``, ``hand_log`` and
     ``options`` (``programs``, ``notice``) go to :func:`~simgin.running.runner.run_cells`. With ``out``
-    the directory also gets ``result.json`` (:meth:`SweepResult.to_json`), ``sweep.csv`` and ``differences.csv`` unless
-    ``write_result`` is false. Ctrl-C raises :class:`simgin.running.runner.Interrupted`; finished chunks in ``out``
-    are kept and the same call resumes. Bad input is a ValueError naming the value and what is allowed.
+    the directory also gets ``result.json`` (:meth:`SweepResult.result_data`), ``sweep.csv`` and
+    ``differences.csv`` unless ``write_result`` is false. Ctrl-C raises :class:`simgin.running.runner.Interrupted`;
+    finished chunks in ``out`` are kept and the same call resumes. Bad input is a ValueError naming the value and
+    what is allowed.
     """
+    check_keywords(sweep, options, ("programs", "notice"))
+    if isinstance(players, str):
+        raise ValueError(f"sweep() takes a list of player specs, got the single string {players!r}")
     players = tuple(players)
     if len(players) < 2:
         raise ValueError(f"a sweep needs at least two players, got {len(players)}")

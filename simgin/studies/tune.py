@@ -254,7 +254,7 @@ def plan(
     strategy: str,
     against: Sequence[str],
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     params: Sequence[str] | None = None,
     bounds: Mapping[str, tuple[float, float]] | None = None,
     start: str | None = None,
@@ -273,6 +273,11 @@ def plan(
     strength with time (``Parameter.cost``: samples, playouts), which only ``params`` selects.
     A parameter without both bounds cannot be searched and is refused when ``params`` names it.
     """
+    if isinstance(rules, str):  # a preset name, as every run function takes (issue 32 item 17)
+        try:
+            rules = Rules.preset(rules)
+        except ValueError as error:
+            raise TuneError(str(error)) from None
     target, given = split_spec(strategy)
     if given:
         raise TuneError(
@@ -959,7 +964,7 @@ def tune(
     strategy: str,
     against: Sequence[str] | str,
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     params: Sequence[str] | None = None,
     bounds: Mapping[str, tuple[float, float]] | None = None,
     start: str | None = None,

@@ -472,7 +472,7 @@ def plan(
     objective: str | Objective,
     vary: Sequence[str | Vary],
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     keep: Sequence[str | Keep] = (),
     budget: int = DEFAULT_BUDGET,
     games: int | None = None,
@@ -486,6 +486,11 @@ def plan(
         raise TuneRulesError("give at least one player")
     for player in players:
         resolve(player)
+    if isinstance(rules, str):  # a preset name, as every run function takes (issue 32 item 17)
+        try:
+            rules = Rules.preset(rules)
+        except ValueError as error:
+            raise TuneRulesError(str(error)) from None
     base = rules or Rules()
     goal = objective if isinstance(objective, Objective) else parse_objective(objective)
     if goal.name == "skill" and len(players) < 2:
@@ -937,7 +942,7 @@ def tune_rules(
     objective: str | Objective,
     vary: Sequence[str | Vary] | str,
     *,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     keep: Sequence[str | Keep] | str = (),
     budget: int = DEFAULT_BUDGET,
     games: int | None = None,

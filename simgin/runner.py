@@ -1,0 +1,5 @@
+"""Deprecated old path of :mod:`simgin.running.runner` (issue 32 item 18, :mod:`simgin._moved`)."""
+
+from simgin._moved import alias
+
+alias(__name__)
