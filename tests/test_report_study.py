@@ -379,24 +379,19 @@ def figures_of(result: dict) -> list:
 
 def check_knock_limits(result: dict, files: Path, figures: list) -> None:
     """knock_limits.csv and every knock-limit caption, recomputed from the per-cell tallies of the cells they name."""
-    limits = pd.read_csv(files / "knock_limits.csv")
-    assert {"cell", "label", "pairing"} <= set(limits.columns)  # one block per cell and pairing
-    for row in limits.itertuples(index=False):
-        cell = result["cells"][row.cell]
-        assert row.label == cell["label"] and bool(row.oklahoma) == bool(cell["rules"]["oklahoma"])
-        t, k = pairing_tally(result, row.cell, row.pairing), row.knock_limit
-        hands = t[f"limit{k}_hands"]
-        assert row.hands == hands and row.share == pytest.approx(hands / t["hands"])
-        assert row.gin_rate == pytest.approx(t[f"limit{k}_gin"] / hands)
-        assert row.points_per_hand == pytest.approx(t[f"limit{k}_points"] / hands)
-        assert row.mean_turns == pytest.approx(t[f"limit{k}_turns"] / hands)
-        assert row.cell_points_per_hand == pytest.approx((t["points_a"] + t["points_b"]) / t["hands"])
     drawn = [f for f in figures if f.name.startswith("knock_limits")]
     oklahoma = [i for i, c in enumerate(result["cells"]) if c["rules"]["oklahoma"] and c["same_game_as"] is None]
     fixed = [i for i, c in enumerate(result["cells"]) if not c["rules"]["oklahoma"] and c["same_game_as"] is None]
     pairings = [f"{p['a']} vs {p['b']}" for p in result["cells"][0]["pairings"]]
-    assert len(drawn) == len(oklahoma) * len(pairings)  # every Oklahoma cell and pairing, none pooled
-    for figure in drawn:
+    labels = {c["label"] for c in result["cells"]}
+    for figure in drawn:  # every number in the caption belongs to a cell it names (not to "Standard", a pool)
+        points = re.search(
+            r"a hand scores [\d.]+ points against (.+?)(?: \(the same pairing\))?\.(?: |$)", figure.caption
+        )
+        assert points, figure.caption
+        for part in points[1].split("; "):
+            named = re.fullmatch(r"[\d.]+ under (.+)", part)
+            assert named and named[1] in labels, f"{part!r} names no cell: {figure.caption}"
         head = re.match(
             r"Under (.+?), (\w+ vs \w+): gin ends ([\d.]+)% of hands at knock limit (\d+) against ([\d.]+)% at limit "
             r"(\d+)",
@@ -417,6 +412,19 @@ def check_knock_limits(result: dict, files: Path, figures: list) -> None:
         for ref in references:
             other = pairing_tally(result, cell_by_label(result, ref[2]), pairing)
             assert ref[1] == one((other["points_a"] + other["points_b"]) / other["hands"])
+    assert len(drawn) == len(oklahoma) * len(pairings)  # every Oklahoma cell and pairing, none pooled
+    limits = pd.read_csv(files / "knock_limits.csv")
+    assert {"cell", "label", "pairing"} <= set(limits.columns)  # one block per cell and pairing
+    for row in limits.itertuples(index=False):
+        cell = result["cells"][row.cell]
+        assert row.label == cell["label"] and bool(row.oklahoma) == bool(cell["rules"]["oklahoma"])
+        t, k = pairing_tally(result, row.cell, row.pairing), row.knock_limit
+        hands = t[f"limit{k}_hands"]
+        assert row.hands == hands and row.share == pytest.approx(hands / t["hands"])
+        assert row.gin_rate == pytest.approx(t[f"limit{k}_gin"] / hands)
+        assert row.points_per_hand == pytest.approx(t[f"limit{k}_points"] / hands)
+        assert row.mean_turns == pytest.approx(t[f"limit{k}_turns"] / hands)
+        assert row.cell_points_per_hand == pytest.approx((t["points_a"] + t["points_b"]) / t["hands"])
 
 
 def check_switch_tables(result: dict, files: Path, figures: list) -> None:
