@@ -27,6 +27,7 @@ from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.running import files as safe_files
 from simgin.running.results import load_result
+from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
 from simgin.running.tally import TURN_BINS
 
 from . import figures as F, study, tune as tune_report, tune_rules as tune_rules_report
@@ -84,14 +85,6 @@ def variant_name(rules: dict[str, Any]) -> str:
 
 def _tallies(pairings: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, float]]]:
     return [(p["a"], p["b"], p["tally"]) for p in pairings]
-
-
-def _sum_tallies(tallies: list[dict[str, float]]) -> dict[str, float]:
-    total: dict[str, float] = {}
-    for tally in tallies:
-        for key, value in tally.items():
-            total[key] = total.get(key, 0.0) + float(value or 0.0)
-    return total
 
 
 def win_rate_table(summary: pd.DataFrame, mode: str, order: list[str] | None = None) -> pd.DataFrame:
@@ -204,21 +197,29 @@ def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: 
     return pd.DataFrame(rows)
 
 
-def knock_limit_table(variants: list[tuple[str, dict[str, float]]]) -> pd.DataFrame:
-    """Outcomes, turns and points by the hand's knock limit (0-10), one block of rows per variant.
+#: A block of the knock-limit table: the cell's index (None for a match or tournament), its label, whether the up card
+#: sets its knock limit, and its pairings as ``(a, b, tally)``.
+LimitBlock = tuple[int | None, str, bool, list[tuple[str, str, dict[str, float]]]]
 
-    A variant named ``'Oklahoma'`` takes its knock limits from the up card (column ``oklahoma``).
-    """
-    rows = []
-    for variant, t in variants:
-        for limit in range(11):
-            row: dict[str, Any] = {"variant": variant, "oklahoma": variant == "Oklahoma", "limit": limit}
-            for what in ("hands", *OUTCOMES, "turns", "points"):
-                row[what] = _count(t[f"limit{limit}_{what}"])
-            row["doubled"] = _count(t["doubled"])
-            row["scored"] = _count(t["scored"])
-            rows.append(row)
-    return pd.DataFrame(rows)
+
+def knock_limit_table(blocks: list[LimitBlock]) -> pd.DataFrame:
+    """Outcomes, turns and points by the hand's knock limit, one block of rows per cell and pairing, never pooled
+    (issue 32 item 1): :func:`simgin.running.summary.knock_limit_breakdowns`, the CLI's by-up-card table, with the
+    cell's ``cell``, ``label`` and ``oklahoma`` (the up card sets the limit) in front and, per pairing, its
+    ``cell_points_per_hand`` and ``cell_mean_turns`` over all its hands (the numbers the variant figures show)."""
+    frames = []
+    for cell, label, oklahoma, pairings in blocks:
+        frame = knock_limit_breakdowns(pairings)
+        if frame.empty:
+            continue
+        whole = {f"{a} vs {b}": (points_per_hand(t), mean_turns(t)) for a, b, t in pairings}
+        frame.insert(0, "cell", cell)
+        frame.insert(1, "label", label)
+        frame.insert(2, "oklahoma", oklahoma)
+        frame["cell_points_per_hand"] = [whole[pairing][0] for pairing in frame["pairing"]]
+        frame["cell_mean_turns"] = [whole[pairing][1] for pairing in frame["pairing"]]
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def duplicate_table(pairings: list[dict[str, Any]]) -> pd.DataFrame:
@@ -250,11 +251,16 @@ def duplicate_table(pairings: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def group_metrics(t: dict[str, float], mode: str) -> dict[str, float]:
-    """Sweep metrics of one (pooled) tally, seen from its first player."""
+def group_metrics(t: dict[str, float], mode: str, recorded: dict[str, Any] | None = None) -> dict[str, float]:
+    """Sweep metrics of one cell's pairing tally, seen from its first player, computed by the functions the CLI uses
+    (:func:`simgin.running.summary.pairing_rates`, :func:`~simgin.running.summary.points_per_hand`). ``recorded``:
+    the pairing's entry in result.json, whose win rate and 95% interval (over deal pairs) are used as recorded, so
+    the figure shows the number of the CLI's cells table (issue 32 item 2); without it, a Wilson interval over
+    games or hands."""
     hands, scored, games = t["hands"], t["scored"], t["games"]
     wins, trials = (t["games_won_a"], games) if mode == "games" else (t["hands_won_a"], hands)
     low, high = F.wilson(wins, trials)
+    rates = pairing_rates(t)
     row = {
         "hands": hands,
         "games": games,
@@ -262,15 +268,18 @@ def group_metrics(t: dict[str, float], mode: str) -> dict[str, float]:
         "win_rate": wins / trials if trials else np.nan,
         "win_rate_low": low[0],
         "win_rate_high": high[0],
-        "first_player_win_rate": t["first_player_wins"] / scored if scored else np.nan,
-        "mean_turns": t["turns"] / hands if hands else np.nan,
-        "points_per_hand": (t["points_a"] + t["points_b"]) / hands if hands else np.nan,
+        "first_player_win_rate": rates["first_player_win_rate"],
+        "mean_turns": rates["mean_turns"],
+        "points_per_hand": points_per_hand(t),
         "hands_per_game": t["game_hands"] / games if games else np.nan,
         "doubled_share": t["doubled"] / scored if scored else np.nan,
     }
+    if recorded and recorded.get("win_rate_ci"):
+        interval = recorded["win_rate_ci"]
+        row |= {"win_rate": recorded["win_rate"], "win_rate_low": interval[0], "win_rate_high": interval[1]}
     for outcome in OUTCOMES:
         row[outcome] = t[outcome]
-        row[f"{outcome}_rate"] = t[outcome] / hands if hands else np.nan
+        row[f"{outcome}_rate"] = rates[f"{outcome}_rate"]
     return row
 
 
@@ -296,42 +305,54 @@ def same_game(index: int, cell: dict[str, Any]) -> int:
 
 
 def sweep_group_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
-    """Metrics per value of ``switch``, the first pairing's tallies pooled over the other switches' values.
+    """Metrics per pairing and value of ``switch``, each row from exactly one cell: the cell whose other switches
+    have the baseline cell's values (:func:`simgin.reports.study.slice_cells`, as the study's figures), never pooled
+    over the other switches (issue 32 item 2). Columns ``cell`` and ``cell_label`` name the cell, ``pairing`` the
+    pairing, ``held`` the other switches' values (empty with one switch).
 
-    A value whose cells play the same games as an earlier value's (the switch has no effect
+    A value whose cell plays the same games as an earlier value's (the switch has no effect
     there, ``Rules.overridden``) is not a separate result: it has no row of its own, and the
     earlier value's row names it in ``same_games_as``.
     """
     mode = _mode(result["config"])
     cells = result["cells"]
+    found = study.slice_cells(result, [switch])
+    held = study.held_phrase(result, [switch])
     rows: list[dict[str, Any]] = []
-    pooled = len(result["grid"]) > 1
-    rows_by_games: dict[tuple[int, ...], dict[str, Any]] = {}
-    for value in result["grid"][switch]:
-        members = [c for c in cells if c["settings"].get(switch) == value]
-        if not members:
-            continue
-        games = tuple(sorted(same_game(i, c) for i, c in enumerate(cells) if c["settings"].get(switch) == value))
-        if games in rows_by_games:
-            earlier = rows_by_games[games]
-            earlier["same_games_as"] = ", ".join(filter(None, [earlier["same_games_as"], value_label(switch, value)]))
-            continue
-        first = members[0]["pairings"][0]
-        t = _sum_tallies([c["pairings"][0]["tally"] for c in members])
-        row = {
-            "switch": switch,
-            "value": value,
-            "label": value_label(switch, value),
-            "cells": len(members),
-            "pooled": pooled,
-            "player": first["a"],
-            "opponent": first["b"],
-            "same_games_as": "",
-        }
-        row.update(group_metrics(t, mode))
-        rows.append(row)
-        rows_by_games[games] = row
+    for pairing_index, pairing in enumerate(cells[0]["pairings"]):
+        rows_by_game: dict[int, dict[str, Any]] = {}
+        for value in result["grid"][switch]:
+            index = found.get((value,))
+            if index is None:
+                continue
+            game = same_game(index, cells[index])
+            if game in rows_by_game:
+                earlier = rows_by_game[game]
+                earlier["same_games_as"] = ", ".join(
+                    filter(None, [earlier["same_games_as"], value_label(switch, value)])
+                )
+                continue
+            played = cells[game]["pairings"][pairing_index]
+            row = {
+                "switch": switch,
+                "value": value,
+                "label": value_label(switch, value),
+                "cell": index,
+                "cell_label": cells[index].get("label") or _cell_label(cells[index]),
+                "held": held,
+                "pairing": pairing_label(pairing["a"], pairing["b"]),
+                "player": pairing["a"],
+                "opponent": pairing["b"],
+                "same_games_as": "",
+            }
+            row.update(group_metrics(played["tally"], mode, played))
+            rows.append(row)
+            rows_by_game[game] = row
     return pd.DataFrame(rows)
+
+
+def _cell_label(cell: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={_rule_text(value)}" for key, value in cell["settings"].items())
 
 
 def sweep_cells_table(result: dict[str, Any]) -> pd.DataFrame:
@@ -415,6 +436,13 @@ def _summary_shown(mode: str) -> dict[str, str]:
     return shown
 
 
+#: The note of the knock-limit table.
+LIMITS_NOTE = (
+    "One block per cell and pairing (the CLI's by-up-card table): rates are shares of that block's hands at each "
+    "knock limit; cell_points_per_hand and cell_mean_turns are over all the block's hands."
+)
+
+
 def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
     """All tables of a result, by name (the CSV file stem)."""
     kind = result["kind"]
@@ -446,14 +474,17 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         add("sweep_cells", "Every cell of the sweep", cells, shown, repeated_cells_note(result))
         for switch in result["grid"]:
             add(f"sweep_{switch}", f"Metrics by {switch}", sweep_group_table(result, switch))
-        variants: dict[str, list[dict[str, float]]] = {}
-        for cell in result["cells"]:
-            if cell.get("same_game_as") is not None:
-                continue
-            name = variant_name(cell_rules(config, cell))
-            variants.setdefault(name, []).extend(p["tally"] for p in cell["pairings"])
-        merged = [(name, _sum_tallies(ts)) for name, ts in variants.items()]
-        add("knock_limits", "Outcomes by knock limit", knock_limit_table(merged))
+        blocks: list[LimitBlock] = [
+            (
+                index,
+                cell.get("label") or _cell_label(cell),
+                bool(cell_rules(config, cell).get("oklahoma")),
+                _tallies(cell["pairings"]),
+            )
+            for index, cell in enumerate(result["cells"])
+            if cell.get("same_game_as") is None
+        ]
+        add("knock_limits", "Outcomes by knock limit, per cell and pairing", knock_limit_table(blocks), {}, LIMITS_NOTE)
         _add_forfeits(result, add)
         return tables
 
@@ -572,8 +603,9 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         add("hand_length", "Hand length in turns", hand_length_table(tallies))
         rotation = str(_rules(config).get("dealer_rotation", "alternate"))
         add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation))
-        pooled = _sum_tallies([t for _, _, t in tallies])
-        add("knock_limits", "Outcomes by knock limit", knock_limit_table([(variant_name(_rules(config)), pooled)]))
+        rules = _rules(config)
+        block: LimitBlock = (None, variant_name(rules), bool(rules.get("oklahoma")), tallies)
+        add("knock_limits", "Outcomes by knock limit, per pairing", knock_limit_table([block]), {}, LIMITS_NOTE)
     _add_forfeits(result, add)
     return tables
 
@@ -694,30 +726,45 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
             ] + made
         for switch, values in result["grid"].items():
             group = frame(f"sweep_{switch}")
-            if group is None or len(group) < 2:
-                continue
-            if is_numeric_switch(values):
-                made.append(
-                    _figure(
-                        f"sweep_{switch}", f"Sweep: {switch}", f"sweep_{switch}", F.sweep_chart, F.sweep_caption, group
-                    )
-                )
-            else:
-                made.append(
-                    _figure(
-                        f"variants_{switch}",
-                        f"Variants: {switch}",
-                        f"sweep_{switch}",
-                        F.variant_chart,
-                        F.variant_caption,
-                        group,
-                    )
-                )
+            if group is not None and not group.empty:
+                made += _switch_figures(switch, values, group)
     limits = frame("knock_limits")
-    if limits is not None and F.oklahoma_variants(limits):
-        made.append(
-            _figure("knock_limits", "Knock limit", "knock_limits", F.knock_limit_chart, F.knock_limit_caption, limits)
+    if limits is not None:
+        blocks = F.knock_limit_blocks(limits)
+        drawn = blocks[: F.MAX_KNOCK_LIMIT_FIGURES]
+        for k, block in enumerate(drawn):
+            more = len(blocks) - len(drawn) if k == len(drawn) - 1 else 0
+            name = "knock_limits" if len(blocks) == 1 else f"knock_limits_{k + 1}"
+            chart = F.knock_limit_chart(limits, block)
+            made.append(
+                ReportFigure(name, "Knock limit", chart, F.knock_limit_caption(limits, block, more), "knock_limits")
+            )
+    return made
+
+
+#: At most this many pairings get a figure per swept switch; the last caption drawn says how many are left out.
+MAX_PAIRING_FIGURES = 6
+
+
+def _switch_figures(switch: str, values: list[Any], group: pd.DataFrame) -> list[ReportFigure]:
+    """One figure per pairing over the values of ``switch`` (:func:`sweep_group_table`): a line chart for a numeric
+    switch, else the variants chart; every pairing is shown (up to :data:`MAX_PAIRING_FIGURES`, the last caption
+    says how many more the table has), never the first one only (issue 32 item 2)."""
+    pairings = [rows for _, rows in group.groupby("pairing", sort=False) if len(rows) >= 2]
+    drawn = pairings[:MAX_PAIRING_FIGURES]
+    numeric = is_numeric_switch(values)
+    made = []
+    for k, rows in enumerate(drawn):
+        rows = rows.reset_index(drop=True)
+        suffix = f"_{k + 1}" if len(pairings) > 1 else ""
+        chart, caption = (F.sweep_chart, F.sweep_caption) if numeric else (F.variant_chart, F.variant_caption)
+        name, title = (
+            (f"sweep_{switch}", f"Sweep: {switch}") if numeric else (f"variants_{switch}", f"Variants: {switch}")
         )
+        text = caption(rows)
+        if k == len(drawn) - 1 and len(pairings) > len(drawn):
+            text += f" {len(pairings) - len(drawn)} more pairings are not drawn: sweep_{switch}.csv has them all."
+        made.append(ReportFigure(name + suffix, title, chart(rows), text, f"sweep_{switch}"))
     return made
 
 

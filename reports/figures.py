@@ -727,98 +727,150 @@ def _limit_tick(limit: int) -> str:
     return names.get(limit, str(limit))
 
 
-def oklahoma_variants(table: pd.DataFrame) -> list[str]:
-    """Variants whose knock limit comes from the up card (column ``oklahoma``) and whose hands have several."""
+#: At most this many knock-limit figures (one per Oklahoma cell and pairing); the caption of the last one drawn says
+#: how many more blocks ``knock_limits.csv`` has.
+MAX_KNOCK_LIMIT_FIGURES = 6
+#: At most this many reference cells (cells whose knock limit does not come from the up card) per knock-limit figure.
+MAX_REFERENCES = 6
+
+
+def knock_limit_blocks(table: pd.DataFrame) -> list[tuple[Any, str, str]]:
+    """``(cell, label, pairing)`` of each block of ``table`` (:func:`simgin.reports.build.knock_limit_table`) whose
+    knock limit comes from the up card (column ``oklahoma``) and whose hands had several limits, in table order:
+    one knock-limit figure each (issue 32 item 1: a figure shows one cell and one pairing, never a pool)."""
+    if table.empty:
+        return []
     played = table[(table["hands"] > 0) & table["oklahoma"].astype(bool)]
-    return [v for v in _order(played["variant"]) if played.loc[played["variant"] == v, "limit"].nunique() > 1]
+    blocks = []
+    for key, rows in played.groupby(["cell", "label", "pairing"], sort=False, dropna=False):
+        if rows["knock_limit"].nunique() > 1:
+            blocks.append((key[0], str(key[1]), str(key[2])))
+    return blocks
+
+
+def _block_rows(table: pd.DataFrame, block: tuple[Any, str, str]) -> pd.DataFrame:
+    cell, label, pairing = block
+    same_cell = table["cell"].isna() if pd.isna(cell) else table["cell"] == cell
+    rows = table[same_cell & (table["label"] == label) & (table["pairing"] == pairing) & (table["hands"] > 0)]
+    return rows.sort_values("knock_limit")
+
+
+def knock_limit_references(table: pd.DataFrame, block: tuple[Any, str, str]) -> pd.DataFrame:
+    """The reference cells of a knock-limit figure: every cell of ``table`` whose knock limit is fixed (not from the
+    up card), for the figure's pairing alone, one row each with the cell's own ``cell_points_per_hand`` and
+    ``cell_mean_turns`` (over all its hands), never pooled over cells."""
+    pairing = block[2]
+    fixed = table[~table["oklahoma"].astype(bool) & (table["pairing"] == pairing)]
+    return fixed.drop_duplicates(["cell", "label"])[["cell", "label", "cell_points_per_hand", "cell_mean_turns"]]
 
 
 @styled
-def knock_limit_chart(table: pd.DataFrame) -> Figure:
-    """Oklahoma broken down by the up card's knock limit, with Standard as a reference line.
+def knock_limit_chart(table: pd.DataFrame, block: tuple[Any, str, str]) -> Figure:
+    """One Oklahoma cell and pairing broken down by the up card's knock limit; every fixed-limit cell of the same
+    pairing (up to :data:`MAX_REFERENCES`) as a horizontal reference line named by its cell.
 
-    ``table``: one row per ``variant`` and ``limit`` (0-10) with ``hands``, the outcome counts,
-    ``turns`` and ``points`` (sums over the hands) and, per variant (repeated on its rows),
-    ``oklahoma`` (True when the up card sets the limit), ``doubled`` and ``scored`` hands.
-    Other variants (Standard) are drawn as horizontal references.
+    ``table``: :func:`simgin.reports.build.knock_limit_table` (one block of rows per cell and pairing with
+    ``knock_limit``, ``hands``, ``share``, the outcome rates, ``mean_turns``, ``points_per_hand``,
+    ``doubled_share`` and the block's ``cell_points_per_hand`` and ``cell_mean_turns``); ``block``: one of
+    :func:`knock_limit_blocks`.
     """
-    variants = oklahoma_variants(table)
-    variant = variants[0]
-    rows = table[(table["variant"] == variant) & (table["hands"] > 0)].sort_values("limit")
-    others = [v for v in _order(table["variant"]) if v not in variants]
+    _, label, pairing = block
+    rows = _block_rows(table, block)
+    references = knock_limit_references(table, block).head(MAX_REFERENCES)
     fig = Figure(figsize=(WIDTH, 6.4), layout="constrained")
     grid = fig.add_gridspec(2, 2, height_ratios=(1.15, 1))
     mix = fig.add_subplot(grid[0, :])
     points_ax = fig.add_subplot(grid[1, 0])
     turns_ax = fig.add_subplot(grid[1, 1])
-    limits = rows["limit"].to_numpy(int)
+    limits = rows["knock_limit"].to_numpy(int)
     bottom = np.zeros(len(rows))
-    hands = rows["hands"].to_numpy(float)
-    for outcome in _shown_outcomes(rows):
-        share = np.nan_to_num(100 * _ratio(rows[outcome], hands))
+    for outcome in OUTCOMES:
+        share = np.nan_to_num(100 * rows[f"{outcome}_rate"].to_numpy(float))
+        if not share.sum() > 0:
+            continue
         mix.bar(limits, share, bottom=bottom, color=OUTCOME_COLORS[outcome], label=OUTCOME_LABELS[outcome], width=0.7)
         bottom += share
-    for x, n in zip(limits, hands, strict=True):
-        mix.text(x, 101, f"{100 * n / hands.sum():.0f}%", ha="center", va="bottom", fontsize=8, color="#444444")
+    for x, deals in zip(limits, rows["share"].to_numpy(float), strict=True):
+        mix.text(x, 101, f"{100 * deals:.0f}%", ha="center", va="bottom", fontsize=8, color="#444444")
     mix.set_ylim(0, 110)
     mix.set_xticks(limits, labels=[_limit_tick(v) for v in limits])
     mix.set_ylabel("share of hands (%)")
     mix.set_xlabel("knock limit set by the up card (points); above the bars: share of deals")
     mix.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     mix.grid(axis="x", visible=False)
-    doubled = _ratio(rows["doubled"].iloc[0], rows["scored"].iloc[0]).item() if "doubled" in rows else math.nan
-    title = f"{variant}: outcome mix by knock limit"
+    doubled = float(rows["doubled_share"].iloc[0])
+    title = "outcome mix by knock limit"
     if finite(doubled) and doubled > 0:
         title += f" ({percent(doubled)} of scored hands doubled by a spade up card)"
     mix.set_title(title)
-    for ax, column, unit in ((points_ax, "points", "points per hand"), (turns_ax, "turns", "turns per hand")):
-        ax.plot(limits, _ratio(rows[column], hands), "o-", color=PALETTE[0], label=variant)
-        for i, other in enumerate(others):
-            ref = table[table["variant"] == other]
-            value = _ratio(ref[column].sum(), ref["hands"].sum()).item()
+    for ax, column, unit in ((points_ax, "points_per_hand", "points per hand"), (turns_ax, "mean_turns", "turns")):
+        ax.plot(limits, rows[column].to_numpy(float), "o-", color=PALETTE[0], label=label)
+        for i, ref in enumerate(references.itertuples(index=False)):
+            value = float(getattr(ref, f"cell_{column}"))
             if finite(value):
-                ax.axhline(value, color=PALETTE[1 + i], linestyle="--", label=other)
+                ax.axhline(value, color=PALETTE[(1 + i) % len(PALETTE)], linestyle="--", label=ref.label)
         ax.set_xticks(limits)
         ax.set_xlabel("knock limit (points)")
-        ax.set_ylabel(unit)
+        ax.set_ylabel(unit if unit != "turns" else "turns per hand")
         ax.set_ylim(0, ax.get_ylim()[1] * 1.08)
-        ax.legend(loc="lower right")
+        ax.legend(loc="lower right", fontsize=8)
     points_ax.set_title("Points per hand")
     turns_ax.set_title("Hand length")
-    fig.suptitle("Standard vs Oklahoma: the up card's knock limit" if others else "Oklahoma: the up card's knock limit")
+    against = f" against {'; '.join(references['label'])}" if not references.empty else ""
+    fig.suptitle(f"{label}, {pairing}: the up card's knock limit{against}")
     return fig
 
 
-def knock_limit_caption(table: pd.DataFrame) -> str:
-    """Gin share at the lowest and highest limit, doubled hands, and points per hand against Standard."""
-    variants = oklahoma_variants(table)
-    if not variants:
-        return "Every hand had the same knock limit."
-    variant = variants[0]
-    rows = table[(table["variant"] == variant) & (table["hands"] > 0)].sort_values("limit")
+def knock_limit_caption(table: pd.DataFrame, block: tuple[Any, str, str], more: int = 0) -> str:
+    """The cell and pairing; gin share at the lowest and highest limit, doubled hands, and the cell's points per
+    hand against each reference cell's (the same pairing, each cell alone). ``more``: blocks not drawn."""
+    _, label, pairing = block
+    rows = _block_rows(table, block)
     low, high = rows.iloc[0], rows.iloc[-1]
-    gin = rows["gin"] + rows.get("big_gin", 0)
-    gin_low = _ratio(gin.iloc[0], low["hands"]).item()
-    gin_high = _ratio(gin.iloc[-1], high["hands"]).item()
     sentence = (
-        f"Under {variant}, gin ends {percent(gin_low)} of hands at knock limit {int(low['limit'])} "
-        f"against {percent(gin_high)} at limit {int(high['limit'])}"
+        f"Under {label}, {pairing}: gin ends {percent(low['gin_rate'])} of hands at knock limit "
+        f"{int(low['knock_limit'])} against {percent(high['gin_rate'])} at limit {int(high['knock_limit'])}"
     )
-    doubled = _ratio(rows["doubled"].iloc[0], rows["scored"].iloc[0]).item() if "doubled" in rows else math.nan
+    doubled = float(rows["doubled_share"].iloc[0])
     if finite(doubled):
         sentence += f", {percent(doubled)} of scored hands are doubled by a spade up card"
-    points = _ratio(rows["points"].sum(), rows["hands"].sum()).item()
-    others = [v for v in _order(table["variant"]) if v not in variants]
-    if others:
-        ref = table[table["variant"] == others[0]]
-        ref_points = _ratio(ref["points"].sum(), ref["hands"].sum()).item()
-        sentence += f", and a hand scores {points:.1f} points against {ref_points:.1f} under {others[0]}"
+    points = float(rows["cell_points_per_hand"].iloc[0])
+    references = knock_limit_references(table, block)
+    drawn = references.head(MAX_REFERENCES)
+    if not drawn.empty:
+        others = [f"{ref.cell_points_per_hand:.1f} under {ref.label}" for ref in drawn.itertuples(index=False)]
+        sentence += f", and a hand scores {points:.1f} points against {'; '.join(others)} (the same pairing)"
+        if len(references) > len(drawn):
+            sentence += f"; {len(references) - len(drawn)} more fixed-limit cells are in knock_limits.csv"
     else:
         sentence += f", and a hand scores {points:.1f} points on average"
-    return sentence + "."
+    sentence += "."
+    if more:
+        sentence += f" {more} more Oklahoma cell and pairing blocks are not drawn: knock_limits.csv has them all."
+    return sentence
 
 
 # -- variant comparison and sweeps -----------------------------------------------------------------------------
+
+
+def _held_note(table: pd.DataFrame) -> str:
+    """``' (other switches at the baseline's values: gin_bonus at 20)'``, or empty with one switch."""
+    held = str(table["held"].iloc[0]) if "held" in table and isinstance(table["held"].iloc[0], str) else ""
+    return f" (other switches at the baseline's values: {held})" if held else ""
+
+
+def _cells_named(table: pd.DataFrame) -> str:
+    """``'cells 0 (preset=standard), 1 (preset=oklahoma)'``: the cells a figure's rows come from."""
+    if "cell" not in table or "cell_label" not in table:
+        return ""
+    return "cells " + "; ".join(f"{int(row.cell)} ({row.cell_label})" for row in table.itertuples(index=False))
+
+
+def _pairing_head(table: pd.DataFrame) -> str:
+    """``'simple vs random, one cell per value: cells 0 (...); 2 (...) (other switches at ...): '``."""
+    first = table.iloc[0]
+    cells = _cells_named(table)
+    return f"{first['player']} vs {first['opponent']}" + (f", {cells}" if cells else "") + _held_note(table) + ": "
 
 
 def axis_label(switch: str) -> str:
@@ -871,16 +923,17 @@ def variant_chart(table: pd.DataFrame) -> Figure:
     ax.set_title(f"vs {table['opponent'].iloc[0]}")
     ax.grid(axis="y", visible=False)
     switch = str(table["switch"].iloc[0])
-    fig.suptitle(f"Rule variants compared: {switch}")
+    pairing = f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]}"
+    fig.suptitle(f"Rule variants compared: {switch}, {pairing}{_held_note(table)}")
     return fig
 
 
 def variant_caption(table: pd.DataFrame) -> str:
-    """The last variant against the first: hand length, points per hand, gin share and doubled hands."""
+    """The pairing and the cells first, then the last variant against the first: hand length, points per hand, gin
+    share and doubled hands (each the cell's own numbers, the ones the knock-limit figure and the CLI give)."""
     first, last = table.iloc[0], table.iloc[-1]
-    gin_first = _ratio(first["gin"], first["hands"]).item()
-    gin_last = _ratio(last["gin"], last["hands"]).item()
-    sentence = (
+    gin_first, gin_last = float(first["gin_rate"]), float(last["gin_rate"])
+    sentence = _pairing_head(table) + (
         f"{last['label']} hands last {last['mean_turns']:.1f} turns against {first['mean_turns']:.1f} "
         f"under {first['label']}, score {last['points_per_hand']:.1f} points against {first['points_per_hand']:.1f} "
         f"and end in gin {percent(gin_last)} against {percent(gin_first)} of the time"
@@ -905,7 +958,8 @@ SWEEP_RATES = (
 
 @styled
 def sweep_chart(table: pd.DataFrame) -> Figure:
-    """A line per metric over one swept numeric switch (other switches pooled).
+    """A line per metric over one swept numeric switch, for one pairing, one cell per value (the other switches at
+    the baseline's values, column ``held``).
 
     ``table``: one row per value of ``switch`` (column ``value``) with the rates of
     :data:`SWEEP_RATES` (shares), ``win_rate`` with ``win_rate_low``/``win_rate_high``,
@@ -958,8 +1012,8 @@ def sweep_chart(table: pd.DataFrame) -> Figure:
             ax.tick_params(labelbottom=True)
     if len(x) <= 12:
         axes[0].set_xticks(x)
-    pooled = " (other switches pooled)" if bool(table.get("pooled", pd.Series([False])).iloc[0]) else ""
-    fig.suptitle(f"Sweep over {switch}{pooled}")
+    pairing = f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]}"
+    fig.suptitle(f"Sweep over {switch}, {pairing}{_held_note(table)}")
     return fig
 
 
@@ -971,8 +1025,8 @@ def sweep_caption(table: pd.DataFrame) -> str:
     for column, label in SWEEP_RATES[:5]:
         if column in table and finite(first[column]) and finite(last[column]):
             moves.append((abs(last[column] - first[column]), column, label))
-    sentence = (
-        f"From {switch} {_value_text(first['value'])} to {_value_text(last['value'])}, "
+    sentence = _pairing_head(table) + (
+        f"from {switch} {_value_text(first['value'])} to {_value_text(last['value'])}, "
         f"{first['player']}'s win rate against {first['opponent']} goes from {percent(first['win_rate'])} "
         f"to {percent(last['win_rate'])}"
     )

@@ -130,7 +130,7 @@ def slice_cells(result: dict[str, Any], switches: list[str]) -> dict[tuple[Any, 
     return found
 
 
-def _held(result: dict[str, Any], switches: list[str]) -> str:
+def held_phrase(result: dict[str, Any], switches: list[str]) -> str:
     """``'gin_bonus at 20'``: the other switches, held at the baseline's values (empty with none)."""
     base = result["cells"][_baseline(result)]["settings"]
     return join_phrases([f"{key} at {_text(value)}" for key, value in base.items() if key not in switches])
@@ -329,6 +329,7 @@ def heatmap_table(result: dict[str, Any], rows: str, columns: str) -> pd.DataFra
                 "skill_spread_high": spread.get("high", math.nan),
                 "first_player_win_rate": first / scored if scored else math.nan,
                 "hands_per_game": hands / games if games and _unit(result) == "games" else math.nan,
+                "pairings": len(cell["pairings"]),
             }
         )
     return pd.DataFrame(data)
@@ -338,8 +339,8 @@ def heatmap_table(result: dict[str, Any], rows: str, columns: str) -> pd.DataFra
 HEATMAP_PANELS = (
     ("win_rate", "{player}'s win rate (%)", 100.0, "{:.1f}", "RdBu"),
     ("skill_spread", "skill spread (Elo, best - worst)", 1.0, "{:.0f}", "viridis"),
-    ("first_player_win_rate", "first player's share of scored hands (%)", 100.0, "{:.1f}", "PuOr"),
-    ("hands_per_game", "hands per game", 1.0, "{:.1f}", "cividis"),
+    ("first_player_win_rate", "first player's share of scored hands{pooled} (%)", 100.0, "{:.1f}", "PuOr"),
+    ("hands_per_game", "hands per game{pooled}", 1.0, "{:.1f}", "cividis"),
 )
 
 
@@ -383,12 +384,21 @@ def heatmap_chart(table: pd.DataFrame) -> Figure:
         ax.set_xlabel(columns)
         ax.set_ylabel(rows)
         ax.grid(False)
-        ax.set_title(title.format(player=player), fontsize=10)
+        ax.set_title(title.format(player=player, pooled=_pooled(table, short=True)), fontsize=10)
         fig.colorbar(image, ax=ax, shrink=0.85)
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle(f"{rows} x {columns}")
     return fig
+
+
+def _pooled(table: pd.DataFrame, short: bool = False) -> str:
+    """``' (all 3 pairings pooled)'`` when a cell has several pairings (its first-player share and hands per game
+    pool them), else empty: a figure says what it pools (issue 32 item 2)."""
+    count = int(table["pairings"].max()) if "pairings" in table and len(table) else 1
+    if count <= 1:
+        return ""
+    return ", all pairings" if short else f" (all {count} pairings pooled)"
 
 
 def _extremes(table: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series] | None:
@@ -438,10 +448,11 @@ def heatmap_caption(table: pd.DataFrame, held: str = "") -> str:
             )
     first = table["first_player_win_rate"].astype(float)
     if np.isfinite(first.to_numpy()).any():
-        parts.append(f"the first player wins {_span(percent(first.min()), percent(first.max()), ' of scored hands')}")
+        shares = _span(percent(first.min()), percent(first.max()), " of scored hands")
+        parts.append(f"the first player wins {shares}{_pooled(table)}")
     length = table["hands_per_game"].astype(float)
     if np.isfinite(length.to_numpy()).any():
-        parts.append(f"games last {_span(f'{length.min():.1f}', f'{length.max():.1f}', ' hands')}")
+        parts.append(f"games last {_span(f'{length.min():.1f}', f'{length.max():.1f}', ' hands')}{_pooled(table)}")
     return "; ".join(parts) + "."
 
 
@@ -595,7 +606,7 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
         shown = {"value": "text", "win_rate": "pct", "win_rate_low": "pct", "win_rate_high": "pct"}
         shown |= {"difference": "pct", "difference_low": "pct", "difference_high": "pct", "p_holm": "p"}
         shown |= {"significant": "text"}
-        held = _held(result, [switch])
+        held = held_phrase(result, [switch])
         note = f"Other switches at the baseline's values ({held})." if held else ""
         title = f"Effect of {switch} on {player}'s win rate against {against}"
         made.append((f"effect_{switch}", title, effect_table(result, switch), shown, note))
@@ -636,7 +647,7 @@ def figures(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> list[tup
         table = frames[f"effect_{switch}"]
         if table.empty:
             continue
-        caption = effect_caption(table, comparisons, _held(result, [switch]))
+        caption = effect_caption(table, comparisons, held_phrase(result, [switch]))
         made.append((f"effect_{switch}", f"Effect of {switch}", f"effect_{switch}", effect_chart(table), caption))
     significant = frames.get("significant_differences")
     baseline = (result.get("baseline") or {}).get("label") or _label(result["cells"][_baseline(result)]["settings"])
@@ -649,7 +660,7 @@ def figures(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> list[tup
         table = frames[name]
         if table.empty or not heatmap_panels(table):
             continue
-        caption = heatmap_caption(table, _held(result, [rows, columns]))
+        caption = heatmap_caption(table, held_phrase(result, [rows, columns]))
         made.append((name, f"{rows} x {columns}", name, heatmap_chart(table), caption))
     return made
 

@@ -22,6 +22,7 @@ from matplotlib.figure import Figure
 from simgin.reports import figures as F
 from simgin.reports.build import (
     deadwood_table,
+    knock_limit_table,
     outcome_table,
     report_figures,
     result_tables,
@@ -488,50 +489,47 @@ def test_seat_edge_chart_and_caption():
 
 
 def limit_fixture() -> pd.DataFrame:
-    rows = []
-    for variant, oklahoma in (("Standard", False), ("Oklahoma", True)):
-        for limit in range(11):
-            hands = (100.0 if limit >= 1 else 0.0) if oklahoma else (1000.0 if limit == 10 else 0.0)
-            gin = {1: 40.0, 10: 5.0}.get(limit, 10.0) if oklahoma else 30.0 * (limit == 10)
-            rows.append(
-                {
-                    "variant": variant,
-                    "oklahoma": oklahoma,
-                    "limit": limit,
-                    "hands": hands,
-                    "knock": hands - gin - (2.0 if hands else 0.0),
-                    "gin": gin if hands else 0.0,
-                    "big_gin": 0.0,
-                    "undercut": 0.0,
-                    "dead": 2.0 if hands else 0.0,
-                    "turns": 15.0 * hands,
-                    "points": (30.0 if oklahoma else 25.0) * hands,
-                    "doubled": 245.0 if oklahoma else 0.0,
-                    "scored": 980.0,
-                }
-            )
-    return pd.DataFrame(rows)
+    """A Standard cell (every hand at limit 10) and an Oklahoma cell (100 hands at each limit 1-10), one pairing."""
+    standard = tally_dict(
+        hands=1000, scored=998, gin=30, knock=968, dead=2, turns=15000, points_a=15000, points_b=10000,
+        limit10_hands=1000, limit10_gin=30, limit10_knock=968, limit10_dead=2, limit10_turns=15000,
+        limit10_points=25000,
+    )  # fmt: skip
+    fields = {"hands": 1000, "scored": 980, "doubled": 245, "turns": 15000, "points_a": 18000, "points_b": 12000}
+    for limit in range(1, 11):
+        gin = {1: 40, 10: 5}.get(limit, 10)
+        fields |= {f"limit{limit}_hands": 100, f"limit{limit}_gin": gin, f"limit{limit}_dead": 2}
+        fields |= {f"limit{limit}_knock": 98 - gin, f"limit{limit}_turns": 1500, f"limit{limit}_points": 3000}
+    oklahoma = tally_dict(**fields)
+    return knock_limit_table(
+        [
+            (0, "oklahoma=false", False, [("simple", "random", standard)]),
+            (1, "oklahoma=true", True, [("simple", "random", oklahoma)]),
+        ]
+    )
 
 
 def test_knock_limit_chart_and_caption():
     table = limit_fixture()
-    assert F.oklahoma_variants(table) == ["Oklahoma"]
-    fig = F.knock_limit_chart(table)
+    (block,) = F.knock_limit_blocks(table)
+    assert block == (1, "oklahoma=true", "simple vs random")
+    fig = F.knock_limit_chart(table, block)
     mix, points, turns = fig.axes
     assert len(mix.patches) == 10 * 3  # limits 1-10, knock/gin/dead
     assert "25.0% of scored hands doubled" in mix.get_title()
     assert points.get_ylabel() == "points per hand" and turns.get_ylabel() == "turns per hand"
-    assert [line.get_label() for line in points.get_lines()] == ["Oklahoma", "Standard"]
-    assert fig.get_suptitle() == "Standard vs Oklahoma: the up card's knock limit"
-    assert F.knock_limit_caption(table) == (
-        "Under Oklahoma, gin ends 40.0% of hands at knock limit 1 against 5.0% at limit 10, 25.0% of scored hands are "
-        "doubled by a spade up card, and a hand scores 30.0 points against 25.0 under Standard."
+    assert [line.get_label() for line in points.get_lines()] == ["oklahoma=true", "oklahoma=false"]
+    assert fig.get_suptitle() == "oklahoma=true, simple vs random: the up card's knock limit against oklahoma=false"
+    assert F.knock_limit_caption(table, block) == (
+        "Under oklahoma=true, simple vs random: gin ends 40.0% of hands at knock limit 1 against 5.0% at limit 10, "
+        "25.0% of scored hands are doubled by a spade up card, and a hand scores 30.0 points against 25.0 under "
+        "oklahoma=false (the same pairing)."
     )
     standard_only = table[~table["oklahoma"]]
-    assert F.oklahoma_variants(standard_only) == []
+    assert F.knock_limit_blocks(standard_only) == []
 
 
-def group_fixture(switch: str, values: list, pooled: bool = False) -> pd.DataFrame:
+def group_fixture(switch: str, values: list, held: str = "") -> pd.DataFrame:
     rows = []
     for i, value in enumerate(values):
         hands = 1000.0
@@ -540,7 +538,10 @@ def group_fixture(switch: str, values: list, pooled: bool = False) -> pd.DataFra
                 "switch": switch,
                 "value": value,
                 "label": f"{switch}={value}" if switch != "oklahoma" else ("Oklahoma" if value else "Standard"),
-                "pooled": pooled,
+                "held": held,
+                "cell": 2 * i,
+                "cell_label": f"{switch}={value}",
+                "pairing": "simple vs random",
                 "player": "simple",
                 "opponent": "random",
                 "hands": hands,
@@ -568,7 +569,7 @@ def group_fixture(switch: str, values: list, pooled: bool = False) -> pd.DataFra
 
 
 def test_sweep_chart_and_caption():
-    table = group_fixture("knock_limit", [6, 8, 10], pooled=True)
+    table = group_fixture("knock_limit", [6, 8, 10], held="oklahoma at false")
     fig = F.sweep_chart(table)
     rates, win, turns, points = fig.axes
     assert [line.get_label() for line in rates.get_lines()] == [
@@ -581,10 +582,14 @@ def test_sweep_chart_and_caption():
     assert rates.get_xlabel() == "knock_limit (points)" and rates.get_ylabel() == "share (%)"
     assert list(win.get_lines()[0].get_ydata()) == pytest.approx([90.0, 92.0, 94.0])
     assert turns.get_ylabel() == "turns per hand" and points.get_ylabel() == "points per hand"
-    assert fig.get_suptitle() == "Sweep over knock_limit (other switches pooled)"
+    assert fig.get_suptitle() == (
+        "Sweep over knock_limit, simple vs random (other switches at the baseline's values: oklahoma at false)"
+    )
     assert F.sweep_caption(table) == (
-        "From knock_limit 6 to 10, simple's win rate against random goes from 90.0% to 94.0%, the knock share of "
-        "hands from 90.0% to 70.0% and mean hand length from 16.0 to 20.0 turns."
+        "simple vs random, cells 0 (knock_limit=6); 2 (knock_limit=8); 4 (knock_limit=10) (other switches at the "
+        "baseline's values: oklahoma at false): from knock_limit 6 to 10, simple's win rate against random goes "
+        "from 90.0% to 94.0%, the knock share of hands from 90.0% to 70.0% and mean hand length from 16.0 to 20.0 "
+        "turns."
     )
     games = table.assign(hands_per_game=[3.0, 3.5, 4.0])
     assert len([ax for ax in F.sweep_chart(games).axes if ax.get_visible()]) == 5
@@ -598,10 +603,11 @@ def test_variant_chart_and_caption():
     assert [t.get_text() for t in turns.get_yticklabels()] == ["Standard", "Oklahoma"]
     assert turns.get_xlabel() == "turns per hand" and points.get_xlabel() == "points per hand"
     assert win.get_xlabel() == "simple's win rate (%)"
-    assert fig.get_suptitle() == "Rule variants compared: oklahoma"
+    assert fig.get_suptitle() == "Rule variants compared: oklahoma, simple vs random"
     assert F.variant_caption(table) == (
-        "Oklahoma hands last 18.0 turns against 16.0 under Standard, score 60.0 points against 50.0 and end in gin "
-        "15.0% against 5.0% of the time; 25.0% of Oklahoma's scored hands are doubled."
+        "simple vs random, cells 0 (oklahoma=False); 2 (oklahoma=True): Oklahoma hands last 18.0 turns against "
+        "16.0 under Standard, score 60.0 points against 50.0 and end in gin 15.0% against 5.0% of the time; 25.0% of "
+        "Oklahoma's scored hands are doubled."
     )
 
 
@@ -680,29 +686,31 @@ def test_result_tables_of_a_tournament(tournament, tournament_tables):
     seat = tables["seat_edge"].frame.iloc[0]
     assert seat["first_player_wins"] == first["first_player_wins"] and seat["net_sq"] == first["net_a_sq"]
     limits = tables["knock_limits"].frame
-    assert set(limits["variant"]) == {"Standard"}
-    assert limits.loc[limits["limit"] == 10, "hands"].item() == 2400.0
+    assert set(limits["label"]) == {"Standard"} and not limits["oklahoma"].any()
+    assert limits["pairing"].tolist() == ["heuristic vs simple", "heuristic vs random", "simple vs random"]
+    assert limits.loc[limits["knock_limit"] == 10, "hands"].tolist() == [800] * 3  # per pairing, never pooled
     duplicate = tables["duplicate"].frame
     assert duplicate["pairs"].tolist() == [400.0] * 3
     assert duplicate["rho"].iloc[0] == pytest.approx(tournament["pairings"][0]["paired"]["rho"])
 
 
-def test_sweep_tables_pool_other_switches():
+def test_sweep_tables_hold_the_other_switches_at_the_baseline():
     result = synthetic_sweep()
     tables = result_tables(result)
     by_limit = tables["sweep_knock_limit"].frame
-    assert by_limit["value"].tolist() == [6, 8, 10] and by_limit["cells"].tolist() == [2, 2, 2]
-    cells = [c for c in result["cells"] if c["settings"]["knock_limit"] == 8]
-    gins = sum(c["pairings"][0]["tally"]["gin"] for c in cells)
-    assert by_limit.loc[1, "gin"] == gins and by_limit.loc[1, "hands"] == 800.0
+    assert by_limit["value"].tolist() == [6, 8, 10] and by_limit["cell"].tolist() == [0, 2, 4]  # oklahoma=false
+    assert set(by_limit["held"]) == {"oklahoma at false"}
+    assert (
+        by_limit.loc[1, "gin"] == result["cells"][2]["pairings"][0]["tally"]["gin"] and by_limit.loc[1, "hands"] == 400
+    )
     by_variant = tables["sweep_oklahoma"].frame
-    assert by_variant["label"].tolist() == ["Standard", "Oklahoma"]
+    assert by_variant["label"].tolist() == ["Standard", "Oklahoma"] and by_variant["cell"].tolist() == [0, 1]
     assert by_variant.loc[0, "doubled_share"] == 0.0 and 0.15 < by_variant.loc[1, "doubled_share"] < 0.35
     limits = tables["knock_limits"].frame
-    assert F.oklahoma_variants(limits) == ["Oklahoma"]
+    assert [cell for cell, _, _ in F.knock_limit_blocks(limits)] == [1, 3, 5]  # each Oklahoma cell alone
     assert len(tables["sweep_cells"].frame) == 6 * 2
     names = [f.name for f in report_figures(result, tables)]
-    assert names == ["sweep_knock_limit", "variants_oklahoma", "knock_limits"]
+    assert names == ["sweep_knock_limit", "variants_oklahoma", "knock_limits_1", "knock_limits_2", "knock_limits_3"]
 
 
 def test_figures_shown_only_with_data(tournament):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import html
+import itertools
 import re
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def test_the_study_comes_before_the_other_sweep_figures(three):
     result, _ = three
     names = [figure.name for figure in report_figures(result, result_tables(result))]
     assert names[:2] == ["effect_preset", "effect_gin_bonus"]
-    assert names.index("heatmap_preset_gin_bonus") < names.index("variants_preset")
+    assert names.index("heatmap_preset_gin_bonus") < names.index("variants_preset_1")
     assert "sweep_cells" in result_tables(result)  # the old tables are still there
 
 
@@ -108,12 +109,17 @@ def test_a_preset_oklahoma_cell_is_oklahoma(three):
     result, page = three
     assert all("oklahoma" not in cell["settings"] for cell in result["cells"])  # only the preset says so
     limits = result_tables(result)["knock_limits"].frame
-    assert sorted(set(limits["variant"])) == ["Oklahoma", "Standard"]
-    oklahoma = limits[limits["variant"] == "Oklahoma"]
-    cells = [c for c in result["cells"] if c["settings"]["preset"] == "oklahoma" and c["same_game_as"] is None]
-    assert oklahoma["hands"].sum() == sum(p["tally"]["hands"] for c in cells for p in c["pairings"])
-    assert "knock_limits" in [figure.name for figure in report_figures(result, result_tables(result))]
-    assert any(item.startswith("Knock limit: Under Oklahoma") for item in findings(page))
+    oklahoma = limits[limits["oklahoma"]]
+    cells = [
+        i for i, c in enumerate(result["cells"]) if c["settings"]["preset"] == "oklahoma" and c["same_game_as"] is None
+    ]
+    assert sorted(set(oklahoma["cell"])) == cells
+    for index in cells:
+        for p in result["cells"][index]["pairings"]:
+            block = oklahoma[(oklahoma["cell"] == index) & (oklahoma["pairing"] == f"{p['a']} vs {p['b']}")]
+            assert block["hands"].sum() == p["tally"]["hands"]
+    assert "knock_limits_1" in [figure.name for figure in report_figures(result, result_tables(result))]
+    assert any(item.startswith("Knock limit: Under preset=oklahoma, gin_bonus=") for item in findings(page))
 
 
 def test_heatmaps_hold_the_cells_numbers(three):
@@ -184,7 +190,7 @@ def test_a_two_player_study_reads_its_pairing(two):
     rate = result["cells"][oklahoma]["pairings"][0]["win_rate"]
     assert f"{pct(rate)} " in first and "under preset=oklahoma" in first
     limits = result_tables(result)["knock_limits"].frame
-    assert "Oklahoma" in set(limits["variant"])
+    assert set(limits.loc[limits["oklahoma"], "label"]) == {"preset=oklahoma"}
 
 
 # -- tune-rules: the verdict in numbers, first ----------------------------------------------------------------
@@ -315,3 +321,207 @@ def test_the_cell_table_gives_every_rate_with_its_interval_the_seat_edge_include
         assert [row[f"{metric}_low"], row[f"{metric}_high"]] == pairing[f"{metric}_ci"]
     assert {"first_player_win_rate_low", "first_player_win_rate_high", "skill_spread"} <= set(table.shown)
     assert "Every cell: rates with 95% intervals" in page.read_text()
+
+
+# -- every figure's numbers, recomputed from the cells it names (issue 32 items 1, 2) -------------------------
+
+
+PRESETS = ["preset=standard,oklahoma,hollywood,straight"]
+
+
+@pytest.fixture(scope="module")
+def presets(tmp_path_factory) -> tuple[dict, Path, str]:
+    """The issue's Oklahoma study in small: three players over four presets, run by the CLI (its text kept)."""
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    out = tmp_path_factory.mktemp("study") / "presets"
+    args = ["sweep", *THREE, "--grid", *PRESETS, "--games", "16", "--seed", "11", "--workers", "1", "--out", str(out)]
+    run = CliRunner().invoke(main, args)
+    assert run.exit_code == 0, run.output
+    written = write_report(out)
+    return load_result(out), written.html, run.output
+
+
+def pairing_tally(result: dict, cell: int, pairing: str) -> dict:
+    """The per-cell record of one pairing: the tally of the game cell ``cell`` plays."""
+    entry = pairing_entry(result, cell, pairing)
+    return entry["tally"]
+
+
+def pairing_entry(result: dict, cell: int, pairing: str) -> dict:
+    played = result["cells"][cell].get("same_game_as")
+    record = result["cells"][cell if played is None else int(played)]
+    (entry,) = [p for p in record["pairings"] if f"{p['a']} vs {p['b']}" == pairing]
+    return entry
+
+
+def cell_by_label(result: dict, label: str) -> int:
+    (index,) = [i for i, c in enumerate(result["cells"]) if c["label"] == label and c["same_game_as"] is None]
+    return index
+
+
+def in_slice(result: dict, cell: int, switches: list[str]) -> bool:
+    """Whether every switch but ``switches`` has the baseline cell's value in ``cell`` (the cells a figure shows)."""
+    base = result["cells"][result["baseline"]["cell"]]["settings"]
+    settings = result["cells"][cell]["settings"]
+    return all(settings[key] == base[key] for key in settings if key not in switches)
+
+
+def one(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def figures_of(result: dict) -> list:
+    return report_figures(result, result_tables(result))
+
+
+def check_knock_limits(result: dict, files: Path, figures: list) -> None:
+    """knock_limits.csv and every knock-limit caption, recomputed from the per-cell tallies of the cells they name."""
+    drawn = [f for f in figures if f.name.startswith("knock_limits")]
+    oklahoma = [i for i, c in enumerate(result["cells"]) if c["rules"]["oklahoma"] and c["same_game_as"] is None]
+    fixed = [i for i, c in enumerate(result["cells"]) if not c["rules"]["oklahoma"] and c["same_game_as"] is None]
+    pairings = [f"{p['a']} vs {p['b']}" for p in result["cells"][0]["pairings"]]
+    labels = {c["label"] for c in result["cells"]}
+    for figure in drawn:  # every number in the caption belongs to a cell it names (not to "Standard", a pool)
+        points = re.search(
+            r"a hand scores [\d.]+ points against (.+?)(?: \(the same pairing\))?\.(?: |$)", figure.caption
+        )
+        assert points, figure.caption
+        for part in points[1].split("; "):
+            named = re.fullmatch(r"[\d.]+ under (.+)", part)
+            assert named and named[1] in labels, f"{part!r} names no cell: {figure.caption}"
+        head = re.match(
+            r"Under (.+?), (\w+ vs \w+): gin ends ([\d.]+)% of hands at knock limit (\d+) against ([\d.]+)% at limit "
+            r"(\d+)",
+            figure.caption,
+        )
+        assert head, figure.caption
+        label, pairing = head[1], head[2]
+        cell = cell_by_label(result, label)
+        assert cell in oklahoma and label in figure.figure.get_suptitle() and pairing in figure.figure.get_suptitle()
+        t = pairing_tally(result, cell, pairing)
+        for share, limit in ((head[3], head[4]), (head[5], head[6])):
+            assert share == one(100 * t[f"limit{limit}_gin"] / t[f"limit{limit}_hands"])
+        points = re.search(r"a hand scores ([\d.]+) points against (.+) \(the same pairing\)", figure.caption)
+        assert points, figure.caption
+        assert points[1] == one((t["points_a"] + t["points_b"]) / t["hands"])
+        references = [re.fullmatch(r"([\d.]+) under (.+)", part) for part in points[2].split("; ")]
+        assert sorted(cell_by_label(result, ref[2]) for ref in references) == fixed  # each named, each alone
+        for ref in references:
+            other = pairing_tally(result, cell_by_label(result, ref[2]), pairing)
+            assert ref[1] == one((other["points_a"] + other["points_b"]) / other["hands"])
+    assert len(drawn) == len(oklahoma) * len(pairings)  # every Oklahoma cell and pairing, none pooled
+    limits = pd.read_csv(files / "knock_limits.csv")
+    assert {"cell", "label", "pairing"} <= set(limits.columns)  # one block per cell and pairing
+    for row in limits.itertuples(index=False):
+        cell = result["cells"][row.cell]
+        assert row.label == cell["label"] and bool(row.oklahoma) == bool(cell["rules"]["oklahoma"])
+        t, k = pairing_tally(result, row.cell, row.pairing), row.knock_limit
+        hands = t[f"limit{k}_hands"]
+        assert row.hands == hands and row.share == pytest.approx(hands / t["hands"])
+        assert row.gin_rate == pytest.approx(t[f"limit{k}_gin"] / hands)
+        assert row.points_per_hand == pytest.approx(t[f"limit{k}_points"] / hands)
+        assert row.mean_turns == pytest.approx(t[f"limit{k}_turns"] / hands)
+        assert row.cell_points_per_hand == pytest.approx((t["points_a"] + t["points_b"]) / t["hands"])
+
+
+def check_switch_tables(result: dict, files: Path, figures: list) -> None:
+    """sweep_<switch>.csv and the Variants captions: one row per pairing and value, from the one cell named."""
+    for switch in result["grid"]:
+        table = pd.read_csv(files / f"sweep_{switch}.csv", keep_default_na=False)
+        pairings = {f"{p['a']} vs {p['b']}" for p in result["cells"][0]["pairings"]}
+        assert set(table["pairing"]) == pairings  # every pairing, not the first only
+        for row in table.itertuples(index=False):
+            cell = result["cells"][row.cell]
+            assert (
+                in_slice(result, row.cell, [switch]) and str(cell["settings"][switch]).lower() == str(row.value).lower()
+            )
+            assert row.cell_label == cell["label"]
+            t, entry = pairing_tally(result, row.cell, row.pairing), pairing_entry(result, row.cell, row.pairing)
+            assert row.hands == t["hands"] and row.gin_rate == pytest.approx(t["gin"] / t["hands"])
+            assert row.points_per_hand == pytest.approx((t["points_a"] + t["points_b"]) / t["hands"])
+            assert row.mean_turns == pytest.approx(t["turns"] / t["hands"])
+            assert row.win_rate == pytest.approx(entry["win_rate"])  # the CLI's cells table's number
+            assert (row.win_rate_low, row.win_rate_high) == pytest.approx(tuple(entry["win_rate_ci"]))
+        for figure in [f for f in figures if f.name.startswith(f"variants_{switch}")]:
+            head = re.match(r"(\w+ vs \w+), cells (.+?)(?: \(other switches at [^)]*\))?: (.+)$", figure.caption)
+            assert head, figure.caption
+            pairing = head[1]
+            named = [int(part.split(" ", 1)[0]) for part in head[2].split("; ")]
+            assert all(in_slice(result, cell, [switch]) for cell in named)
+            assert pairing in figure.figure.get_suptitle()
+            first, last = pairing_tally(result, named[0], pairing), pairing_tally(result, named[-1], pairing)
+            numbers = re.search(
+                r"hands last ([\d.]+) turns against ([\d.]+) under .+, score ([\d.]+) points against ([\d.]+) and end "
+                r"in gin ([\d.]+)% against ([\d.]+)%",
+                head[3],
+            )
+            assert numbers, figure.caption
+            assert numbers.groups() == (
+                one(last["turns"] / last["hands"]),
+                one(first["turns"] / first["hands"]),
+                one((last["points_a"] + last["points_b"]) / last["hands"]),
+                one((first["points_a"] + first["points_b"]) / first["hands"]),
+                one(100 * last["gin"] / last["hands"]),
+                one(100 * first["gin"] / first["hands"]),
+            )
+
+
+def check_study_tables(result: dict, files: Path) -> None:
+    """The study's effect and heat-map tables: each row from the one cell it names, in the figure's slice."""
+    for switch in result["grid"]:
+        for row in pd.read_csv(files / f"effect_{switch}.csv").itertuples(index=False):
+            assert in_slice(result, row.cell, [switch])
+            named = result["cells"][row.cell]["first_named"]  # three players: against the others
+            assert row.win_rate == pytest.approx(named["win_rate"])
+    for rows, columns in itertools.combinations(result["grid"], 2):
+        for row in pd.read_csv(files / f"heatmap_{rows}_{columns}.csv").itertuples(index=False):
+            assert in_slice(result, row.cell, [rows, columns])
+            tallies = [p["tally"] for p in result["cells"][row.cell]["pairings"]]
+            first = sum(t["first_player_wins"] for t in tallies) / sum(t["scored"] for t in tallies)
+            assert row.first_player_win_rate == pytest.approx(first) and row.pairings == len(tallies)
+            assert row.win_rate == pytest.approx(result["cells"][row.cell]["first_named"]["win_rate"])
+
+
+@pytest.mark.parametrize("study_fixture", ["presets", "three"])
+def test_every_figure_is_computed_from_exactly_the_cells_it_names(study_fixture, request):
+    """Issue 32 items 1 and 2: the knock-limit figure counted every non-Oklahoma cell as 'Standard' and the Variants
+    figures pooled the first pairing over the other switch; each number is recomputed here from the per-cell records
+    of the cells and pairing the figure names."""
+    result, page = request.getfixturevalue(study_fixture)[:2]
+    files = page.parent / "report_files"
+    figures = figures_of(result)
+    check_knock_limits(result, files, figures)
+    check_switch_tables(result, files, figures)
+    check_study_tables(result, files)
+
+
+def test_the_cli_up_card_table_and_the_report_give_the_same_numbers(presets):
+    """Issue 32 item 2: the CLI printed the first pairing's by-up-card table, the report a pool; now every pairing's
+    block in the CLI is the report's knock_limits.csv block of that cell and pairing, and the caption's gin shares
+    are those numbers."""
+    result, page, output = presets
+    limits = pd.read_csv(page.parent / "report_files" / "knock_limits.csv")
+    blocks = re.findall(
+        r"^([^\n]+?), (\w+ vs \w+): by up card \(knock limit\); [\d.]+% of scored hands doubled\n(.+?)(?=\n\n|\Z)",
+        output,
+        re.S | re.M,
+    )
+    pairings = [f"{p['a']} vs {p['b']}" for p in result["cells"][0]["pairings"]]
+    assert [(label, pairing) for label, pairing, _ in blocks] == [("preset=oklahoma", p) for p in pairings]
+    captions = {f.caption.split(":", 1)[0]: f.caption for f in figures_of(result) if f.name.startswith("knock_limits")}
+    for label, pairing, text in blocks:
+        lines = text.strip().splitlines()
+        header = lines[0].split()
+        printed = pd.DataFrame([line.split() for line in lines[1:]], columns=header).astype(float)
+        cell = cell_by_label(result, label)
+        block = limits[(limits["cell"] == cell) & (limits["pairing"] == pairing)].reset_index(drop=True)
+        assert printed["knock_limit"].tolist() == block["knock_limit"].tolist()
+        assert printed["hands"].tolist() == block["hands"].tolist()
+        for column in ("gin_rate", "knock_rate", "points_per_hand", "mean_turns"):
+            assert printed[column].tolist() == [float(f"{v:.3f}") for v in block[column]]
+        caption = captions[f"Under {label}, {pairing}"]
+        low = block.iloc[0]
+        assert f"gin ends {one(100 * low['gin_rate'])}% of hands at knock limit {int(low['knock_limit'])}" in caption

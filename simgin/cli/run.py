@@ -1099,11 +1099,15 @@ def _switch_text(value: Any) -> str:
 
 
 def _echo_oklahoma_breakdowns(result: Any) -> None:
-    """For Oklahoma cells: outcomes by up card (its knock limit) and the share of doubled spade hands (V9)."""
+    """For Oklahoma cells: every pairing's outcomes by up card (its knock limit) and the share of doubled spade
+    hands (V9), one block per cell and pairing (issue 32 item 2: never the first pairing only)."""
     for index, breakdown in result.oklahoma_breakdowns().items():
         label = result.cells[index].label
-        click.echo(f"\n{label}: by up card (knock limit); {_percent(breakdown['doubled_share'].iloc[0])} doubled")
-        click.echo(breakdown.drop(columns="doubled_share").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        for pairing, block in breakdown.groupby("pairing", sort=False):
+            doubled = _percent(block["doubled_share"].iloc[0])
+            click.echo(f"\n{label}, {pairing}: by up card (knock limit); {doubled} of scored hands doubled")
+            shown = block.drop(columns=["pairing", "doubled_share"])
+            click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
 @click.command()

@@ -10,6 +10,7 @@ run of games, the games) it forfeited, ``forfeits``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from simgin.game.showdown import OUTCOMES
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from simgin.running.config import RunConfig
+
+#: A pairing's sums: a run's :class:`Tally`, or its ``to_dict()`` as result.json keeps it (both read by name).
+Counts = Tally | Mapping[str, float]
 
 
 def pair_statistics(t: Tally) -> dict[str, float]:
@@ -65,7 +69,19 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     }
 
 
-def pairing_rates(t: Tally) -> dict[str, float]:
+def points_per_hand(t: Counts) -> float:
+    """Points scored per hand played, by either player (both players' points over all hands): how much a hand is
+    worth under a pairing's rules. The one definition the CLI, the report's variant figures and its knock-limit
+    figure all use (issue 32 item 2)."""
+    return ratio(t["points_a"] + t["points_b"], t["hands"])
+
+
+def mean_turns(t: Counts) -> float:
+    """Turns per hand played (hand length), for a pairing's tally."""
+    return ratio(t["turns"], t["hands"])
+
+
+def pairing_rates(t: Counts) -> dict[str, float]:
     """What a pairing's hands looked like, the same for both players: the outcome shares of all
     hands (summing to 1), hand length, the knocker's deadwood and the first-player and dealer edge."""
     hands = t["hands"]
@@ -73,7 +89,7 @@ def pairing_rates(t: Tally) -> dict[str, float]:
     rates["forfeit_rate"] = ratio(t["forfeit"], hands)
     rates.update(
         {
-            "mean_turns": ratio(t["turns"], hands),
+            "mean_turns": mean_turns(t),
             "mean_draws": ratio(t["draws"], hands),
             "mean_knocker_deadwood": ratio(t["knocker_deadwood"], t["scored"]),
             "first_player_win_rate": ratio(t["first_player_wins"], t["scored"]),
@@ -156,7 +172,7 @@ def overridden_rules(config: RunConfig) -> dict[str, str]:
     return config.rules.overridden(config.table, config.mode == "games")
 
 
-def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
+def knock_limit_breakdown(t: Counts) -> pd.DataFrame:
     """Outcomes by the hand's knock limit: under Oklahoma the up card sets it (V9), so this is the
     breakdown by up card (ace 1, or 0 when an ace means gin only; face cards 10).
 
@@ -181,3 +197,16 @@ def knock_limit_breakdown(t: Tally) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame["doubled_share"] = ratio(t["doubled"], t["scored"])
     return frame
+
+
+def knock_limit_breakdowns(pairings: Sequence[tuple[str, str, Counts]]) -> pd.DataFrame:
+    """:func:`knock_limit_breakdown` of every pairing, one block of rows per pairing (column ``pairing``,
+    ``'a vs b'``), never pooled over pairings: the by-up-card table of the CLI and of the report are both this
+    (issue 32 items 1, 2). ``pairings``: ``(a, b, tally)`` per pairing (a run's tallies or result.json's)."""
+    import pandas as pd
+
+    blocks = [knock_limit_breakdown(t).assign(pairing=f"{a} vs {b}") for a, b, t in pairings]
+    if not blocks:
+        return pd.DataFrame()
+    frame = pd.concat(blocks, ignore_index=True)
+    return frame[["pairing", *(column for column in frame.columns if column != "pairing")]]

@@ -584,14 +584,21 @@ class SweepResult:
             write_file(out, f"oklahoma_cell{index:03d}.csv", frame_writer(breakdown, "csv"))
 
     def oklahoma_breakdowns(self) -> dict[int, pd.DataFrame]:
-        """Per distinct Oklahoma cell (by index), the first pairing's outcomes by up card, i.e. by the hand's knock
-        limit, with the share of doubled spade hands (V9; :func:`simgin.running.summary.knock_limit_breakdown`)."""
-        from simgin.running.summary import knock_limit_breakdown
+        """Per distinct Oklahoma cell (by index), every pairing's outcomes by up card, i.e. by the hand's knock
+        limit, with the share of doubled spade hands: one block of rows per pairing (column ``pairing``), never
+        pooled (V9; :func:`simgin.running.summary.knock_limit_breakdowns`, which the report uses too; issue 32
+        item 2)."""
+        from simgin.running.summary import knock_limit_breakdowns
 
+        players = self.config.players
         breakdowns = {}
         for cell in self.cells:
             if cell.rules.oklahoma and cell.same_game_as is None:
-                breakdown = knock_limit_breakdown(cell.result.tallies[0])
+                pairings = [
+                    (players[i], players[j], tally)
+                    for (i, j), tally in zip(self.config.pairings, cell.result.tallies, strict=True)
+                ]
+                breakdown = knock_limit_breakdowns(pairings)
                 breakdown["hands"] = breakdown["hands"].astype(int)
                 breakdowns[cell.index] = breakdown
         return breakdowns
