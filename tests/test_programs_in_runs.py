@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import sigint_as_default
 
 from simgin.cli.main import main
 from simgin.players import programs as ps
@@ -72,12 +73,12 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="co
 # -- the same results everywhere ---------------------------------------------------------------
 
 
-def test_the_same_results_on_one_and_two_workers_and_on_dask():
+@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+def test_the_same_results_on_one_and_two_workers(backend):
     config = runner.RunConfig((EXEC_SIMPLE, "greedy"), hands=240, seed=4, chunk_units=30)
     one = runner.run(config, workers=1)
-    two = runner.run(config, workers=2)
-    dask = runner.run(config, workers=2, backend="dask")
-    assert one.tallies[0].to_dict() == two.tallies[0].to_dict() == dask.tallies[0].to_dict()
+    two = runner.run(config, workers=2, backend=backend)
+    assert one.tallies[0].to_dict() == two.tallies[0].to_dict()
     same = runner.run(runner.RunConfig(("simple", "greedy"), hands=240, seed=4, chunk_units=30), workers=1)
     assert one.tallies[0].to_dict() == same.tallies[0].to_dict(), "the example bot is simple"
 
@@ -145,6 +146,7 @@ def test_no_program_is_left_after_a_run_on_workers(pid_dir):
     assert wait_until(lambda: not running(pid_dir), 5.0), running(pid_dir)
 
 
+@pytest.mark.slow  # starts a Dask cluster (README: left out by default)
 def test_no_program_is_left_on_a_dask_cluster_that_outlives_the_run(pid_dir):
     from dask.distributed import LocalCluster
 
@@ -233,6 +235,7 @@ def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
         text=True,
         start_new_session=True,
         cwd=tmp_path,
+        preexec_fn=sigint_as_default,  # Ctrl-C must reach it even when the suite runs with SIGINT ignored
     )
     started = wait_until(lambda: len(os.listdir(pid_dir)) >= 2 and len(running(pid_dir, process.pid)) >= 4, 60.0)
     assert started, "two workers start a program each, under its supervisor"
