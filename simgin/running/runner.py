@@ -31,8 +31,8 @@ import logging
 import math
 import os
 import re
+import secrets
 import shlex
-import shutil
 import signal
 import tempfile
 import time
@@ -385,14 +385,15 @@ def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
 
 
 def _worker_init(parent_pid: int | None = None) -> None:
-    """Set up a pool worker: it dies with the main process ``parent_pid``, ignores Ctrl-C (the main
-    process handles it and ends the workers), writes to stderr what strategies print to stdout
+    """Set up a pool worker: it dies with the main process ``parent_pid``, ignores Ctrl-C and SIGHUP (the
+    main process handles them and ends the workers), writes to stderr what strategies print to stdout
     (which is for results), and runs its kernels on one thread: the pool is the parallelism."""
     import numba
 
     if parent_pid is not None:
         guard.die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up reaches the main process, which ends the workers
     signal.signal(signal.SIGTERM, _worker_terminated)
     os.dup2(2, 1)
     numba.set_num_threads(1)
@@ -470,8 +471,9 @@ class _PoolBackend:
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
-        self.mark_folder = tempfile.mkdtemp(prefix="simgin-pool-")
-        self.mark = os.path.join(self.mark_folder, "main-guard")
+        # A path nobody can guess, made only by a worker that finds the main guard missing: a run killed
+        # (SIGKILL) leaves nothing in the temporary directory (issue 32 item 25).
+        self.mark = os.path.join(tempfile.gettempdir(), f"simgin-pool-{secrets.token_hex(16)}")
         self.previous_mark = os.environ.get(MAIN_GUARD_MARK)
         os.environ[MAIN_GUARD_MARK] = self.mark  # inherited by the spawned workers
         self.pool = ProcessPoolExecutor(
@@ -488,7 +490,8 @@ class _PoolBackend:
             os.environ.pop(MAIN_GUARD_MARK, None)
         else:
             os.environ[MAIN_GUARD_MARK] = self.previous_mark
-        shutil.rmtree(self.mark_folder, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.unlink(self.mark)
 
     def __exit__(self, *exc: object) -> None:
         self._forget_mark()
