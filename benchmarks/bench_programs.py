@@ -10,7 +10,14 @@
   framework's own Java harness playing SimpleGinRummyPlayer against itself, for comparison
   (``benchmarks/EaaiHarnessSpeed.java`` counts its hands).
 
-Hands are played under standard rules, one worker, in this process, after a warm-up that
+With ``--workers`` it times whole runs instead (issue 32 item 20): ``runner.run`` of each pairing with one
+chunk of ``--hands`` hands at 1 and 2 workers, and at 2 workers with the chunk played as one job (the
+behaviour before chunks of slow pairings were cut into parts, ``runner.SLOW_PART_UNITS``): wall seconds of
+the whole run, worker and program start-up included, medians of ``--runs`` runs taking turns.
+
+    python benchmarks/bench_programs.py --workers --hands 6000 --runs 3 --write
+
+Otherwise hands are played under standard rules, one worker, in this process, after a warm-up that
 starts the programs (so start-up and JIT warm-up are excluded). Each run reports wall time
 and the CPU time of the whole process tree (simgin, the programs and their supervisors) from
 /proc: *per core* is hands per CPU-second, which holds on a shared machine, where wall time
@@ -109,6 +116,66 @@ def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
     }
 
 
+def measure_workers(spec: str, hands: int, runs: int, seed: int) -> dict[str, list[float]]:
+    """Wall seconds of whole runs of ``spec`` vs simple (one chunk of ``hands`` hands): one worker, two workers
+    with the chunk in parts, two workers with the chunk as one job; the three take turns, ``runs`` times."""
+    from simgin.running import runner
+
+    config = runner.RunConfig((spec, "simple"), hands=hands, seed=seed)
+    assert config.chunk_count == 1
+    parts = dict(runner.SLOW_PART_UNITS)
+    whole = {mode: 10**12 for mode in parts}  # a part as large as the chunk: one job, as before
+    cases = {"1 worker": (1, parts), "2 workers, chunk in parts": (2, parts), "2 workers, chunk whole": (2, whole)}
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    results = {}
+    runner.run(runner.RunConfig((spec, "simple"), hands=40, seed=seed), workers=1)  # warm: caches, JIT, adapters
+    try:
+        for _ in range(runs):
+            for name, (workers, sizes) in cases.items():
+                runner.SLOW_PART_UNITS.update(sizes)
+                start = time.perf_counter()
+                result = runner.run(config, workers=workers)
+                times[name].append(time.perf_counter() - start)
+                results[name] = result.tallies[0].to_dict()
+    finally:
+        runner.SLOW_PART_UNITS.update(parts)
+    assert len({str(sorted(tally.items())) for tally in results.values()}) == 1, "the rows differ by workers"
+    return times
+
+
+def workers_table(specs: list[tuple[str, str, str]], hands: int, runs: int, seed: int) -> str:
+    """The --workers table: per pairing and case, the median wall time and hands per second of a whole run."""
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    rows = []
+    for _, spec, shown in specs:
+        times = measure_workers(spec, hands, runs, seed)
+        base = statistics.median(times["1 worker"])
+        for name, seconds in times.items():
+            median = statistics.median(seconds)
+            rows.append(
+                f"| `{shown}` vs `simple` | {name} | {median:.1f} ({min(seconds):.1f}-{max(seconds):.1f}) | "
+                f"{hands / median:,.0f} | {base / median:.2f}x |"
+            )
+            print(rows[-1], file=sys.stderr)
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return "\n".join(
+        [
+            f"Measured {now} on {os.cpu_count()} cores ({cpu_model()}); load average at the start {load}.",
+            "",
+            f"Reproduce: `python benchmarks/bench_programs.py --workers --hands {hands} --runs {runs}`",
+            "",
+            f"One chunk of {hands:,} hands (duplicate deals, standard rules, seed {seed}) played by `runner.run`; "
+            "wall seconds of the whole run, starting the workers and the programs included (median of "
+            f"{runs}, min-max). *Chunk whole* is how such a run was played before (one job per chunk, so one "
+            "worker had all the work); the three cases give the same tally (checked).",
+            "",
+            "| pairing | workers | wall s (median, min-max) | hands/s | vs 1 worker |",
+            "|---|---|---:|---:|---:|",
+            *rows,
+        ]
+    )
+
+
 def compile_test_players() -> str:
     """The stand-in framework and test players of tests/java, compiled into a temporary folder."""
     classes = tempfile.mkdtemp(prefix="simgin-bench-eaai-")
@@ -142,6 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eaai-framework", default=None, help="the compiled EAAI framework, to time its harness")
     parser.add_argument("--harness-games", type=int, default=2000, help="games of the framework's harness")
     parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
+    parser.add_argument("--workers", action="store_true", help="time whole runs at 1 and 2 workers instead")
     args = parser.parse_args(argv)
 
     os.chdir(ROOT)
@@ -153,6 +221,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.eaai_classpath:
         player = args.eaai_class or "ginrummy.SimpleGinRummyPlayer"
         specs.append(("eaai", f"eaai:{args.eaai_classpath}:{player}", f"eaai:CLASSPATH:{player}"))
+    if args.workers:
+        text = workers_table(specs, args.hands, args.runs, args.seed)
+        if args.write:
+            _write_block("program-workers", "Program pairings on workers (issue 32 item 20)", text)
+        else:
+            print(text)
+        return
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     rows = []
     goals = []
@@ -206,14 +281,19 @@ def main(argv: list[str] | None = None) -> None:
     if not args.write:
         print(text)
         return
-    old = RESULTS.read_text()
-    block = f"<!-- programs:start -->\n{text}\n<!-- programs:end -->"
-    if "<!-- programs:start -->" in old:
-        new = re.sub(r"(?s)<!-- programs:start -->.*?<!-- programs:end -->", lambda _: block, old)
-    else:
-        new = old.rstrip("\n") + f"\n\n## Strategies in other languages (issue 13)\n\n{block}\n"
-    RESULTS.write_text(new)
+    _write_block("programs", "Strategies in other languages (issue 13)", text)
     print(f"wrote {RESULTS}; {'; '.join(goals)}", file=sys.stderr)
+
+
+def _write_block(marker: str, heading: str, text: str) -> None:
+    """Put ``text`` between the ``marker`` markers of RESULTS.md (a new section ``heading`` at the end if none)."""
+    old = RESULTS.read_text()
+    block = f"<!-- {marker}:start -->\n{text}\n<!-- {marker}:end -->"
+    if f"<!-- {marker}:start -->" in old:
+        new = re.sub(rf"(?s)<!-- {marker}:start -->.*?<!-- {marker}:end -->", lambda _: block, old)
+    else:
+        new = old.rstrip("\n") + f"\n\n## {heading}\n\n{block}\n"
+    RESULTS.write_text(new)
 
 
 if __name__ == "__main__":

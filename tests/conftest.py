@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,57 @@ import pytest
 from simgin.players import eaai, programs
 
 JAVA = Path(__file__).resolve().parent / "java"
+
+
+def sigint_as_default() -> None:
+    """``preexec_fn`` of a process that a test interrupts with SIGINT: Ctrl-C reaches it whatever this process
+    inherited. A suite started with SIGINT ignored (``cmd &`` from a script, ``nohup``) passes SIG_IGN on to
+    every child, and a Python child started so never raises KeyboardInterrupt (issue 32 item 14)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def sigint_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in this (test) process while inside, as it does in a terminal, even when
+    the suite was started with SIGINT ignored; the disposition it had is restored after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """:func:`sigint_raises` for the whole test."""
+    with sigint_raises():
+        yield
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, what: str) -> Iterator[None]:
+    """Fail (AssertionError) if the code inside runs longer than ``seconds``: a timer then interrupts it with
+    SIGINT, which raises KeyboardInterrupt here (:func:`sigint_raises`). For a test whose wait has no deadline
+    of its own (a run waiting for Dask workers), so that it never waits for ever (issue 32 item 14)."""
+    expired = threading.Event()
+
+    def interrupt() -> None:
+        expired.set()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, interrupt)
+    with sigint_raises():
+        timer.start()
+        try:
+            yield
+        except BaseException as error:
+            if expired.is_set():
+                raise AssertionError(f"timed out after {seconds:g} s: {what}") from error
+            raise
+        finally:
+            timer.cancel()
+        if expired.is_set():  # the interrupt landed where something caught it: still too slow
+            raise AssertionError(f"timed out after {seconds:g} s: {what}")
 
 
 @pytest.fixture(scope="session")

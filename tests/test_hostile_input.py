@@ -301,7 +301,7 @@ def test_describe_never_fails():
         guard.call_foreign(lambda: (_ for _ in ()).throw(GeneratorExit("bye")))
 
 
-def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch):
+def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch, ctrl_c_raises):
     """The other side of the KeyboardInterrupt rule: a SIGINT that lands while a strategy decides is Ctrl-C."""
     import os
     import signal

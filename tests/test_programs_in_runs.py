@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import sigint_as_default
 from simgin.cli.main import main
 from simgin.players import programs as ps
 from simgin.running import runner
@@ -72,12 +73,12 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="co
 # -- the same results everywhere ---------------------------------------------------------------
 
 
-def test_the_same_results_on_one_and_two_workers_and_on_dask():
+@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+def test_the_same_results_on_one_and_two_workers(backend):
     config = runner.RunConfig((EXEC_SIMPLE, "greedy"), hands=240, seed=4, chunk_units=30)
     one = runner.run(config, workers=1)
-    two = runner.run(config, workers=2)
-    dask = runner.run(config, workers=2, backend="dask")
-    assert one.tallies[0].to_dict() == two.tallies[0].to_dict() == dask.tallies[0].to_dict()
+    two = runner.run(config, workers=2, backend=backend)
+    assert one.tallies[0].to_dict() == two.tallies[0].to_dict()
     same = runner.run(runner.RunConfig(("simple", "greedy"), hands=240, seed=4, chunk_units=30), workers=1)
     assert one.tallies[0].to_dict() == same.tallies[0].to_dict(), "the example bot is simple"
 
@@ -145,6 +146,7 @@ def test_no_program_is_left_after_a_run_on_workers(pid_dir):
     assert wait_until(lambda: not running(pid_dir), 5.0), running(pid_dir)
 
 
+@pytest.mark.slow  # starts a Dask cluster (README: left out by default)
 def test_no_program_is_left_on_a_dask_cluster_that_outlives_the_run(pid_dir):
     from dask.distributed import LocalCluster
 
@@ -233,6 +235,7 @@ def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
         text=True,
         start_new_session=True,
         cwd=tmp_path,
+        preexec_fn=sigint_as_default,  # Ctrl-C must reach it even when the suite runs with SIGINT ignored
     )
     started = wait_until(lambda: len(os.listdir(pid_dir)) >= 2 and len(running(pid_dir, process.pid)) >= 4, 60.0)
     assert started, "two workers start a program each, under its supervisor"
@@ -285,3 +288,54 @@ def test_programs_follow_the_rules_of_each_sweep_cell(tmp_path):
     limits = [view["rules"]["knock_limit"] for view in views]
     assert limits == sorted(limits) and set(limits) == {4, 10}
     assert all(view["knock_limit"] == view["rules"]["knock_limit"] for view in views)
+
+
+# -- what a run leaves behind (issue 32 items 15 and 25) ---------------------------------------
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """A temporary directory of this test's own, for this process and the workers it spawns."""
+    import tempfile
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    return folder
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_runs_leave_nothing_in_the_temporary_directory_but_a_stderr_an_error_names(private_tmp, pid_dir, workers):
+    """Every exec: failure left an empty, unnamed simgin-exec_*.stderr in the temporary directory, and every pool
+    a simgin-pool-* folder when stopped by a signal. A run that ends well leaves nothing; a failure leaves only
+    the stderr file its error names, and only when the program wrote something there."""
+    runner.run(runner.RunConfig((EXEC_SIMPLE, "simple"), hands=40, chunk_units=10), workers=workers)
+    assert not list(private_tmp.iterdir())
+    for mode in ("garbage", "version"):  # failures with nothing on stderr
+        with pytest.raises(runner.RunError):
+            runner.run(runner.RunConfig((bad_bot(mode, 3, pid_dir), "simple"), hands=40), workers=workers)
+        assert not list(private_tmp.iterdir()), mode
+    with pytest.raises(runner.RunError) as caught:
+        runner.run(runner.RunConfig((bad_bot("crash", 3, pid_dir), "simple"), hands=40), workers=workers)
+    (kept,) = private_tmp.iterdir()
+    assert str(kept) in str(caught.value) and kept.read_text() == "bad_bot: crashing on purpose\n"
+
+
+def test_a_programs_stderr_is_kept_to_its_last_megabyte(tmp_path, private_tmp, pid_dir):
+    """A program's stderr had no size cap (52 MB per copy in --out/stderr): the last STDERR_KEEP_BYTES are kept,
+    in --out/stderr and in the temporary file an error names."""
+    assert ps.STDERR_KEEP_BYTES == 1_000_000
+    config = runner.RunConfig((bad_bot("noisy", 10**6, pid_dir), "simple"), hands=4, seed=1)
+    runner.run(config, workers=1, out=tmp_path / "out")
+    logs = list((tmp_path / "out" / "stderr").iterdir())
+    assert len(logs) == 2  # one per seat; each wrote 3 MB
+    for log in logs:
+        text = log.read_bytes()
+        assert len(text) == ps.STDERR_KEEP_BYTES and text.endswith(b"x\nbad_bot: noise ends\n")
+    with pytest.raises(runner.RunError) as caught:
+        runner.run(runner.RunConfig((bad_bot("noisy", 5, pid_dir), "simple"), hands=4), workers=1)
+    (kept,) = private_tmp.iterdir()
+    assert len(kept.read_bytes()) == ps.STDERR_KEEP_BYTES
+    assert f"its last 1,000,000 bytes in {kept}" in str(caught.value)
+    assert "its stderr ends 'bad_bot: crashing on purpose'" in str(caught.value)

@@ -181,6 +181,7 @@ def test_tally_fields_are_documented():
     assert all(TALLY_FIELDS.values())
 
 
+@pytest.mark.slow  # a fault run on a Dask cluster (README); the test below covers Dask by default
 def test_dask_local_cluster_gives_the_same_result_even_when_a_worker_dies():
     """A real LocalCluster on loopback; one worker is killed mid-run and the result does not change."""
     from dask.distributed import Client, LocalCluster

@@ -234,11 +234,16 @@ def test_python_api_is_simgin_tune(tiny):
 # -- determinism: workers, backends, plug-ins ------------------------------------------------------
 
 
-def test_same_tuned_spec_on_two_workers_and_on_dask(tiny):
+def test_same_tuned_spec_on_two_workers(tiny):
     result, _ = tiny
     pooled = tune("heuristic", ["simple"], workers=2, **TINY)
     assert without_timing(pooled) == without_timing(result)
     assert [e.batch_sums for e in pooled.history] == [e.batch_sums for e in result.history]
+
+
+@pytest.mark.slow  # starts a Dask cluster (README: left out by default); tests/test_runner.py covers Dask fast
+def test_same_tuned_spec_on_dask(tiny):
+    result, _ = tiny
     dask = tune("heuristic", ["simple"], workers=1, backend="dask", **TINY)
     assert without_timing(dask) == without_timing(result)
 

@@ -72,7 +72,7 @@ class SimginGroup(click.Group):
         from simgin.players import guard
 
         try:
-            with guard.counting_interrupts(), guard.stdout_for_results_only():
+            with guard.counting_interrupts(), guard.terminating_as_interrupt(), guard.stdout_for_results_only():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
             error.show()  # the help text, as click shows it

@@ -162,6 +162,41 @@ def counting_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: Signals that end a run the way Ctrl-C does when :func:`terminating_as_interrupt` holds (issue 32 item 25).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    global _interrupts
+    _interrupts += 1
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def terminating_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP end the work as Ctrl-C does (a counted ``KeyboardInterrupt``): the
+    run stops its workers, removes what it made, shows what was finished and says how to resume, instead of
+    dying at once and leaving its temporary folder and Python's "leaked semaphore" warning.
+
+    Only a signal left at its default changes (one ignored, as SIGHUP under ``nohup``, stays ignored), and
+    only in the main thread. The CLI holds it; the library does not (a program that embeds simgin keeps its
+    own handlers).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(ValueError, OSError):
+            if signal.getsignal(sig) is signal.SIG_DFL:
+                previous[sig] = signal.signal(sig, _on_stop_signal)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def _real_interrupt(before: int) -> bool:
     """Whether a ``KeyboardInterrupt`` seen now came from a SIGINT (after ``interrupt_count()`` was ``before``)."""
     if _interrupts != before:

@@ -12,8 +12,10 @@ Robustness: every decision has a time limit (:attr:`ProgramSettings.decision_tim
 ``--decision-timeout``); a program that exits, hangs, writes garbage or reports an error
 fails the decision with a :class:`ProgramError`, which the engine turns into the usual
 one-line error naming the strategy, the decision and the hand seed. A program's stderr goes
-to a file: in the run's ``--out`` directory (``stderr/``) or a temporary file, which is
-kept and named in the error when the program fails. Programs run in their own session and
+to a file: in the run's ``--out`` directory (``stderr/``, removed if empty), or else a file
+without a name, which becomes a named temporary file only when the program fails with
+something on stderr, and the error names it; the last :data:`STDERR_KEEP_BYTES` are kept
+(issue 32 item 25). Programs run in their own session and
 process group (Ctrl-C reaches simgin only), die with the process that started them, their
 own children included, even daemons that left the group (Linux: a small supervisor, a child
 subreaper that the kernel signals when its parent dies), and are ended by
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import os
 import re
 import select
@@ -57,6 +60,9 @@ STARTUP_TIMEOUT = 30.0
 QUIT_GRACE = 2.0
 #: How much of the last line of a failed program's stderr the error quotes.
 STDERR_TAIL_CHARS = 200
+#: The most of a program's stderr kept (its end): a file grown past twice this is cut back to its last
+#: STDERR_KEEP_BYTES before the next question, and a kept file holds at most this (docs/PROTOCOL.md).
+STDERR_KEEP_BYTES = 1_000_000
 
 # On Linux a program runs under this small supervisor, the leader of the program's process
 # group and a "child subreaper" (prctl PR_SET_CHILD_SUBREAPER): a process the program leaves
@@ -147,8 +153,9 @@ class ProgramSettings:
     decision_timeout: float = DEFAULT_DECISION_TIMEOUT
     """Seconds a program may take to answer one decision (``--decision-timeout``)."""
     stderr_dir: str | None = None
-    """Where each program's stderr is kept (a run's ``--out``/stderr); None: a temporary file
-    that is deleted after a normal end and named in the error after a failure."""
+    """Where each program's stderr is kept (a run's ``--out``/stderr; an empty file is removed); None: a
+    file without a name, made a named temporary file only when the program fails with something on
+    stderr (the error names it)."""
 
     def __post_init__(self) -> None:
         if not (0 < self.decision_timeout <= MAX_DECISION_TIMEOUT):  # NaN fails too
@@ -179,7 +186,7 @@ def current_settings() -> ProgramSettings:
 def close_programs(grace: float = QUIT_GRACE) -> int:
     """End every program this process started (``quit``, ``grace`` seconds to exit, then killed); returns how many.
 
-    Their temporary stderr files go with them, unless a program failed (the error names its file).
+    Their stderr goes with them, but for the files of ``--out``/stderr that are not empty.
     """
     with _lock:
         programs = list(_programs.values())
@@ -255,7 +262,15 @@ class Program:
         self.pending: list[str] = []
         self.buffer = b""
         self.stderr_path: Path | None = None
+        """The file of the program's stderr that has a name: in ``--out``/stderr, or the temporary file
+        an error names."""
         self.stderr_is_temporary = False
+        self._stderr_fd: int | None = None
+        """The program's stderr file, open for appending (without a name when temporary)."""
+        self._stderr_tail: bytes | None = None
+        """The end of the program's stderr, read when the program ended."""
+        self._stderr_was_cut = False
+        """Whether more was written to stderr than is kept."""
         self.failed = False
         self.supervised = False
         """Whether it runs under the supervisor (Linux)."""
@@ -264,7 +279,9 @@ class Program:
 
     # -- starting and stopping --
 
-    def _open_stderr(self) -> Any:
+    def _open_stderr(self) -> int:
+        """The file descriptor the program writes its stderr to (appending, so that it can be cut back)."""
+        flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
         if self.settings.stderr_dir:
             from simgin.running.files import make_directory
 
@@ -277,17 +294,85 @@ class Program:
             while True:
                 path = folder / (f"{stem}.stderr" if index == 1 else f"{stem}-{index}.stderr")
                 try:
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+                    fd = os.open(path, flags | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
                 except FileExistsError:
                     index += 1
                     continue
                 self.stderr_path = path
-                return os.fdopen(fd, "wb")
-        prefix = f"simgin-{_slug(self.spec)[:30]}-"
-        handle = tempfile.NamedTemporaryFile(prefix=prefix, suffix=".stderr", delete=False)  # noqa: SIM115
-        self.stderr_path = Path(handle.name)
+                self._stderr_fd = fd
+                return fd
+        # Without --out: a file whose name is removed at once, so that nothing is left behind whatever
+        # happens to this process (SIGKILL included); a failure copies its end to a named file.
+        fd, name = tempfile.mkstemp(prefix=f"simgin-{_slug(self.spec)[:30]}-", suffix=".stderr")
+        os.unlink(name)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
         self.stderr_is_temporary = True
-        return handle
+        self._stderr_fd = fd
+        return fd
+
+    def _read_stderr_end(self, size: int = STDERR_KEEP_BYTES) -> bytes:
+        """The last ``size`` bytes of the program's stderr (all of it when shorter)."""
+        if self._stderr_fd is None:
+            return (self._stderr_tail or b"")[-size:]
+        try:
+            length = os.fstat(self._stderr_fd).st_size
+            return os.pread(self._stderr_fd, size, max(length - size, 0))
+        except OSError:
+            return b""
+
+    def _cut_stderr(self) -> None:
+        """Cut a stderr file grown past twice :data:`STDERR_KEEP_BYTES` back to its last STDERR_KEEP_BYTES.
+        Called between answers, when a program is waiting for its next question."""
+        fd = self._stderr_fd
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            if os.fstat(fd).st_size > 2 * STDERR_KEEP_BYTES:
+                tail = self._read_stderr_end()
+                os.ftruncate(fd, 0)
+                os.write(fd, tail)  # appended: at the start of the emptied file
+                self._stderr_was_cut = True
+
+    def _end_stderr(self) -> None:
+        """The program has ended: keep the end of its stderr in memory, remove an empty ``--out`` file and cut
+        a long one to its last :data:`STDERR_KEEP_BYTES`, and close the file (a temporary one vanishes)."""
+        fd = self._stderr_fd
+        if fd is None:
+            return
+        self._stderr_tail = self._read_stderr_end()
+        self._stderr_cut()
+        if self.stderr_path is not None and not self.stderr_is_temporary:
+            with contextlib.suppress(OSError):
+                if not self._stderr_tail:
+                    self.stderr_path.unlink()
+                    self.stderr_path = None
+                elif os.fstat(fd).st_size > STDERR_KEEP_BYTES:
+                    os.ftruncate(fd, 0)
+                    os.write(fd, self._stderr_tail)
+        self._stderr_fd = None
+        os.close(fd)
+
+    def _stderr_cut(self) -> bool:
+        """Whether the program wrote more to stderr than is kept (the end kept is full)."""
+        if self._stderr_fd is not None:
+            with contextlib.suppress(OSError):
+                self._stderr_was_cut |= os.fstat(self._stderr_fd).st_size > STDERR_KEEP_BYTES
+        return self._stderr_was_cut
+
+    def _named_stderr(self) -> Path | None:
+        """The file that holds the program's stderr for an error to name: its ``--out`` file, or a new
+        temporary file holding its end (made once); None if it cannot be written."""
+        if self.stderr_path is not None:
+            return self.stderr_path
+        try:
+            with tempfile.NamedTemporaryFile(
+                prefix=f"simgin-{_slug(self.spec)[:30]}-", suffix=".stderr", delete=False
+            ) as handle:
+                handle.write(self._read_stderr_end())
+        except OSError:
+            return None
+        self.stderr_path = Path(handle.name)
+        return self.stderr_path
 
     def start(self) -> None:
         """Start the program and shake hands: ``simgin 1`` out, ``simgin 1 NAME`` back."""
@@ -308,9 +393,8 @@ class Program:
             )
         except OSError as error:
             self.failed = True
+            self._end_stderr()
             raise ProgramError(f"could not start {shlex.join(self.command)!r}: {error.strerror or error}") from None
-        finally:
-            stderr.close()
         self.stdin_fd = self.process.stdin.fileno()
         self.stdout_fd = self.process.stdout.fileno()
         self.poller = select.poll()
@@ -334,7 +418,10 @@ class Program:
         if words[1] != str(PROTOCOL_VERSION):
             self._fail()
             raise ProgramError(
-                f"speaks protocol version {words[1][:20]}; simgin speaks version {PROTOCOL_VERSION} (docs/PROTOCOL.md)"
+                self._with_stderr(
+                    f"speaks protocol version {words[1][:20]}; simgin speaks version {PROTOCOL_VERSION} "
+                    "(docs/PROTOCOL.md)"
+                )
             )
         self.name = words[2].strip() if len(words) > 2 else ""
 
@@ -354,15 +441,12 @@ class Program:
         )
 
     def close(self, grace: float = QUIT_GRACE) -> None:
-        """Say ``quit``, give the program ``grace`` seconds to exit, then kill it (:meth:`_stop`); remove its
-        temporary (or empty) stderr file unless it failed."""
+        """Say ``quit``, give the program ``grace`` seconds to exit, then kill it (:meth:`_stop`); its stderr
+        is kept only in ``--out``/stderr, and there only if not empty (:meth:`_end_stderr`)."""
         process = self.process
         if process is None:
+            self._end_stderr()
             return
-        if self.stderr_is_temporary and self.stderr_path is not None and not self.failed:
-            # Removed first: a worker ended early (SIGTERM) may be killed while it waits for the program below.
-            with contextlib.suppress(OSError):
-                self.stderr_path.unlink()
         if process.returncode is None and not self.failed:
             with contextlib.suppress(OSError):
                 os.write(process.stdin.fileno(), ("".join(self.pending) + "quit\n").encode())
@@ -370,12 +454,7 @@ class Program:
         if process.returncode is None:
             self._stop(grace=grace)
         _forget(self)
-        if self.stderr_path is not None and not self.failed:
-            try:
-                if self.stderr_is_temporary or self.stderr_path.stat().st_size == 0:
-                    self.stderr_path.unlink()
-            except OSError:
-                pass
+        self._end_stderr()
 
     def _stop(self, grace: float) -> None:
         """End the program: wait up to ``grace`` s for it to exit; then (Linux) SIGTERM its supervisor, which
@@ -408,11 +487,12 @@ class Program:
             time.sleep(0.005)
 
     def _fail(self) -> None:
-        """The program broke: kill it now and keep its stderr."""
+        """The program broke: kill it now; the end of its stderr stays for the error (:meth:`_with_stderr`)."""
         self.failed = True
         if self.process is not None and self.process.returncode is None:
             self._stop(grace=0.0)
         _forget(self)
+        self._end_stderr()
 
     # -- talking --
 
@@ -432,6 +512,7 @@ class Program:
             self.transcript.extend(text.splitlines())
         if self.failed:
             raise ProgramError("the program failed earlier")
+        self._cut_stderr()
         data = text.encode()
         try:
             written = os.write(self.stdin_fd, data)
@@ -492,18 +573,18 @@ class Program:
         return self._with_stderr(f"the program {what}")
 
     def _with_stderr(self, message: str) -> str:
-        """``message`` and the end of the program's stderr, on one line, with where all of it is."""
-        if self.stderr_path is None:
-            return message
-        try:
-            text = self.stderr_path.read_bytes()[-4096:].decode("utf-8", "replace")
-        except OSError:
-            return message
+        """``message`` and the end of the program's stderr, on one line, with the file that keeps it (made
+        now for a temporary one: only a failure with something on stderr leaves a file behind)."""
+        text = self._read_stderr_end(4096).decode("utf-8", "replace")
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if not lines:
             return message
         tail = lines[-1][-STDERR_TAIL_CHARS:]
-        return f"{message}; its stderr ends {tail!r} (all of it in {self.stderr_path})"
+        path = self._named_stderr()
+        if path is None:
+            return f"{message}; its stderr ends {tail!r}"
+        kept = f"its last {STDERR_KEEP_BYTES:,} bytes" if self._stderr_cut() else "all of it"
+        return f"{message}; its stderr ends {tail!r} ({kept} in {path})"
 
     def error_answer(self, answer: str, expected: str) -> ProgramError:
         """The error for an answer that is no answer: an ``error`` line, or garbage where ``expected``

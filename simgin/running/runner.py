@@ -31,8 +31,8 @@ import logging
 import math
 import os
 import re
+import secrets
 import shlex
-import shutil
 import signal
 import tempfile
 import time
@@ -151,18 +151,28 @@ class ChunkResult:
     """On request, one row of :data:`~simgin.running.tally.UNIT_FIELDS` per unit of the chunk (two-player runs)."""
 
 
+#: Units of a chunk played as one job when a pairing has a strategy that is not compiled (a program or a
+#: plain-Python strategy, hundreds of hands a second against a compiled bot's tens of thousands) and there
+#: are several workers: a chunk of 20,000 hands is then cut into parts of this many units, so that every
+#: worker has work. Parts change which process plays a unit, never its seed or dealer (issue 32 item 20).
+SLOW_PART_UNITS = {"hands": 250, "games": 25}
+
+
 def run_chunk(
     config: RunConfig,
     chunk: Chunk,
     hand_log: bool = False,
     programs: ProgramSettings | None = None,
     unit_records: bool = False,
+    part: tuple[int, int] | None = None,
 ) -> ChunkResult:
     """Play one chunk and reduce it to a tally (pure: the same chunk always gives the same result).
 
     ``programs`` sets how ``exec:`` and ``eaai:`` strategies run here (time limit, stderr folder).
     With ``unit_records`` (two-player runs) the result also carries one record per unit
     (:func:`simgin.running.tally.unit_records`), for comparisons paired unit by unit across runs.
+    ``part`` = (first, stop) plays only the chunk's units first to stop - 1 (two-player runs), each with the
+    seed and dealer it has in the whole chunk; :func:`merge_parts` adds the parts up to the chunk's result.
     """
     process_strategy.configure(programs)
     start = time.perf_counter()
@@ -170,7 +180,11 @@ def run_chunk(
         return ChunkResult(chunk, _table_chunk(config, chunk), None, time.perf_counter() - start)
     a_index, b_index = config.pairings[chunk.pairing_index]
     players = (config.players[a_index], config.players[b_index])
-    seeds = unit_seeds(chunk)
+    first, stop = part if part is not None else (0, chunk.unit_count)
+    if not 0 <= first < stop <= chunk.unit_count:
+        raise ValueError(f"part={part}: the chunk has units 0-{chunk.unit_count - 1}")
+    unit_count = stop - first
+    seeds = np.array([derive(chunk.seed, j) for j in range(first, stop)], dtype=np.uint64)
     legs = [(players, 0)]
     if config.duplicate:
         legs.append(((players[1], players[0]), 1))
@@ -179,14 +193,14 @@ def run_chunk(
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
     forfeits: list[dict[str, Any]] = []
-    records = np.zeros((chunk.unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
+    records = np.zeros((unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
             if config.mode == "hands":
-                dealers = np.arange(chunk.unit_count, dtype=np.int64) % 2
+                dealers = np.arange(first, stop, dtype=np.int64) % 2
                 rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers, forfeits=found)
-                unit_of_row = np.arange(chunk.unit_count)
+                unit_of_row = np.arange(unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
                 leg_results.append(net_points(rows, seat_a))
@@ -210,13 +224,15 @@ def run_chunk(
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
-        forfeits += [_forfeit_record(config, chunk, leg_players, seat_a_value, f) for f in found or ()]
+        for found_forfeit in found or ():
+            found_forfeit = dataclasses.replace(found_forfeit, unit=found_forfeit.unit + first)
+            forfeits.append(_forfeit_record(config, chunk, leg_players, seat_a_value, found_forfeit))
         if records is not None:
             in_games = config.mode == "games"
             played = games if in_games else None
-            records += _unit_records(rows, unit_of_row, seat_a, chunk.unit_count, played, seat_a_value)
+            records += _unit_records(rows, unit_of_row, seat_a, unit_count, played, seat_a_value)
         if hand_log:
-            units = unit_of_row + chunk.chunk_index * config.units_per_chunk
+            units = unit_of_row + first + chunk.chunk_index * config.units_per_chunk
             hand_seeds = hand_log_format.hand_seeds(seeds, unit_of_row, games=config.mode == "games")
             logs.append(
                 hand_log_format.frame(
@@ -232,6 +248,50 @@ def run_chunk(
         log = pd.concat(logs, ignore_index=True)
     tally.forfeits = sorted(forfeits, key=lambda record: (record["unit"], record["leg"]))[:MAX_FORFEITS_KEPT]
     return ChunkResult(chunk, tally, log, time.perf_counter() - start, records)
+
+
+def merge_parts(parts: Sequence[ChunkResult]) -> ChunkResult:
+    """The result of a whole chunk from the results of its parts (:func:`run_chunk` with ``part``), given in
+    unit order: the same tally, hand log and unit records as the chunk played in one piece (the tally's sums
+    are of integers, so exact in any order; the hand log is put back in the chunk's order, leg by leg)."""
+    tally = parts[0].tally
+    for result in parts[1:]:
+        tally = tally + result.tally
+    log = None
+    if parts[0].hand_log is not None:
+        import pandas as pd
+
+        log = pd.concat([result.hand_log for result in parts], ignore_index=True)
+        log = log.sort_values(["leg", "unit"], kind="stable", ignore_index=True)
+    units = None
+    if parts[0].units is not None:
+        units = np.concatenate([result.units for result in parts])
+    return ChunkResult(parts[0].chunk, tally, log, sum(result.seconds for result in parts), units)
+
+
+def chunk_parts(config: RunConfig, chunk: Chunk, workers: int) -> list[tuple[int, int] | None]:
+    """How a chunk is played: whole (``[None]``), or, with several workers and a pairing that has a strategy
+    that is not compiled, in parts of :data:`SLOW_PART_UNITS` units, so that every worker has work."""
+    if workers <= 1 or config.table != "pairs" or _pairing_compiled(config, chunk.pairing_index):
+        return [None]
+    size = SLOW_PART_UNITS[config.mode]
+    if chunk.unit_count <= size:
+        return [None]
+    return [(first, min(first + size, chunk.unit_count)) for first in range(0, chunk.unit_count, size)]
+
+
+def _pairing_compiled(config: RunConfig, pairing_index: int) -> bool:
+    """Whether both strategies of a pairing are compiled bots (a spec that does not resolve counts as compiled:
+    the run reports it)."""
+    from simgin.players.registry import resolve
+
+    for player_index in config.pairings[pairing_index]:
+        try:
+            if not resolve(config.players[player_index]).compiled:
+                return False
+        except ValueError:
+            continue
+    return True
 
 
 def _unit_records(
@@ -319,14 +379,15 @@ def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
 
 
 def _worker_init(parent_pid: int | None = None) -> None:
-    """Set up a pool worker: it dies with the main process ``parent_pid``, ignores Ctrl-C (the main
-    process handles it and ends the workers), writes to stderr what strategies print to stdout
+    """Set up a pool worker: it dies with the main process ``parent_pid``, ignores Ctrl-C and SIGHUP (the
+    main process handles them and ends the workers), writes to stderr what strategies print to stdout
     (which is for results), and runs its kernels on one thread: the pool is the parallelism."""
     import numba
 
     if parent_pid is not None:
         guard.die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up reaches the main process, which ends the workers
     signal.signal(signal.SIGTERM, _worker_terminated)
     os.dup2(2, 1)
     numba.set_num_threads(1)
@@ -404,8 +465,9 @@ class _PoolBackend:
 
     def __enter__(self) -> _PoolBackend:
         context = get_context("spawn")
-        self.mark_folder = tempfile.mkdtemp(prefix="simgin-pool-")
-        self.mark = os.path.join(self.mark_folder, "main-guard")
+        # A path nobody can guess, made only by a worker that finds the main guard missing: a run killed
+        # (SIGKILL) leaves nothing in the temporary directory (issue 32 item 25).
+        self.mark = os.path.join(tempfile.gettempdir(), f"simgin-pool-{secrets.token_hex(16)}")
         self.previous_mark = os.environ.get(MAIN_GUARD_MARK)
         os.environ[MAIN_GUARD_MARK] = self.mark  # inherited by the spawned workers
         self.pool = ProcessPoolExecutor(
@@ -422,7 +484,8 @@ class _PoolBackend:
             os.environ.pop(MAIN_GUARD_MARK, None)
         else:
             os.environ[MAIN_GUARD_MARK] = self.previous_mark
-        shutil.rmtree(self.mark_folder, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.unlink(self.mark)
 
     def __exit__(self, *exc: object) -> None:
         self._forget_mark()
@@ -654,10 +717,11 @@ def compile_and_run_chunk(
     hand_log: bool = False,
     programs: ProgramSettings | None = None,
     unit_records: bool = False,
+    part: tuple[int, int] | None = None,
 ) -> ChunkResult:
     """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
     compile_kernels(config)
-    return run_chunk(config, chunk, hand_log, programs, unit_records)
+    return run_chunk(config, chunk, hand_log, programs, unit_records, part)
 
 
 def kernel_for(mode: str, table: str = "pairs") -> Any:
@@ -709,28 +773,41 @@ def execute(
     first compiles every kernel the run plays (:func:`compile_kernels`) and writes numba's
     cache, which the other workers then load instead of each compiling the same code.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
-    when a Dask cluster has had no worker for a while.
+    when a Dask cluster has had no worker for a while. A chunk whose pairing has a strategy that is not
+    compiled is played in parts when there are several workers (:func:`chunk_parts`), each a job, and
+    yielded whole (:func:`merge_parts`).
     ``programs`` and ``unit_records`` go to :func:`run_chunk`.
     """
     notice = notice or _log_notice
+
+    def pieces() -> Iterator[tuple[RunConfig, Chunk, tuple[int, int] | None, bool]]:
+        for config, chunk in jobs:
+            parts = chunk_parts(config, chunk, workers)
+            for index, part in enumerate(parts):
+                yield config, chunk, part, index == len(parts) - 1
+
     with backend_for(workers, backend, scheduler) as runner_backend:
-        pending: deque[Any] = deque()
-        queue = iter(jobs)
+        pending: deque[tuple[Any, bool]] = deque()
+        queue = pieces()
         ahead = 2 * max(workers, 1)
         in_flight = 1 if compile_first else ahead
+        finished: list[ChunkResult] = []
         try:
             while True:
                 while len(pending) < in_flight:
                     job = next(queue, None)
                     if job is None:
                         break
+                    config, chunk, part, last = job
                     function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
                     if programs is not None:
                         function = functools.partial(function, programs=programs)
                     if unit_records:
                         function = functools.partial(function, unit_records=True)
+                    if part is not None:
+                        function = functools.partial(function, part=part)
                     try:
-                        pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
+                        pending.append((runner_backend.submit(function, config, chunk, hand_log), last))
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
                         failure = _backend_failure(runner_backend, error)
                         if failure is None:
@@ -738,11 +815,15 @@ def execute(
                         raise failure from None
                 if not pending:
                     return
-                result = wait_result(runner_backend, pending.popleft(), notice)
-                yield result
+                future, last = pending.popleft()
+                finished.append(wait_result(runner_backend, future, notice))
                 in_flight = ahead
+                if last:  # a chunk is complete: played whole, or its last part
+                    result = finished[0] if len(finished) == 1 else merge_parts(finished)
+                    finished = []
+                    yield result
         finally:
-            for future in pending:
+            for future, _ in pending:
                 with contextlib.suppress(Exception):  # a client whose scheduler is gone may refuse
                     future.cancel()
 

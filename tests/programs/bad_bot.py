@@ -6,7 +6,8 @@ SIGTERM and stdin), garbage (answers 'maybe'), error (answers 'error ...'), ille
 card 52), slow (answers after 1.5 s, then plays on). MODE version answers the handshake as
 protocol 2, mute answers it with 'hello'; child starts a grandchild process that sleeps;
 daemon starts a daemon that sleeps (setsid and a double fork: it leaves the program's session and
-process group, and its parent exits), then answers 'maybe' at its N-th question. With PID_DIR it
+process group, and its parent exits), then answers 'maybe' at its N-th question; noisy writes 3 MB of
+lines to stderr as it starts, then 'bad_bot: noise ends', and crashes like crash. With PID_DIR it
 writes a file named after its pid there (and one for the grandchild or the daemon, whose command
 line names PID_DIR).
 """
@@ -58,6 +59,10 @@ def main() -> None:
             (pid_dir / str(child.pid)).write_text("grandchild")
     if mode == "daemon":
         daemonize(pid_dir)
+    if mode == "noisy":
+        for index in range(30_000):
+            sys.stderr.write(f"noise {index:06d} " + "x" * 87 + "\n")  # 100 bytes a line
+        print("bad_bot: noise ends", file=sys.stderr, flush=True)
     bot = Bot()
     questions = 0
     for line in sys.stdin:
@@ -72,7 +77,7 @@ def main() -> None:
             questions += 1
             answer = bot.ask(words)
             if questions == at:
-                if mode == "crash":
+                if mode in ("crash", "noisy"):
                     print("bad_bot: crashing on purpose", file=sys.stderr, flush=True)
                     sys.exit(3)
                 if mode in ("hang", "stubborn"):
