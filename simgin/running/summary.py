@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from simgin.game.showdown import OUTCOMES
 from simgin.running.tally import Tally
-from simgin.statistics.stats import SMALL_SAMPLE, Z95, count, mean_from_sums, ratio, wilson_interval
+from simgin.statistics.stats import SMALL_SAMPLE, count, mean_from_sums, ratio, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,6 +24,28 @@ if TYPE_CHECKING:
 
 #: A pairing's sums: a run's :class:`Tally`, or its ``to_dict()`` as result.json keeps it (both read by name).
 Counts = Tally | Mapping[str, float]
+
+
+def pair_share_interval(t: Counts, wins: float, trials: float) -> tuple[float, float]:
+    """A 95% interval for a share of ``wins`` in ``trials`` played on duplicate deal pairs, with the deal pair as
+    the unit (docs/STATISTICS.md §3, §10): Wilson's interval with the trials divided by the design effect, the
+    variance of the mean pair score over what independent trials would give. Below 30 pairs the effect is at
+    least 1 (the spread is too poorly known to narrow the interval), and a share of 0 or 1, or pairs without
+    spread, use the plain counts. Inside [0, 1] always."""
+    n = t["pairs"]
+    if not trials > 0:
+        return 0.0, 1.0
+    share = wins / trials
+    effect = 1.0
+    if n > 1 and 0.0 < share < 1.0:
+        counts = [t[f"pair_score_{k}"] for k in range(5)]
+        score = sum(k / 4 * c for k, c in enumerate(counts)) / n
+        variance = max(sum((k / 4) ** 2 * c for k, c in enumerate(counts)) / n - score * score, 0.0) * n / (n - 1)
+        if variance > 0:
+            effect = (variance / n) / (share * (1.0 - share) / trials)
+        effect = max(effect, 1.0 if n < SMALL_SAMPLE else 0.05)
+    low, high = wilson_interval(share * trials / effect, trials / effect)
+    return float(low), float(high)
 
 
 def pair_statistics(t: Tally) -> dict[str, float]:
@@ -43,9 +65,11 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     if n < SMALL_SAMPLE or not variance > 0:
         # Few pairs, or all alike (a clean sweep): the normal interval would collapse onto the score (§7).
         low, high = wilson_interval(score * n, n)
-        half_low, half_high = score - float(low), float(high) - score
     else:
-        half_low = half_high = Z95 * math.sqrt(variance / n)
+        # A share stays in [0, 1]: Wilson's interval on the pairs' games, sized by the pairs' own spread
+        # (a normal interval once gave 0.995 (0.985-1.005), issue 32 item 28).
+        low, high = pair_share_interval(t, score * 2 * n, 2 * n)
+    half_low, half_high = score - float(low), float(high) - score
     mean1, mean2 = t["pair_x1"] / n, t["pair_x2"] / n
     var1 = t["pair_x1_sq"] / n - mean1 * mean1
     var2 = t["pair_x2_sq"] / n - mean2 * mean2
@@ -114,7 +138,10 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
             wins, trials = games_won, t["games"]
         else:
             wins, trials = hands_won, hands
-        low, high = wilson_interval(wins, trials)
+        if config.duplicate and t["pairs"] > 0:
+            low, high = pair_share_interval(t, wins, trials)  # the deal pair is the unit (§3, issue 32 item 3)
+        else:
+            low, high = wilson_interval(wins, trials)
         sign = 1 if side == "a" else -1
         net_total = sign * (t["points_a"] - t["points_b"])
         net, net_low, net_high = mean_from_sums(net_total, t["net_a_sq"], hands)
