@@ -206,7 +206,7 @@ def run_chunk(
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
                 f"with chunk seed {chunk.seed})"
-                + ("; replay it with 'simgin replay'" if started else "")
+                + (f"; replay it with '{_stopped_replay(leg_players, config, error)}'" if started else "")
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
@@ -271,6 +271,15 @@ def _forfeit_record(
         "replay": replay_command(players, config.rules, forfeit, games=config.mode == "games"),
     }
     return record
+
+
+def _stopped_replay(players: tuple[str, str], config: RunConfig, error: engine.IllegalDecision) -> str:
+    """The ``simgin replay`` command of the hand a run stopped at, as a forfeit lists it (its seats, hand seed,
+    dealer and game scores), when the engine named the hand on the error; else just ``simgin replay``. Without
+    the dealer ``--hand-seed`` alone replays another hand (issue 32 item 16)."""
+    if getattr(error, "dealer", None) is None or getattr(error, "hand_seed", None) is None:
+        return "simgin replay"
+    return replay_command(players, config.rules, error, games=config.mode == "games")  # type: ignore[arg-type]
 
 
 def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:

@@ -1,0 +1,159 @@
+"""What a fault probe found (issue 32 items 16, 22, 23, 24, 26, 27): every fault ends in one ``Error:`` line naming
+the bad value, a run that did not finish never exits 0, and nothing but a regular file is replaced."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simgin.cli.main import main
+from simgin.running import files
+
+TOURNAMENT = ("tournament", "simple", "random", "--hands", "20", "--workers", "1", "--quiet", "--json")
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+def one_error_line(result) -> str:
+    """Exactly one ``Error:`` line, a non-zero exit status, no traceback."""
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    return errors[0]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    """A finished two-player tournament's --out directory."""
+    out = tmp_path_factory.mktemp("probe") / "run"
+    result = invoke(*TOURNAMENT, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture
+def received(finished, tmp_path) -> Path:
+    copy = tmp_path / "received"
+    shutil.copytree(finished, copy)
+    return copy
+
+
+# -- item 22: -o on a FIFO, a link or a device is refused, never renamed over ----------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_report_output_on_a_fifo_is_refused_and_kept(finished, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    line = one_error_line(invoke("report", finished, "-o", fifo))
+    assert str(fifo) in line and "FIFO" in line
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert not (tmp_path / "pipe_files").exists()
+
+
+def test_report_output_on_a_link_replaces_the_link_not_what_it_points_at(finished, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = tmp_path / "target.html"
+    target.write_text("mine\n")
+    for pointed in (target, fifo):
+        link = tmp_path / f"link-{pointed.name}.html"
+        link.symlink_to(pointed)
+        result = invoke("report", finished, "-o", link)
+        assert result.exit_code == 0, result.output
+        assert not link.is_symlink() and link.read_text().lstrip().lower().startswith("<!doctype html")
+    assert target.read_text() == "mine\n" and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_report_output_on_a_regular_file_or_new_path_is_written(finished, tmp_path):
+    old = tmp_path / "old.html"
+    old.write_text("old\n")
+    for path in (old, tmp_path / "new.html"):
+        result = invoke("report", finished, "-o", path)
+        assert result.exit_code == 0, result.output
+        assert path.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_write_file_never_renames_over_a_fifo(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(files.UnsafePath, match="not a regular file"):
+        files.write_file(tmp_path, "pipe", b"data")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe").st_mode)
+    assert [path.name for path in tmp_path.iterdir()] == ["pipe"]
+
+
+# -- item 16: a hand stopped by an illegal move: --json gives JSON, each move once, the stop error's whole command --
+
+
+REDISCARD = '''
+from simgin.strategies.simple import SimpleStrategy
+
+
+class Rediscard(SimpleStrategy):
+    """simple, but a king just taken from the pile goes straight back on it (illegal, R10)."""
+
+    name = "rediscard"
+
+    def discard(self, view, rng):
+        if view.drawn_from_pile and view.drawn_card % 13 == 12:
+            return view.drawn_card
+        return super().discard(view, rng)
+'''
+
+
+@pytest.fixture
+def rediscard(tmp_path) -> str:
+    path = tmp_path / "rediscard.py"
+    path.write_text(REDISCARD)
+    return f"{path}:Rediscard"
+
+
+def stop_replay_command(bot: str, seed: int) -> list[str]:
+    """The ``simgin replay`` words a stop-mode run of ``bot`` against simple names (seed ``seed``)."""
+    import shlex
+
+    line = one_error_line(invoke("match", bot, "simple", "--hands", "40", "--workers", "1", "--quiet", "--seed", seed))
+    command = line.split("replay it with '", 1)[1].split("'", 1)[0]
+    return shlex.split(command)
+
+
+def test_the_stop_error_names_the_dealer_and_its_replay_stops_at_the_same_move(rediscard):
+    dealers = set()
+    for seed in range(1, 9):
+        words = stop_replay_command(rediscard, seed)
+        assert words[:2] == ["simgin", "replay"] and "--hand-seed" in words and "--dealer" in words, words
+        dealers.add(words[words.index("--dealer") + 1])
+        run = invoke("match", rediscard, "simple", "--hands", "40", "--workers", "1", "--seed", seed)
+        run_error = one_error_line(run)
+        replayed = one_error_line(invoke(*words[1:]))
+        # The replay stops at the same illegal move: the same message up to the run's location.
+        assert replayed.removeprefix("Error: ") in run_error, (replayed, run_error)
+        if len(dealers) == 2:
+            break
+    assert dealers == {"0", "1"}
+
+
+def test_replay_json_of_a_stopped_hand_is_json_with_each_move_once(rediscard):
+    # A hand whose first move takes the up card, a king, which rediscard then throws back (R10).
+    words = ["replay", rediscard, "simple", "--hand-seed", "15126240724635436514", "--dealer", "0"]
+    text = invoke(*words)
+    shown = json.loads(invoke(*words, "--json").stdout)  # CliRunner's stdout: stderr kept apart
+    one_error_line(text)
+    assert shown["hand"] is None and "illegal 'discard' decision" in shown["error"]
+    moves = [line for line in text.stdout.splitlines()[1:] if not line.startswith("Error:")]
+    assert [move["text"] for move in shown["moves"]] == moves
+    taken = [move for move in shown["moves"] if move["move"] == "offer" and move.get("taken")]
+    assert taken, "the stopped hand took the up card: the case that printed a move twice"
+    drawn = [m for m in shown["moves"] if m["move"] == "draw" and m.get("card") == taken[-1]["card"]]
+    assert not drawn, shown["moves"]
