@@ -7,6 +7,8 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,88 @@ def test_replay_json_of_a_stopped_hand_is_json_with_each_move_once(rediscard):
     assert taken, "the stopped hand took the up card: the case that printed a move twice"
     drawn = [m for m in shown["moves"] if m["move"] == "draw" and m.get("card") == taken[-1]["card"]]
     assert not drawn, shown["moves"]
+
+
+# -- item 23: a strategy that calls os._exit(0) never ends a run with exit status 0 ------------------------------------
+
+
+QUITTER = '''
+import os
+import signal
+
+from simgin.strategies.simple import SimpleStrategy
+
+
+class Quitter(SimpleStrategy):
+    """simple, but it ends the process at its first discard: os._exit(0), or SIGKILL (a worker that dies)."""
+
+    name = "quitter"
+    kill = False
+
+    def discard(self, view, rng):
+        if self.kill:
+            os.kill(os.getpid(), signal.SIGKILL)
+        os._exit(0)
+
+
+class Killer(Quitter):
+    kill = True
+'''
+
+
+@pytest.fixture
+def quitter(tmp_path) -> Path:
+    path = tmp_path / "quitter.py"
+    path.write_text(QUITTER)
+    return path
+
+
+def run_simgin(*args: object, cwd: Path) -> subprocess.CompletedProcess:
+    """simgin in its own process: os._exit in a decision would end pytest's."""
+    command = [sys.executable, "-m", "simgin", *(str(arg) for arg in args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_os_exit_in_a_decision_at_one_worker_is_an_error_not_exit_status_0(quitter, tmp_path):
+    for workers in ("1", "2"):
+        done = run_simgin("match", f"{quitter}:Quitter", "simple", "--hands", "20", "--workers", workers, cwd=tmp_path)
+        errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+        assert done.returncode == 1, (workers, done.returncode, done.stderr)
+        assert len(errors) == 1 and "os._exit(0)" in errors[0] and "'discard' decision" in errors[0], done.stderr
+        assert done.stdout == ""
+
+
+def test_the_os_exit_guard_is_lifted_after_the_decision_and_spares_other_threads():
+    import threading
+
+    from simgin.players import guard
+
+    real = os._exit
+    seen = []
+    with pytest.raises(guard.ForeignFailure, match=r"ForeignExit: it called os._exit\(3\)"):
+        guard.call_foreign(lambda: os._exit(3))  # looked up inside the call, as a strategy does
+    assert os._exit is real
+    thread = threading.Thread(target=lambda: seen.append(os._exit is real))
+    guard.call_foreign(lambda: (thread.start(), thread.join()))
+    assert os._exit is real and seen == [False]  # patched, but only this thread raises (see the next line)
+    assert guard._exit_refuser(threading.get_ident() + 1, lambda status: ("real", status))(5) == ("real", 5)
+
+
+# -- item 26: a lost worker without --out says nothing of --out; unrelated JSON is not "another version" ---------------
+
+
+def test_a_dead_worker_without_out_does_not_point_at_out(quitter, tmp_path):
+    args = ("match", f"{quitter}:Killer", "simple", "--hands", "20", "--workers", "2")
+    without = run_simgin(*args, cwd=tmp_path)
+    assert without.returncode == 1 and "a worker process died" in without.stderr, without.stderr
+    assert "--out are kept" not in without.stderr and "no chunks without --out" in without.stderr
+    kept = run_simgin(*args, "--out", tmp_path / "run", cwd=tmp_path)
+    assert kept.returncode == 1 and "finished chunks in --out are kept" in kept.stderr, kept.stderr
+
+
+def test_a_run_json_of_unrelated_json_is_not_called_another_version(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text(json.dumps({"name": "my notes", "format": 2}))
+    line = one_error_line(invoke(*TOURNAMENT, "--out", out))
+    assert "is not a simgin run record" in line and "another simgin version" not in line

@@ -709,6 +709,7 @@ def execute(
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
     unit_records: bool = False,
+    kept: bool = True,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
@@ -719,7 +720,8 @@ def execute(
     cache, which the other workers then load instead of each compiling the same code.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while.
-    ``programs`` and ``unit_records`` go to :func:`run_chunk`.
+    ``programs`` and ``unit_records`` go to :func:`run_chunk`. ``kept``: finished chunks are kept in an
+    ``--out`` directory (a lost worker's error then says a rerun resumes).
     """
     notice = notice or _log_notice
     with backend_for(workers, backend, scheduler) as runner_backend:
@@ -741,13 +743,13 @@ def execute(
                     try:
                         pending.append(runner_backend.submit(function, job[0], job[1], hand_log))
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
-                        failure = _backend_failure(runner_backend, error)
+                        failure = _backend_failure(runner_backend, error, kept)
                         if failure is None:
                             raise
                         raise failure from None
                 if not pending:
                     return
-                result = wait_result(runner_backend, pending.popleft(), notice)
+                result = wait_result(runner_backend, pending.popleft(), notice, kept)
                 yield result
                 in_flight = ahead
         finally:
@@ -756,7 +758,9 @@ def execute(
                     future.cancel()
 
 
-def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None) -> Any:
+def wait_result(
+    runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None, kept: bool = True
+) -> Any:
     """The result of a chunk submitted to ``runner_backend`` (waits poll, so Ctrl-C ends them); a lost worker or
     cluster is a one-line :class:`RunError` (the chunk's own errors are raised as they are)."""
     notice = notice or _log_notice
@@ -766,31 +770,36 @@ def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] 
             pass
         return future.result()
     except (CancelledError, asyncio.CancelledError, Exception) as error:
-        failure = _backend_failure(runner_backend, error)
+        failure = _backend_failure(runner_backend, error, kept)
         if failure is None:
             raise  # the chunk's own error (a RunError, a bad spec), as it was raised
         raise failure from None
 
 
-def _backend_failure(runner_backend: Any, error: BaseException) -> RunError | None:
+def _backend_failure(runner_backend: Any, error: BaseException, kept: bool = True) -> RunError | None:
     """The one-line error for a chunk that the backend lost (a worker process died, a script without a main
     guard, a Dask cluster that lost it: :func:`_cluster_lost`); None for the chunk's own error."""
     if isinstance(error, BrokenProcessPool):
         missing = getattr(runner_backend, "main_guard_missing", None)
         if missing is not None and missing():
             return RunError(MAIN_GUARD_MESSAGE)
-        return RunError(
-            "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
-            "rerun the same command to resume"
-        )
+        return RunError("a worker process died (killed, or out of memory?)" + _resume_hint(kept))
     if not _cluster_lost(error):
         return None
     cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
     what = "its chunks were cancelled" if cancelled else guard.describe(error)
     return RunError(
-        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
-        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, or a scheduler gone?)"
+        + _resume_hint(kept)
     )
+
+
+def _resume_hint(kept: bool) -> str:
+    """The end of a lost-chunk error: the resume hint when the run keeps its chunks in ``--out``, else what a run
+    without ``--out`` has: nothing kept (issue 32 item 26)."""
+    if kept:
+        return "; finished chunks in --out are kept, rerun the same command to resume"
+    return "; the run keeps no chunks without --out"
 
 
 def _cluster_lost(error: BaseException) -> bool:
@@ -870,6 +879,10 @@ class RunDirectory:
         where = self.path / SETTINGS_FILE
         if not isinstance(recorded, dict):
             raise RunError(f"{where} is damaged (not a JSON object); {_REFUSED}")
+        if not {"kind", "runs"} <= recorded.keys() or not isinstance(recorded.get("runs"), list):
+            # Every simgin version's run.json names its kind and its runs: unrelated JSON is not "another version"
+            # (issue 32 item 26).
+            raise RunError(f"{where} is not a simgin run record (it has no 'kind' and 'runs'); {_REFUSED}")
         if recorded.get("format") != RUN_FORMAT:
             raise RunError(
                 f"{where} was written by another simgin version (run directory format "
@@ -1227,6 +1240,7 @@ def run_cells(
             notice=notice,
             programs=programs,
             unit_records=unit_records,
+            kept=out is not None,
         )
         try:
             for config, chunk in _plan(configs, interleave):
