@@ -244,3 +244,61 @@ def test_a_run_json_of_unrelated_json_is_not_called_another_version(tmp_path):
     (out / "run.json").write_text(json.dumps({"name": "my notes", "format": 2}))
     line = one_error_line(invoke(*TOURNAMENT, "--out", out))
     assert "is not a simgin run record" in line and "another simgin version" not in line
+
+
+# -- item 24: result.json is checked (its checksum, and values in range) before a report believes it ----------------
+
+
+def edit_result(directory: Path, edit, resign: bool) -> Path:
+    path = directory / "result.json"
+    data = json.loads(path.read_text())
+    edit(data)
+    if resign:  # a consistent checksum: the range checks alone must catch it
+        data["check"] = files.checksum(data)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def set_summary(field, value):
+    def edit(data):
+        data["summary"][0][field] = value
+
+    return edit
+
+
+def set_tally(field, value):
+    def edit(data):
+        data["pairings"][0]["tally"][field] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "edit, resign, named",
+    [
+        (set_summary("win_rate", 1.7), False, "does not match its checksum"),
+        (set_summary("win_rate", 1.7), True, "win_rate 1.7 is not a share in [0, 1]"),
+        (set_summary("hands_won", 900), True, "hands_won 900 is more than hands"),
+        (set_summary("hands", -20), True, "hands -20 is not a count"),
+        (set_tally("hands_won_a", 900), True, "is more than hands"),
+        (set_summary("net_points_per_hand", float("nan")), True, "is not a finite number"),
+        (lambda data: data.pop("check"), False, "has no checksum"),
+    ],
+)
+def test_an_edited_or_out_of_range_result_is_refused_in_one_line(received, edit, resign, named):
+    path = edit_result(received, edit, resign)
+    line = one_error_line(invoke("report", received, "-o", received / "r.html"))
+    assert str(path) in line and named in line, line
+    assert not (received / "r.html").exists()
+
+
+def test_a_tournament_rating_edited_to_nan_is_refused(tmp_path):
+    out = tmp_path / "three"
+    done = invoke("tournament", "simple", "random", "greedy", "--hands", "10", "--workers", "1", "--out", out)
+    assert done.exit_code == 0, done.output
+
+    def nan_rating(data):
+        data["ratings"][0]["rating"] = float("nan")
+
+    edit_result(out, nan_rating, resign=True)
+    assert "is not a finite number" in one_error_line(invoke("report", out, "-o", tmp_path / "r.html"))
