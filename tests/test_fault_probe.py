@@ -302,3 +302,85 @@ def test_a_tournament_rating_edited_to_nan_is_refused(tmp_path):
 
     edit_result(out, nan_rating, resign=True)
     assert "is not a finite number" in one_error_line(invoke("report", out, "-o", tmp_path / "r.html"))
+
+
+# -- item 27: repeated or non-finite option values, and the public API's argument checks -------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (("compare", "simple", "random", "--sprt", "elo0=0,elo1=inf"), ["--sprt", "elo1=inf", "finite"]),
+        (("compare", "simple", "random", "--sprt", "elo0=0,elo1=nan"), ["--sprt", "elo1=nan", "finite"]),
+        (("compare", "simple", "random", "--sprt", "elo0=0,elo1=10,elo1=20"), ["--sprt", "elo1 is given twice"]),
+        (
+            ("sweep", "simple", "random", "--grid", "knock_limit=10,5", "--baseline", "knock_limit=10,knock_limit=5"),
+            ["--baseline", "knock_limit is given twice"],
+        ),
+    ],
+)
+def test_sprt_and_baseline_refuse_repeats_and_non_finite_values(args, named):
+    line = one_error_line(invoke(*args, "--games", "4", "--quiet") if args[0] == "sweep" else invoke(*args, "--quiet"))
+    assert all(word in line for word in named), line
+
+
+KNOCKER = "AS 2S 3S 4H 5H 6H 7D 8D 9D 2C"
+DEFENDER = "AC 2D 3C 4S 5S 6S 7H 8H 9H KC"
+PAIR = ("simple", "random")
+ONE = {"workers": 1}
+
+
+def api_calls():
+    """(label, call, exception, words the message holds): a wrong type or a fractional count, per public function."""
+    import simgin
+
+    rules_words = ["rules=5", "Rules", "preset name"]
+    return [
+        ("deadwood", lambda: simgin.deadwood(5), TypeError, ["cards=5", "card ints"]),
+        ("best_discard", lambda: simgin.best_discard(None), TypeError, ["cards=None"]),
+        ("describe_deadwood", lambda: simgin.describe_deadwood(7), TypeError, ["cards=7"]),
+        ("discard_deadwoods", lambda: simgin.discard_deadwoods(None), TypeError, ["cards=None"]),
+        ("meld_arrangement", lambda: simgin.meld_arrangement(3.0), TypeError, ["cards=3.0"]),
+        ("deadwood_batch", lambda: simgin.deadwood_batch(None), TypeError, ["hands=None", "hand masks"]),
+        ("format_cards", lambda: simgin.format_cards(None), TypeError, ["cards=None", "card ints"]),
+        ("format_cards", lambda: simgin.format_cards("AS"), TypeError, ["cards='AS'"]),
+        ("parse_cards", lambda: simgin.parse_cards(5), TypeError, ["text=5"]),
+        ("score_showdown", lambda: simgin.score_showdown(KNOCKER, DEFENDER, 5), TypeError, rules_words),
+        ("describe_showdown", lambda: simgin.describe_showdown(KNOCKER, DEFENDER, 5), TypeError, rules_words),
+        ("play_hands", lambda: simgin.play_hands(PAIR, 5, 4), TypeError, rules_words),
+        ("play_hands", lambda: simgin.play_hands(PAIR, None, 2.5), TypeError, ["hand_count=2.5", "whole number"]),
+        ("play_hands", lambda: simgin.play_hands(PAIR, None, "4"), TypeError, ["hand_count='4'"]),
+        ("play_games", lambda: simgin.play_games(PAIR, 5, 2), TypeError, rules_words),
+        ("play_games", lambda: simgin.play_games(PAIR, None, 2, seed=1.5), TypeError, ["seed=1.5"]),
+        ("match", lambda: simgin.match(*PAIR, hands=10.5, **ONE), TypeError, ["hands=10.5", "whole number"]),
+        ("match", lambda: simgin.match(*PAIR, games=True, **ONE), TypeError, ["games=True"]),
+        ("match", lambda: simgin.match(*PAIR, hands=10, rules=5, **ONE), TypeError, rules_words),
+        ("match", lambda: simgin.match(*PAIR, hands=10, seed=1.5, **ONE), TypeError, ["seed=1.5"]),
+        ("run_match", lambda: simgin.run_match(*PAIR, hands=10, rules=[1], workers=1), TypeError, ["rules=[1]"]),
+        ("tournament", lambda: simgin.tournament([*PAIR, "greedy"], hands=10.5, **ONE), TypeError, ["hands=10.5"]),
+        ("compare", lambda: simgin.compare(*PAIR, sprt=5, save=False), TypeError, ["sprt=5"]),
+        ("compare", lambda: simgin.compare(*PAIR, sprt="elo0=0,elo1=inf"), ValueError, ["elo1=inf", "finite"]),
+        ("replay", lambda: simgin.replay(*PAIR, seed="7", hand=3), TypeError, ["seed='7'"]),
+        ("replay", lambda: simgin.replay(*PAIR, seed=7, hand=3, rules=5), TypeError, rules_words),
+        ("read_hand_log", lambda: simgin.read_hand_log(5), TypeError, ["path=5"]),
+        ("describe_rules", lambda: simgin.describe_rules(5), ValueError, ["preset 5"]),
+        ("describe_strategies", lambda: simgin.describe_strategies(5), ValueError, ["got 5"]),
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(api_calls())))
+def test_public_functions_name_a_wrong_argument(index):
+    label, call, kind, words = api_calls()[index]
+    with pytest.raises(kind) as raised:
+        call()
+    assert type(raised.value) in (TypeError, ValueError), (label, raised.value)
+    assert all(word in str(raised.value) for word in words), (label, str(raised.value))
+
+
+def test_a_preset_name_is_taken_wherever_rules_are():
+    import simgin
+
+    eaai = simgin.Rules.preset("eaai")
+    assert simgin.score_showdown(KNOCKER, DEFENDER, "eaai") == simgin.score_showdown(KNOCKER, DEFENDER, eaai)
+    by_name = simgin.play_hands(PAIR, "eaai", 6, seed=3)
+    assert by_name.equals(simgin.play_hands(PAIR, eaai, 6, seed=3))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from simgin.game import reference_engine
 from simgin.game.cards import format_card
 from simgin.game.reference_engine import HAND_RECORD_FIELDS, HandRecord, Move
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules, whole_number
 from simgin.players.registry import resolve
 from simgin.running.config import MAX_HANDS, MAX_SEED, RunConfig
 from simgin.running.runner import locate_hand
@@ -217,8 +217,10 @@ def replay(
     see :func:`locate_replay`), played again move by move under ``rules`` (a
     :class:`~simgin.game.rules.Rules` or a preset name; as in the run). An illegal move raises
     :class:`~simgin.game.reference_engine.IllegalMove` with the moves up to it; bad input is a ValueError."""
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
+    rules = as_rules(rules)  # issue 32 item 27: a wrong type is a TypeError naming rules
+    for name, value in (("seed", seed), ("hand", hand), ("hand_seed", hand_seed)):
+        if value is not None:
+            whole_number(value, name)
     found = locate_replay(
         a, b, seed=seed, hand=hand, hand_seed=hand_seed, dealer=dealer, scores=scores, duplicate=duplicate
     )

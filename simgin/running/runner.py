@@ -51,7 +51,7 @@ import numpy as np
 from simgin.game import engine
 from simgin.game.multiplayer import Sums, play_table_rows, seatings, summarize_table, tally_table
 from simgin.game.rng import derive
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules
 from simgin.kernels import engine as _k
 from simgin.players import guard, programs as process_strategy
 from simgin.players.programs import ProgramSettings
@@ -1377,9 +1377,8 @@ def _run_players(
     on_illegal: str = "stop",
     **options: Any,
 ) -> RunResult:
-    if isinstance(rules, str):  # a preset name, as every run function takes
-        rules = Rules.preset(rules)
-    config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate, on_illegal=on_illegal)
+    rules = as_rules(rules)  # a preset name, as every run function takes; a wrong type named (issue 32 item 27)
+    config = RunConfig(players, rules, hands, games, seed, duplicate, on_illegal=on_illegal)
     return run(config, **options)
 
 
