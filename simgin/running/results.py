@@ -106,12 +106,12 @@ def check_values(data: dict[str, Any], path: Path, fix: str) -> None:
     more wins than games, no negative counts). Else a :class:`~simgin.running.files.DamagedFile`, one line."""
 
     def damaged(problem: str) -> files.DamagedFile:
-        return files.DamagedFile(path, f"{path} is damaged or edited ({problem}); {fix}")
+        return files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
 
     if "check" not in data:
-        raise damaged("it has no checksum: written by a simgin before issue 32, or edited")
+        raise damaged("it has no checksum: edited, or written by a simgin before issue 32")
     if data["check"] != files.checksum(data):
-        raise damaged("its content does not match its checksum")
+        raise damaged("edited? its content does not match its checksum")
     bad = _not_finite(data, "result")
     if bad:
         raise damaged(f"{bad} is not a finite number")
