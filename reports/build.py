@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -871,6 +872,7 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     go to ``<output stem>_files/`` beside it.
     """
     output = Path(output_html) if output_html is not None else Path(directory) / "report.html"
+    _refuse_special_output(output)
     files = output.with_name(output.stem + "_files")
     root, html_name = _output_root(directory, output)
     safe_files.refuse_links(root, html_name.with_name(files.name))
@@ -897,6 +899,38 @@ def write_report(directory: str | Path, output_html: str | Path | None = None) -
     for figure in report.figures:
         figure.figure.clear()
     return ReportFiles(output, written_figures, written_tables)
+
+
+def _refuse_special_output(output: Path) -> None:
+    """Refuse an ``-o`` that exists and is not a regular file (a device, a FIFO, a socket, a directory), before
+    anything is written: the report is written to a temporary file renamed over the target, and a rename over
+    ``/dev/null`` or a FIFO would replace it with an HTML file (issue 32 item 22). A regular file or a new path is
+    replaced; so is a link (the link itself, never what it points at: ``-o`` on a link to ``/dev/null`` leaves
+    ``/dev/null`` alone).
+    """
+    try:
+        mode = os.lstat(output).st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # unreadable or not a directory on the way: the write reports it with its own reason
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return  # a link is replaced by the file, never written through (issue 25, D16)
+    kind = (
+        "a directory"
+        if stat.S_ISDIR(mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise ValueError(
+        f"-o {output} is {kind}; the report is written as a new file that replaces only a regular file: "
+        "give a new path or a regular .html file"
+    )
 
 
 def _output_root(directory: str | Path, output: Path) -> tuple[Path, Path]:

@@ -513,12 +513,16 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_finished_chunks_are_kept(tmp
     assert len(list((out / "chunks").glob("*.json"))) >= 2
 
 
-KILLER_BOT = PRINTING_BOT.replace('        print("discarding")\n', "        import os\n\n        os._exit(3)\n")
+# SIGKILL, as the OOM killer sends: os._exit in a decision is now a strategy error, not a death (issue 32 item 23).
+KILLER_BOT = PRINTING_BOT.replace(
+    '        print("discarding")\n',
+    "        import os\n        import signal\n\n        os.kill(os.getpid(), signal.SIGKILL)\n",
+)
 
 
 @pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
 def test_a_strategy_that_kills_its_worker_is_a_one_line_run_error(tmp_path, backend):
-    """A worker that dies (here a strategy calls os._exit; in life the OOM killer) is an error, not a traceback from
+    """A worker that dies (here a strategy SIGKILLs it; in life the OOM killer) is an error, not a traceback from
     the pool (BrokenProcessPool) or from Dask (KilledWorker, after its retries)."""
     (tmp_path / "killer.py").write_text(KILLER_BOT)
     config = runner.RunConfig((f"{tmp_path / 'killer.py'}:Printer", "simple"), hands=8, chunk_units=2)

@@ -1187,8 +1187,11 @@ def replay(
         )
         shown = hand.play(rules)
     except reference_engine.IllegalMove as error:
-        click.echo(hand.header())
-        click.echo("\n".join(str(move) for move in error.moves))
+        # The moves up to the illegal one, shown as a finished hand's; --json gives them as JSON (issue 32 item 16).
+        if as_json:
+            echo_json(hand.stopped_json(rules, error))
+        else:
+            click.echo(hand.stopped_text(error))
         raise user_error("", error) from None
     except ValueError as error:
         raise user_error("", error) from None

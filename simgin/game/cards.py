@@ -70,6 +70,8 @@ def parse_cards(text: str) -> list[int]:
     >>> parse_cards("7c, 7d 7H")
     [6, 19, 32]
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text={text!r}: give cards as text, e.g. 'AS 2S 3S', not a {type(text).__name__}")
     tokens = [token for token in _TOKEN_SPLIT.split(text.strip()) if token]
     cards: list[int] = []
     for token in tokens:
@@ -87,8 +89,10 @@ def format_card(card: int) -> str:
 
 
 def format_cards(cards: Iterable[int]) -> str:
-    """Space-separated card names in the order given."""
-    return " ".join(format_card(int(card)) for card in cards)
+    """Space-separated card names in the order given (card ints 0-51; text is refused: it is already names)."""
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise TypeError(f"cards={cards!r}: give card ints 0-51, e.g. [0, 1, 2], not a {type(cards).__name__}")
+    return " ".join(format_card(check_card(card)) for card in cards)
 
 
 def check_card(card: object) -> int:
@@ -102,6 +106,10 @@ def to_cards(cards: str | Iterable[int]) -> list[int]:
     """Accept a card string or an iterable of card ints; reject repeats and bad cards."""
     if isinstance(cards, str):
         return parse_cards(cards)
+    if not isinstance(cards, Iterable):  # issue 32 item 27: the argument and what is allowed, not "not iterable"
+        raise TypeError(
+            f"cards={cards!r}: give cards as text (e.g. 'AS 2S 3S') or card ints 0-51, not a {type(cards).__name__}"
+        )
     result: list[int] = []
     for card in cards:
         value = check_card(card)

@@ -24,7 +24,7 @@ import numpy as np
 
 from simgin.game import reference_engine as _ref
 from simgin.game.rng import derive
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules, whole_number
 from simgin.game.showdown import KINDS_BY_CODE
 from simgin.kernels import bots as _bots, engine as _k, run_kernel
 from simgin.kernels.melds import SUIT_DEADWOOD
@@ -201,16 +201,17 @@ def _reference_hands(
 
 
 def play_hands(
-    players: Sequence[str], rules: Rules | None = None, hand_count: int = 1000, seed: int = 0
+    players: Sequence[str], rules: Rules | str | None = None, hand_count: int = 1000, seed: int = 0
 ) -> pd.DataFrame:
     """Play ``hand_count`` independent hands; hand i has seed ``derive(seed, i)`` and dealer ``i % 2``."""
     import pandas as pd
 
-    if hand_count < 1:
-        raise ValueError(f"hand_count={hand_count}: must be at least 1")
+    rules = as_rules(rules)  # issue 32 item 27: checked arguments, a preset name taken
+    hand_count = whole_number(hand_count, "hand_count", 1)
+    seed = whole_number(seed, "seed")
     seeds = hand_seeds(seed, hand_count)
     dealers = np.arange(hand_count, dtype=np.int64) % 2
-    rows = play_hand_rows(players, rules or Rules(), seeds, dealers)
+    rows = play_hand_rows(players, rules, seeds, dealers)
     frame = pd.DataFrame(rows, columns=list(_k.HAND_FIELDS))
     frame.insert(0, "hand_seed", seeds)
     return _with_kinds(frame)
@@ -321,15 +322,16 @@ def _reference_games(
 
 
 def play_games(
-    players: Sequence[str], rules: Rules | None = None, game_count: int = 100, seed: int = 0
+    players: Sequence[str], rules: Rules | str | None = None, game_count: int = 100, seed: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``game_count`` games (game i has seed ``derive(seed, i)``): (games, hands) DataFrames."""
     import pandas as pd
 
-    if game_count < 1:
-        raise ValueError(f"game_count={game_count}: must be at least 1")
+    rules = as_rules(rules)  # issue 32 item 27: checked arguments, a preset name taken
+    game_count = whole_number(game_count, "game_count", 1)
+    seed = whole_number(seed, "seed")
     seeds = hand_seeds(seed, game_count)
-    games, rows, counts = play_game_rows(players, rules or Rules(), seeds)
+    games, rows, counts = play_game_rows(players, rules, seeds)
     game_frame = pd.DataFrame(games, columns=list(_k.GAME_FIELDS))
     game_frame.insert(0, "game_seed", seeds)
     hands, game = game_hands(rows, counts)

@@ -109,7 +109,12 @@ def meld_arrangement(cards: CardsLike) -> tuple[list[list[int]], list[int]]:
 
 
 def _masks(hands: np.ndarray) -> np.ndarray:
-    masks = np.ascontiguousarray(hands, dtype=np.int64)
+    try:
+        masks = np.ascontiguousarray(hands, dtype=np.int64)
+    except (TypeError, ValueError):  # issue 32 item 27: the argument named, not numpy's int() message
+        raise TypeError(
+            f"hands={hands!r}: give an array (or list) of int hand masks, bit card set for each card held"
+        ) from None
     if masks.ndim != 1:
         raise ValueError(f"hand masks must be a 1-d array, got shape {masks.shape}")
     if masks.size and (masks.min() < 0 or masks.max() >= 1 << 52):

@@ -274,12 +274,18 @@ class HandRecord:
     def shown_moves(self) -> tuple[Move, ...]:
         """The moves as a replay shows them: taking the up card (R11) or the 50th card (V7) is one move
         on the page, so the pile draw that the engine records after the offer is left out."""
-        befores = (None, *self.moves)  # one longer: zip stops at the last move
-        return tuple(move for before, move in zip(befores, self.moves, strict=False) if not _repeats(before, move))
+        return shown_moves(self.moves)
 
     def replay(self) -> str:
         """The move log, one line per move (:meth:`shown_moves`)."""
         return "\n".join(str(move) for move in self.shown_moves())
+
+
+def shown_moves(moves: Sequence[Move]) -> tuple[Move, ...]:
+    """:meth:`HandRecord.shown_moves` of any move log, also one a hand stopped at an illegal move left
+    (``IllegalMove.moves``): the pile draw recorded after an up card taken is left out (issue 32 item 16)."""
+    befores = (None, *moves)  # one longer: zip stops at the last move
+    return tuple(move for before, move in zip(befores, moves, strict=False) if not _repeats(before, move))
 
 
 def _repeats(before: Move | None, move: Move) -> bool:
@@ -393,8 +399,17 @@ class _Hand:
         except IllegalMove as error:
             if not self.forfeit:
                 error.moves = tuple(self.moves)
+                self._locate(error)
                 raise
             return self._forfeited(error)
+        except IllegalDecision as error:  # a strategy that raised (StrategyFailed) stops whatever the mode
+            self._locate(error)
+            raise
+
+    def _locate(self, error: IllegalDecision) -> None:
+        """Name the hand on the error (``hand_seed``, ``dealer``, ``scores``): a run that stops on it prints
+        the whole ``simgin replay`` command, the dealer included (issue 32 item 16)."""
+        error.hand_seed, error.dealer, error.scores = self.hand_seed, self.dealer, tuple(self.scores)
 
     def _forfeited(self, error: IllegalMove) -> HandRecord:
         """The record of a hand lost by ``error.seat``'s illegal move: the other seat wins it for 0 points

@@ -283,3 +283,32 @@ def _convert(key: str, kind: str, value: Any) -> Any:
         except ValueError:
             raise ValueError(f"rules.{key}={value!r}: must be a whole number") from None
     return value.strip()
+
+
+def as_rules(value: Rules | str | None, argument: str = "rules") -> Rules:
+    """``value`` as a :class:`Rules`: a Rules as it is, a preset name (``"eaai"``) as its preset, None as the
+    standard game; anything else is a TypeError naming ``argument`` and what is allowed. Every public function
+    that takes rules takes all three (issue 32 item 27)."""
+    if value is None:
+        return Rules()
+    if isinstance(value, Rules):
+        return value
+    if isinstance(value, str):
+        return Rules.preset(value)
+    raise TypeError(
+        f"{argument}={value!r}: give a Rules, a preset name ({', '.join(Rules.PRESETS)}) or None, "
+        f"not a {type(value).__name__}"
+    )
+
+
+def whole_number(value: Any, argument: str, least: int = 0) -> int:
+    """``value`` as an int when it is a whole number (an int, not a bool or a float such as 10.5) of at least
+    ``least``; else a TypeError or ValueError naming ``argument`` (issue 32 item 27: ``hands=10.5`` is refused,
+    as the CLI refuses ``--hands 1.5``)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{argument}={value!r}: must be a whole number (an int), not a {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{argument}={value}: must be at least {least}")
+    return int(value)

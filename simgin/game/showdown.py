@@ -19,7 +19,7 @@ import numpy as np
 
 from simgin.game.cards import CardsLike, cards_to_mask, format_card, parse_card, to_cards
 from simgin.game.melds import melds_of_mask
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules
 from simgin.kernels import melds as _melds, showdown as _k
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class Showdown:
 def score_showdown(
     knocker: CardsLike,
     defender: CardsLike,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     up_card: int | str | None = None,
 ) -> Showdown:
     """Score a knock: the knocker's 10 cards after the discard (11 for big gin) against the defender's 10.
@@ -97,7 +97,7 @@ def score_showdown(
     gin (R14). A tie is an undercut unless ``rules.undercut_on_tie`` is off (R18). Under
     Oklahoma ``up_card`` sets the knock limit and a spade doubles the points (V9).
     """
-    rules = rules or Rules()
+    rules = as_rules(rules)  # a preset name too, as describe_showdown takes (issue 32 item 27)
     knocker_cards = to_cards(knocker)
     defender_cards = to_cards(defender)
     if len(defender_cards) != 10:
@@ -218,9 +218,7 @@ def describe_showdown(
     """``simgin showdown``: :func:`score_showdown` with the hands, up card and rules kept, so that the result
     has the command's ``to_json()``. ``rules`` is a :class:`~simgin.game.rules.Rules` or a preset name;
     Oklahoma needs ``up_card`` (V9). Bad input is a ValueError naming it."""
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
-    rules = rules or Rules()
+    rules = as_rules(rules)
     up = parse_card(up_card) if isinstance(up_card, str) else up_card
     if rules.oklahoma and up is None:
         raise ValueError("Oklahoma rules need an up card: the up card sets the knock limit (V9)")

@@ -36,6 +36,11 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+try:  # the module os takes _exit from: posix here, nt on Windows
+    import posix as _os_module
+except ImportError:  # pragma: no cover - Windows
+    import nt as _os_module  # type: ignore[import-not-found,no-redef]
+
 #: ``prctl`` option that sets the signal a process gets when its parent thread dies (Linux).
 PR_SET_PDEATHSIG = 1
 #: How often the parent watchdog looks at the parent's pid, in seconds.
@@ -325,6 +330,9 @@ def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     before = _interrupts
     stdout = sys.stdout
     sys.stdout = sys.stderr  # what stdout_to_stderr does, inline: this runs once per decision
+    exits = os._exit, _os_module._exit
+    refuse = _exit_refuser(threading.get_ident(), exits[0])
+    os._exit = _os_module._exit = refuse  # type: ignore[assignment]  # issue 32 item 23, see ForeignExit
     try:
         return function(*args, **kwargs)
     except KeyboardInterrupt as error:
@@ -335,3 +343,35 @@ def call_foreign(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise ForeignFailure(error) from error
     finally:
         sys.stdout = stdout
+        os._exit, _os_module._exit = exits  # type: ignore[assignment]
+
+
+class ForeignExit(BaseException):
+    """Foreign code called ``os._exit(status)`` during :func:`call_foreign` (issue 32 item 23).
+
+    At ``--workers 1`` a plain-Python strategy runs in the CLI's own process, where ``os._exit(0)`` would end
+    simgin at once with exit status 0, no output and no error: a run that did not finish would look like
+    one that did. ``sys.exit`` already raises (``SystemExit``) and a signal or ``os.abort`` gives a non-zero
+    status; ``os._exit`` is the one call that ends the process with 0 without unwinding. So while foreign
+    code runs, ``os._exit`` (and ``posix._exit``, the same function) called from its thread raises this
+    instead, and the strategy fails with one line like any other error. Other threads (the worker's
+    watchdog on its parent, :func:`watch_parent`) still get the real ``os._exit``. Code that goes around
+    Python (``ctypes`` calling libc's ``_exit``) is not caught: run such a strategy with ``--workers 2`` or
+    more, where a dying worker is a "worker died" error.
+    """
+
+    def __init__(self, status: Any) -> None:
+        super().__init__(f"it called os._exit({safe_repr(status)})")
+        self.status = status
+
+
+def _exit_refuser(thread: int, real_exit: Callable[[int], Any]) -> Callable[[int], Any]:
+    """The ``os._exit`` foreign code sees in :func:`call_foreign`: it raises :class:`ForeignExit` in ``thread``
+    and exits for real elsewhere."""
+
+    def refused_exit(status: int) -> Any:
+        if threading.get_ident() != thread:
+            return real_exit(status)
+        raise ForeignExit(status)
+
+    return refused_exit

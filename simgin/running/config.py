@@ -21,7 +21,7 @@ import numpy as np
 
 from simgin.game.multiplayer import TABLES, Sums, seatings
 from simgin.game.rng import derive
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules, whole_number
 from simgin.running.tally import Tally
 
 #: Units per chunk: part of a run's settings, since chunk boundaries fix the seeds.
@@ -59,6 +59,13 @@ class RunConfig:
     four-player tables seat compiled bots only, which make no illegal moves: there it changes nothing."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):  # issue 32 item 27: named, not an AttributeError further on
+            as_rules(self.rules)  # a TypeError naming rules and what is allowed (a preset name is converted earlier)
+            raise TypeError(f"rules={self.rules!r}: give a Rules (RunConfig takes no preset name)")
+        for name in ("hands", "games", "chunk_units"):
+            if getattr(self, name) is not None:
+                whole_number(getattr(self, name), name)  # hands=10.5 is refused, as the CLI refuses --hands 1.5
+        whole_number(self.seed, "seed")
         if self.on_illegal not in ON_ILLEGAL:
             raise ValueError(f"on_illegal={self.on_illegal!r}: choose from {', '.join(ON_ILLEGAL)}")
         if self.table not in TABLES:

@@ -181,6 +181,7 @@ def _write(root: Path, folders: Sequence[str], name: str, content: Any) -> None:
                     handle.write(content)
                 else:
                     content(handle)
+            _refuse_special_target(root, folders, name, directory_fd)
             os.replace(temporary, name, src_dir_fd=directory_fd, dst_dir_fd=directory_fd)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -188,6 +189,21 @@ def _write(root: Path, folders: Sequence[str], name: str, content: Any) -> None:
             raise
     finally:
         os.close(directory_fd)
+
+
+def _refuse_special_target(root: Path, folders: Sequence[str], name: str, directory_fd: int) -> None:
+    """Raise :class:`UnsafePath` when ``name`` exists and is neither a regular file nor a link: the rename would
+    replace a device, a FIFO or a socket (``/dev/null`` as root) with a file (issue 32 item 22)."""
+    try:
+        mode = os.stat(name, dir_fd=directory_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
+        return  # a directory makes the rename fail with its own OSError
+    raise UnsafePath(
+        f"{root.joinpath(*folders, name)} exists and is not a regular file; simgin replaces only a regular file "
+        "or writes a new one: give another path"
+    )
 
 
 def inside(path: str | Path, directory: str | Path) -> Path | None:

@@ -15,6 +15,7 @@ The rows are the same in both formats.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,8 @@ def read_hand_log(path: str | Path) -> pd.DataFrame:
     ``kind`` by name, also in logs of format 1 (whose ``hand_seed`` is then missing)."""
     import pandas as pd
 
+    if not isinstance(path, str | os.PathLike):  # issue 32 item 27
+        raise TypeError(f"path={path!r}: give the path of a hand log or a run directory, not a {type(path).__name__}")
     path = Path(path)
     paths = sorted((path / "hands").glob("*.parquet")) if path.is_dir() else [path]
     if not paths:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from simgin import __version__
 from simgin.game.multiplayer import table_json
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules
 from simgin.running import runner
 from simgin.running.config import RunConfig
 from simgin.running.keywords import RUN_OPTIONS, check_keywords
@@ -183,9 +183,10 @@ def compare(
     model, most games, batch); ``options`` go to the runner (``workers``, ``backend``, ``scheduler``, ``out``,
     ``progress``, ``programs``, ``notice``). With ``out``, ``out/result.json`` is written at the end."""
     check_keywords(compare, options, RUN_OPTIONS)
+    if not isinstance(sprt, SprtSettings | str):  # issue 32 item 27
+        raise TypeError(f"sprt={sprt!r}: give 'elo0=..,elo1=..' or a SprtSettings, not a {type(sprt).__name__}")
     settings = sprt if isinstance(sprt, SprtSettings) else SprtSettings(**parse_sprt(sprt))
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
+    rules = as_rules(rules)
     run, summary = run_sprt(a, b, settings, rules, seed, on_illegal=on_illegal, **options)
     result = CompareResult(run, summary)
     if save and options.get("out") is not None:
@@ -285,8 +286,7 @@ def _config(
     table: str,
     on_illegal: str,
 ) -> RunConfig:
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
+    rules = as_rules(rules)
     if hands is None and games is None:
         hands = 10_000
     return RunConfig(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from simgin.game import reference_engine
 from simgin.game.cards import format_card
 from simgin.game.reference_engine import HAND_RECORD_FIELDS, HandRecord, Move
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules, whole_number
 from simgin.players.registry import resolve
 from simgin.running.config import MAX_HANDS, MAX_SEED, RunConfig
 from simgin.running.runner import locate_hand
@@ -52,6 +52,26 @@ class ReplayHand:
             f"hand seed {self.hand_seed}, seat 0: {self.players[0]}, seat 1: {self.players[1]}, "
             f"dealer: seat {self.dealer}"
         )
+
+    def stopped_text(self, error: reference_engine.IllegalMove) -> str:
+        """What ``simgin replay`` prints of a hand an illegal move stopped: the header, then the moves up to it,
+        shown as a finished hand's are (an up card taken is one line, issue 32 item 16)."""
+        return "\n".join([self.header(), *(str(move) for move in reference_engine.shown_moves(error.moves))])
+
+    def stopped_json(self, rules: Rules | None, error: reference_engine.IllegalMove) -> dict[str, Any]:
+        """The ``simgin replay --json`` object of a hand an illegal move stopped: as :meth:`Replay.to_json`, with
+        ``hand`` None (the hand has no record), the moves up to the illegal one and ``error`` its message."""
+        moves = [_move_data(move, self.players) for move in reference_engine.shown_moves(error.moves)]
+        return {
+            "players": list(self.players),
+            "hand_seed": self.hand_seed,
+            "dealer": self.dealer,
+            "scores": None if self.scores is None else list(self.scores),
+            "rules": (rules or Rules()).to_dict(),
+            "hand": None,
+            "moves": moves,
+            "error": str(error),
+        }
 
     def play(self, rules: Rules | None = None) -> Replay:
         """Play the hand again under ``rules`` (default standard). An independent hand is played as
@@ -105,23 +125,8 @@ class Replay:
         return [self._move(move) for move in self.record.shown_moves()]
 
     def _move(self, move: Move) -> dict[str, Any]:
-        data: dict[str, Any] = {"move": _snake(type(move).__name__)}
-        for item in fields(move):
-            value = getattr(move, item.name)
-            if item.name in _CARD_FIELDS:
-                value = format_card(value) if value >= 0 else None
-            elif item.name in _CARD_LIST_FIELDS:
-                value = [format_card(card) for card in value]
-            elif item.name in _MELD_FIELDS:
-                value = [[format_card(card) for card in meld] for meld in value]
-            elif isinstance(value, Enum):
-                value = value.name.lower()
-            elif isinstance(value, tuple):
-                value = list(value)
-            data[item.name] = value
-        seat = data.get("seat", data.get("winner"))
-        data["player"] = self.players[seat] if isinstance(seat, int) and seat in (0, 1) else None
-        return data | {"text": str(move)}
+        return _move_data(move, self.players)
+
 
     def to_json(self) -> dict[str, Any]:
         """The ``simgin replay --json`` object: the players by seat, hand seed, dealer, game scores (None
@@ -212,9 +217,32 @@ def replay(
     see :func:`locate_replay`), played again move by move under ``rules`` (a
     :class:`~simgin.game.rules.Rules` or a preset name; as in the run). An illegal move raises
     :class:`~simgin.game.reference_engine.IllegalMove` with the moves up to it; bad input is a ValueError."""
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
+    rules = as_rules(rules)  # issue 32 item 27: a wrong type is a TypeError naming rules
+    for name, value in (("seed", seed), ("hand", hand), ("hand_seed", hand_seed)):
+        if value is not None:
+            whole_number(value, name)
     found = locate_replay(
         a, b, seed=seed, hand=hand, hand_seed=hand_seed, dealer=dealer, scores=scores, duplicate=duplicate
     )
     return found.play(rules)
+
+
+def _move_data(move: Move, players: tuple[str, str]) -> dict[str, Any]:
+    """One move as :meth:`Replay.moves` gives it (cards by name, the player at its seat, its line)."""
+    data: dict[str, Any] = {"move": _snake(type(move).__name__)}
+    for item in fields(move):
+        value = getattr(move, item.name)
+        if item.name in _CARD_FIELDS:
+            value = format_card(value) if value >= 0 else None
+        elif item.name in _CARD_LIST_FIELDS:
+            value = [format_card(card) for card in value]
+        elif item.name in _MELD_FIELDS:
+            value = [[format_card(card) for card in meld] for meld in value]
+        elif isinstance(value, Enum):
+            value = value.name.lower()
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[item.name] = value
+    seat = data.get("seat", data.get("winner"))
+    data["player"] = players[seat] if isinstance(seat, int) and seat in (0, 1) else None
+    return data | {"text": str(move)}

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,9 @@ def save_result(out: str | Path, data: dict[str, Any]) -> Path:
     if path.exists() and not any((Path(out) / name).is_file() for name in SETTINGS_FILES):
         marker = " or ".join(SETTINGS_FILES)
         raise ValueError(f"{out} is not a simgin run directory (no {marker}): its {RESULT_FILE} is left as it is")
-    return files.write_file(out, RESULT_FILE, json.dumps(jsonable(data), indent=1, allow_nan=False))
+    content = jsonable(data)
+    content["check"] = files.checksum(content)  # issue 32 item 24: an edited result is told from a written one
+    return files.write_file(out, RESULT_FILE, json.dumps(content, indent=1, allow_nan=False))
 
 
 def load_result(directory: str | Path) -> dict[str, Any]:
@@ -85,7 +88,93 @@ def load_result(directory: str | Path) -> dict[str, Any]:
     if data.get("kind") not in KINDS:
         raise files.DamagedFile(path, f"{path}: unknown result kind {data.get('kind')!r}")
     check_result(data, path, fix)
+    check_values(data, path, fix)
     return data
+
+
+#: Summary fields that are shares of something, in [0, 1] (or null: not defined in the run).
+_SHARES = re.compile(r".*(rate|rate_low|rate_high|_share|undercut_when_knocking)")
+#: Summary and tally fields that count something: whole numbers, not negative.
+_COUNTS = ("hands", "games", "hands_won", "games_won", "capped_hands", "capped_games")
+_TALLY_COUNTS = ("hands", "games", "hands_won_a", "hands_won_b", "games_won_a", "games_won_b", "dead", "scored")
+
+
+def check_values(data: dict[str, Any], path: Path, fix: str) -> None:
+    """A result is believed only as written (issue 32 item 24): its checksum matches (``check``, as the
+    chunks', :func:`simgin.running.files.checksum`: a win rate edited to 1.7 no longer matches), it holds no
+    NaN or infinity (strict JSON is written), and its counts and shares are in range (win rates in [0, 1], no
+    more wins than games, no negative counts). Else a :class:`~simgin.running.files.DamagedFile`, one line."""
+
+    def damaged(problem: str) -> files.DamagedFile:
+        return files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
+
+    if "check" not in data:
+        raise damaged("it has no checksum: edited, or written by a simgin before issue 32")
+    if data["check"] != files.checksum(data):
+        raise damaged("edited? its content does not match its checksum")
+    bad = _not_finite(data, "result")
+    if bad:
+        raise damaged(f"{bad} is not a finite number")
+    cells = data.get("cells") if data["kind"] == "sweep" else [data]
+    for cell in cells if isinstance(cells, list) else []:
+        for index, row in enumerate(cell.get("summary", []) if isinstance(cell, dict) else []):
+            problem = _row_problem(row) if isinstance(row, dict) else None
+            if problem:
+                raise damaged(f"summary row {index}: {problem}")
+        for index, pairing in enumerate(cell.get("pairings", []) if isinstance(cell, dict) else []):
+            tally = pairing.get("tally") if isinstance(pairing, dict) else None
+            problem = _tally_problem(tally) if isinstance(tally, dict) else None
+            if problem:
+                raise damaged(f"pairing {index}: {problem}")
+
+
+def _not_finite(value: Any, where: str) -> str | None:
+    """Where ``value`` holds a NaN or infinity (a float strict JSON cannot hold), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = _not_finite(item, f"{where}[{key!r}]" if isinstance(key, str) else f"{where}[{key}]")
+        if found:
+            return found
+    return None
+
+
+def _count_problem(fields: dict[str, Any], names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = fields.get(name)
+        if value is not None and (not files.is_number(value) or value < 0 or value != int(value)):
+            return f"{name} {value!r} is not a count (a whole number, 0 or more)"
+    return None
+
+
+def _row_problem(row: dict[str, Any]) -> str | None:
+    problem = _count_problem(row, _COUNTS)
+    if problem:
+        return problem
+    for name, value in row.items():
+        if _SHARES.fullmatch(name) and value is not None and not (files.is_number(value) and 0 <= value <= 1):
+            return f"{name} {value!r} is not a share in [0, 1]"
+    for won, played in (("hands_won", "hands"), ("games_won", "games")):
+        if files.is_number(row.get(won)) and files.is_number(row.get(played)) and row[won] > row[played]:
+            return f"{won} {row[won]!r} is more than {played} {row[played]!r}"
+    return None
+
+
+def _tally_problem(tally: dict[str, Any]) -> str | None:
+    problem = _count_problem(tally, _TALLY_COUNTS)
+    if problem:
+        return problem
+    for unit in ("hands", "games"):
+        won = [tally.get(f"{unit}_won_{side}") for side in "ab"]
+        if all(files.is_number(value) for value in [*won, tally.get(unit)]) and sum(won) > tally[unit]:
+            return f"{unit}_won_a + {unit}_won_b ({sum(won)!r}) is more than {unit} {tally[unit]!r}"
+    return None
 
 
 def check_result(data: dict[str, Any], path: Path, fix: str) -> None:

@@ -51,7 +51,7 @@ import numpy as np
 from simgin.game import engine
 from simgin.game.multiplayer import Sums, play_table_rows, seatings, summarize_table, tally_table
 from simgin.game.rng import derive
-from simgin.game.rules import Rules
+from simgin.game.rules import Rules, as_rules
 from simgin.kernels import engine as _k
 from simgin.players import guard, programs as process_strategy
 from simgin.players.programs import ProgramSettings
@@ -220,7 +220,7 @@ def run_chunk(
             raise RunError(
                 f"{error} (pairing {players[0]} vs {players[1]}, leg {seat_a_value + 1}, chunk {chunk.chunk_index} "
                 f"with chunk seed {chunk.seed})"
-                + ("; replay it with 'simgin replay'" if started else "")
+                + (f"; replay it with '{_stopped_replay(leg_players, config, error)}'" if started else "")
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
@@ -331,6 +331,15 @@ def _forfeit_record(
         "replay": replay_command(players, config.rules, forfeit, games=config.mode == "games"),
     }
     return record
+
+
+def _stopped_replay(players: tuple[str, str], config: RunConfig, error: engine.IllegalDecision) -> str:
+    """The ``simgin replay`` command of the hand a run stopped at, as a forfeit lists it (its seats, hand seed,
+    dealer and game scores), when the engine named the hand on the error; else just ``simgin replay``. Without
+    the dealer ``--hand-seed`` alone replays another hand (issue 32 item 16)."""
+    if getattr(error, "dealer", None) is None or getattr(error, "hand_seed", None) is None:
+        return "simgin replay"
+    return replay_command(players, config.rules, error, games=config.mode == "games")  # type: ignore[arg-type]
 
 
 def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:
@@ -764,6 +773,7 @@ def execute(
     programs: ProgramSettings | None = None,
     notice: Callable[[str], None] | None = None,
     unit_records: bool = False,
+    kept: bool = True,
 ) -> Iterator[ChunkResult]:
     """Run (config, chunk) jobs and yield their results in job order.
 
@@ -776,7 +786,8 @@ def execute(
     when a Dask cluster has had no worker for a while. A chunk whose pairing has a strategy that is not
     compiled is played in parts when there are several workers (:func:`chunk_parts`), each a job, and
     yielded whole (:func:`merge_parts`).
-    ``programs`` and ``unit_records`` go to :func:`run_chunk`.
+    ``programs`` and ``unit_records`` go to :func:`run_chunk`. ``kept``: finished chunks are kept in an
+    ``--out`` directory (a lost worker's error then says a rerun resumes).
     """
     notice = notice or _log_notice
 
@@ -809,14 +820,14 @@ def execute(
                     try:
                         pending.append((runner_backend.submit(function, config, chunk, hand_log), last))
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
-                        failure = _backend_failure(runner_backend, error)
+                        failure = _backend_failure(runner_backend, error, kept)
                         if failure is None:
                             raise
                         raise failure from None
                 if not pending:
                     return
                 future, last = pending.popleft()
-                finished.append(wait_result(runner_backend, future, notice))
+                finished.append(wait_result(runner_backend, future, notice, kept))
                 in_flight = ahead
                 if last:  # a chunk is complete: played whole, or its last part
                     result = finished[0] if len(finished) == 1 else merge_parts(finished)
@@ -828,7 +839,9 @@ def execute(
                     future.cancel()
 
 
-def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None) -> Any:
+def wait_result(
+    runner_backend: Any, future: Any, notice: Callable[[str], None] | None = None, kept: bool = True
+) -> Any:
     """The result of a chunk submitted to ``runner_backend`` (waits poll, so Ctrl-C ends them); a lost worker or
     cluster is a one-line :class:`RunError` (the chunk's own errors are raised as they are)."""
     notice = notice or _log_notice
@@ -838,31 +851,36 @@ def wait_result(runner_backend: Any, future: Any, notice: Callable[[str], None] 
             pass
         return future.result()
     except (CancelledError, asyncio.CancelledError, Exception) as error:
-        failure = _backend_failure(runner_backend, error)
+        failure = _backend_failure(runner_backend, error, kept)
         if failure is None:
             raise  # the chunk's own error (a RunError, a bad spec), as it was raised
         raise failure from None
 
 
-def _backend_failure(runner_backend: Any, error: BaseException) -> RunError | None:
+def _backend_failure(runner_backend: Any, error: BaseException, kept: bool = True) -> RunError | None:
     """The one-line error for a chunk that the backend lost (a worker process died, a script without a main
     guard, a Dask cluster that lost it: :func:`_cluster_lost`); None for the chunk's own error."""
     if isinstance(error, BrokenProcessPool):
         missing = getattr(runner_backend, "main_guard_missing", None)
         if missing is not None and missing():
             return RunError(MAIN_GUARD_MESSAGE)
-        return RunError(
-            "a worker process died (killed, or out of memory?); finished chunks in --out are kept, "
-            "rerun the same command to resume"
-        )
+        return RunError("a worker process died (killed, or out of memory?)" + _resume_hint(kept))
     if not _cluster_lost(error):
         return None
     cancelled = isinstance(error, (CancelledError, asyncio.CancelledError))
     what = "its chunks were cancelled" if cancelled else guard.describe(error)
     return RunError(
-        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, "
-        "or a scheduler gone?); finished chunks in --out are kept, rerun the same command to resume"
+        f"the Dask cluster lost a chunk ({what}: a strategy that kills its worker, or a scheduler gone?)"
+        + _resume_hint(kept)
     )
+
+
+def _resume_hint(kept: bool) -> str:
+    """The end of a lost-chunk error: the resume hint when the run keeps its chunks in ``--out``, else what a run
+    without ``--out`` has: nothing kept (issue 32 item 26)."""
+    if kept:
+        return "; finished chunks in --out are kept, rerun the same command to resume"
+    return "; the run keeps no chunks without --out"
 
 
 def _cluster_lost(error: BaseException) -> bool:
@@ -942,6 +960,10 @@ class RunDirectory:
         where = self.path / SETTINGS_FILE
         if not isinstance(recorded, dict):
             raise RunError(f"{where} is damaged (not a JSON object); {_REFUSED}")
+        if not {"kind", "runs"} <= recorded.keys() or not isinstance(recorded.get("runs"), list):
+            # Every simgin version's run.json names its kind and its runs: unrelated JSON is not "another version"
+            # (issue 32 item 26).
+            raise RunError(f"{where} is not a simgin run record (it has no 'kind' and 'runs'); {_REFUSED}")
         if recorded.get("format") != RUN_FORMAT:
             raise RunError(
                 f"{where} was written by another simgin version (run directory format "
@@ -1299,6 +1321,7 @@ def run_cells(
             notice=notice,
             programs=programs,
             unit_records=unit_records,
+            kept=out is not None,
         )
         try:
             for config, chunk in _plan(configs, interleave):
@@ -1435,9 +1458,8 @@ def _run_players(
     on_illegal: str = "stop",
     **options: Any,
 ) -> RunResult:
-    if isinstance(rules, str):  # a preset name, as every run function takes
-        rules = Rules.preset(rules)
-    config = RunConfig(players, rules or Rules(), hands, games, seed, duplicate, on_illegal=on_illegal)
+    rules = as_rules(rules)  # a preset name, as every run function takes; a wrong type named (issue 32 item 27)
+    config = RunConfig(players, rules, hands, games, seed, duplicate, on_illegal=on_illegal)
     return run(config, **options)
 
 

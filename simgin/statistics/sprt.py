@@ -9,6 +9,7 @@ reported are the same on any number of workers and on either backend.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -50,17 +51,23 @@ class SprtSettings:
 
 
 def parse_sprt(text: str) -> dict[str, float]:
-    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}``."""
+    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}``; a bad, repeated or non-finite value is a
+    ValueError naming ``--sprt``, the key and the value (issue 32 item 27)."""
     values: dict[str, float] = {}
     for item in text.split(","):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or key not in ("elo0", "elo1"):
             raise ValueError(f"bad --sprt item {item!r}: expected elo0=NUMBER,elo1=NUMBER")
+        if key in values:
+            raise ValueError(f"--sprt {text!r}: {key} is given twice; give each of elo0 and elo1 once")
         try:
-            values[key] = float(value)
+            number = float(value)
         except ValueError:
             raise ValueError(f"bad --sprt value {value!r} for {key}: expected a number") from None
+        if not math.isfinite(number):
+            raise ValueError(f"--sprt {text!r}: {key}={value.strip()} must be a finite number of Elo, e.g. elo1=10")
+        values[key] = number
     if set(values) != {"elo0", "elo1"}:
         raise ValueError(f"--sprt {text!r}: give both elo0 and elo1, e.g. elo0=0,elo1=10")
     return values

@@ -652,6 +652,8 @@ def parse_baseline(baseline: str | Mapping[str, Any] | None, grid: dict[str, lis
             key, sep, value = item.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise ValueError(f"bad --baseline {baseline!r}: expected SWITCH=VALUE,..., one of the cells: {shown}")
+            if key.strip() in wanted:  # as --grid refuses a repeated switch (issue 32 item 27)
+                raise ValueError(f"--baseline {baseline!r}: {key.strip()} is given twice; give each switch once")
             wanted[key.strip()] = value.strip()
     else:
         wanted = dict(baseline)
