@@ -2,15 +2,17 @@
 
 ``python benchmarks/run_all.py --check`` measures each figure below, compares it with the
 figure recorded in the ``check`` section of benchmarks/RESULTS.md, and exits non-zero when
-one has regressed by more than 30%. ``--record`` writes the figures it measured into that
-section instead (keeping the recorded figures it did not measure).
+one has regressed by more than 30% (40% for the exec: and eaai: figures:
+:data:`PROGRAM_TOLERANCE`). ``--record`` writes the figures it measured into that section
+instead (keeping the recorded figures it did not measure).
 
 A figure is compared as a ratio against a reference measured in the same run: a fixed
 workload of pure Python and numpy (:func:`reference_seconds`), timed in CPU seconds before
-and after the figures. Each figure is divided (times) or multiplied (rates) by the reference
-seconds of its own run, so a machine that is slower all round, or a run on a shared machine
-whose CPU time stretches, does not fail the check; a figure that is slower against the
-reference than it was when recorded does.
+the first figure and after each one. Each figure is divided (times) or multiplied (rates) by
+the median of the two reference timings on either side of it, so a machine that is slower
+all round, or a run on a shared machine whose CPU time stretches, does not fail the check; a
+figure that is slower against the reference than it was when recorded does. Each recorded
+figure names the machine it was measured on.
 
 Every figure is CPU time, not wall time: the CPU seconds of the process (and its children),
 which a loaded machine stretches far less than the wall clock.
@@ -42,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,12 +60,20 @@ MARKERS = ("<!-- check:start -->", "<!-- check:end -->")
 EXEC_SPEC = "exec:python3 examples/simple_bot.py"
 
 
+#: The exec: and eaai: figures may be this much worse: every decision is a round trip between two
+#: processes, and what a process switch costs a virtual machine varies from run to run in a way the
+#: reference does not follow. On the 2-core AMD EPYC of 2026-12-03 nine runs of one revision, set
+#: against the reference, spread from 0.72x to 1.16x of the figures recorded there.
+PROGRAM_TOLERANCE = 0.40
+
+
 @dataclass(frozen=True)
 class Figure:
     name: str
     label: str
     unit: str
     higher_is_better: bool
+    tolerance: float = TOLERANCE
 
 
 FIGURES = {
@@ -72,9 +82,15 @@ FIGURES = {
         Figure("cold_start", "first `simgin match simple simple --hands 1000` on an empty cache", "CPU s", False),
         Figure("simple_hands", "`simple` vs `simple`, one thread", "hands per CPU s", True),
         Figure("opponent_hands", "`opponent` vs `simple`, one thread", "hands per CPU s", True),
-        Figure("exec_hands", f"`{EXEC_SPEC}` vs `simple`, whole process tree", "hands per CPU s", True),
         Figure(
-            "eaai_hands", "`eaai:` TwinPlayer (tests/java) vs `simple`, whole process tree", "hands per CPU s", True
+            "exec_hands", f"`{EXEC_SPEC}` vs `simple`, whole process tree", "hands per CPU s", True, PROGRAM_TOLERANCE
+        ),
+        Figure(
+            "eaai_hands",
+            "`eaai:` TwinPlayer (tests/java) vs `simple`, whole process tree",
+            "hands per CPU s",
+            True,
+            PROGRAM_TOLERANCE,
         ),
         Figure("suite", "README test command's pytest on an empty cache (`--suite`)", "CPU s", False),
     )
@@ -238,14 +254,14 @@ def normalised(figure: Figure, value: float, reference: float) -> float:
 
 
 def compare(figure: Figure, value: float, reference: float, old: dict | None) -> tuple[str, bool]:
-    """(the line to print, whether it regressed by more than TOLERANCE)."""
+    """(the line to print, whether it regressed by more than the figure's tolerance)."""
     shown = f"{value:,.1f} {figure.unit}" if value < 100 else f"{value:,.0f} {figure.unit}"
     if not old:
         return f"{figure.label}: {shown}; no recorded figure to compare with", False
     ratio = normalised(figure, value, reference) / normalised(figure, old["value"], old["reference"])
     # ratio > 1 is better for a rate, worse for a time: turn it into "how many times as good".
     goodness = ratio if figure.higher_is_better else 1 / ratio
-    regressed = goodness < 1 - TOLERANCE
+    regressed = goodness < 1 - figure.tolerance
     old_shown = f"{old['value']:,.1f}" if old["value"] < 100 else f"{old['value']:,.0f}"
     verdict = "REGRESSED" if regressed else "ok"
     return (
@@ -259,23 +275,25 @@ def record_section(values: dict[str, dict], machine: str) -> str:
     """The ``check`` section's text: a table for readers and one JSON line for the check."""
     rows = [
         f"| {FIGURES[name].label} | {entry['value']:,.1f} {FIGURES[name].unit} | {entry['reference']:.3f} | "
-        f"{entry['date']} | {entry.get('detail', '')} |"
+        f"{entry['date']} | {entry.get('machine', machine)} | {entry.get('detail', '')} |"
         for name, entry in values.items()
     ]
     data = json.dumps(values, sort_keys=True)
     return "\n".join(
         [
             MARKERS[0],
-            f"Recorded by `python benchmarks/run_all.py --check --record` ({machine}). "
+            "Recorded by `python benchmarks/run_all.py --check --record` (`--only NAME,...` records those figures "
+            "alone; each row names the machine it was measured on). "
             "`python benchmarks/run_all.py --check` re-measures these figures (a few minutes; the suite only "
-            "with `--suite`) and fails when one is more than 30% worse than recorded, each compared as a ratio "
-            "against the reference workload (fixed pure-Python and numpy work, CPU seconds) timed in the same "
-            "run, so a slower or busier machine does not fail it. All figures are CPU seconds of the process "
-            "and its children, medians of 3 runs (the cold start and the suite: 1 run); the machine may have "
-            "been shared.",
+            "with `--suite`) and fails when one is more than 30% worse than recorded (the exec: and eaai: "
+            "figures 40%: what a process switch costs a virtual machine varies from run to run), each compared "
+            "as a ratio against the reference workload (fixed pure-Python and numpy work, CPU seconds) timed "
+            "just before and after it in the same run, so a slower or busier machine does not fail it. All "
+            "figures are CPU seconds of the process and its children, medians of 3 runs (the cold start and the "
+            "suite: 1 run); the machine may have been shared.",
             "",
-            "| figure | recorded | reference (CPU s) | date | detail |",
-            "|---|---:|---:|---|---|",
+            "| figure | recorded | reference (CPU s) | date | machine | detail |",
+            "|---|---:|---:|---|---|---|",
             *rows,
             "",
             f"<!-- check-data {data} -->",
@@ -303,38 +321,66 @@ def write_recorded(values: dict[str, dict], machine: str, path: Path | None = No
     path.write_text(text)
 
 
-def check(quick: bool = False, with_suite: bool = False, record: bool = False, machine: str = "") -> int:
-    """Measure every figure, print one line each, compare with RESULTS.md; the exit status.
+def check(
+    quick: bool = False,
+    with_suite: bool = False,
+    record: bool = False,
+    machine: str = "",
+    only: Sequence[str] | None = None,
+) -> int:
+    """Measure every figure (or the figures named in ``only``), print one line each, compare with RESULTS.md;
+    the exit status. With ``record``, write what was measured into RESULTS.md instead, each figure with
+    ``machine`` (the others keep theirs).
 
     Runs in the repository root (the exec: example's path is relative to it), then goes back."""
+    unknown = sorted(set(only or ()) - set(FIGURES))
+    if unknown:
+        raise ValueError(f"unknown figure {', '.join(unknown)}: choose from {', '.join(FIGURES)}")
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
-        return _check(quick, with_suite, record, machine)
+        return _check(quick, with_suite, record, machine, only)
     finally:
         os.chdir(cwd)
 
 
-def _check(quick: bool, with_suite: bool, record: bool, machine: str) -> int:
+def _check(quick: bool, with_suite: bool, record: bool, machine: str, only: Sequence[str] | None) -> int:
     old = recorded(RESULTS.read_text())
-    before = reference_seconds()
-    print(f"reference workload: {before:.3f} CPU s", flush=True)
+    # The reference is timed between the figures, and each figure is set against the median of the
+    # two timings on either side of it: a machine whose speed drifts during the check (other work
+    # starting or ending, a busy host under a virtual machine) moves a figure and its reference alike.
+    between = [reference_seconds()]
+    print(f"reference workload: {between[0]:.3f} CPU s", flush=True)
     measured: dict[str, tuple[float, str]] = {}
-    for name, call in measurements(quick, with_suite).items():
+    references: dict[str, float] = {}
+    calls = measurements(quick, with_suite or "suite" in (only or ()))
+    for name, call in calls.items():
+        if only and name not in only:
+            continue
         if name == "eaai_hands" and (why := eaai_missing()):
             print(f"{FIGURES[name].label}: skipped ({why}; install a JDK to measure it)", flush=True)
             continue
         measured[name] = call()
-        print(f"  measured {name}: {measured[name][0]:,.1f} {FIGURES[name].unit} ({measured[name][1]})", flush=True)
-    after = reference_seconds()
-    reference = statistics.median([before, after])
-    print(f"reference workload: {after:.3f} CPU s at the end; {reference:.3f} used", flush=True)
+        between.append(reference_seconds())
+        references[name] = statistics.median(between[-2:])
+        print(
+            f"  measured {name}: {measured[name][0]:,.1f} {FIGURES[name].unit} ({measured[name][1]}); "
+            f"reference {references[name]:.3f} CPU s around it",
+            flush=True,
+        )
+    print(f"reference workload: {min(between):.3f}-{max(between):.3f} CPU s over the check", flush=True)
     date = time.strftime("%Y-%m-%d", time.gmtime())
     if record:
         values = {
-            name: {"value": round(value, 4), "reference": round(reference, 4), "date": date, "detail": detail}
+            name: {
+                "value": round(value, 4),
+                "reference": round(references[name], 4),
+                "date": date,
+                "detail": detail,
+                "machine": machine,
+            }
             for name, (value, detail) in measured.items()
         }
         write_recorded(values, machine)
@@ -342,12 +388,12 @@ def _check(quick: bool, with_suite: bool, record: bool, machine: str) -> int:
         return 0
     failed = []
     for name, (value, _) in measured.items():
-        line, regressed = compare(FIGURES[name], value, reference, old.get(name))
+        line, regressed = compare(FIGURES[name], value, references[name], old.get(name))
         print(line)
         if regressed:
             failed.append(FIGURES[name].label)
     if failed:
-        print(f"check failed: {len(failed)} figure(s) more than 30% worse than recorded: {'; '.join(failed)}")
+        print(f"check failed: {len(failed)} figure(s) worse than recorded beyond their tolerance: {'; '.join(failed)}")
         return 1
-    print(f"check passed: {len(measured)} figures within 30% of RESULTS.md")
+    print(f"check passed: {len(measured)} figures within their tolerance of RESULTS.md")
     return 0
