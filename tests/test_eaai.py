@@ -53,7 +53,11 @@ RULE_SETS = {
 # -- the twin: the same hands in Java and in Python ---------------------------------------------
 
 
-@pytest.mark.parametrize("rules_name", list(RULE_SETS))
+@pytest.mark.parametrize(
+    "rules_name",
+    # Standard and the contest's rules in the default run; the other two with the slow tests (pytest -m slow).
+    [name if name in ("standard", "eaai") else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS],
+)
 def test_the_java_twin_plays_the_hands_of_its_python_twin(classpath, rules_name):
     rules = RULE_SETS[rules_name]
     seeds = hand_seeds(31, 150)
