@@ -30,6 +30,7 @@ from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
 from simgin.running.tally import TURN_BINS
+from simgin.statistics.ratings import bootstrap_label
 
 from . import figures as F, study, tune as tune_report, tune_rules as tune_rules_report
 from .document import Report, ReportFigure, ReportTable
@@ -510,6 +511,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         ratings = ratings.sort_values("rating", ascending=False).reset_index(drop=True)
         order = list(ratings["player"]) + [p for p in players if p not in set(ratings["player"])]
         anchor = result.get("anchor") or "the mean"
+        over = bootstrap_label(result.get("bootstrap"))
         shown = {"player": "text", "rating": "f1", "low": "f1", "high": "f1", "rank_low": "int", "rank_high": "int"}
         note = ""
         if "sweep" in ratings and ratings["sweep"].notna().any():
@@ -520,7 +522,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
             )
         add(
             "ratings",
-            f"Ratings (Elo scale, {anchor} = 0, 95% bootstrap intervals over deal pairs)",
+            f"Ratings (Elo scale, {anchor} = 0, 95% bootstrap intervals over {over})",
             ratings,
             shown,
             note,

@@ -34,6 +34,7 @@ from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.players.programs import MAX_DECISION_TIMEOUT
 from simgin.statistics.formats import p_value, percent
+from simgin.statistics.ratings import bootstrap_label
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -626,7 +627,8 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     for line in forfeit_lines(result):
         click.echo(line)
     anchor_name = labels.get(analysis["anchor"], analysis["anchor"]) if analysis["anchor"] else "the mean"
-    click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over deal pairs):")
+    over = bootstrap_label(analysis.get("bootstrap"))
+    click.echo(f"\nratings (Elo scale, {anchor_name} = 0, 95% bootstrap intervals over {over}):")
     width = max([16, *(len(label) for label in labels.values())])
     for row in sorted(analysis["ratings"], key=lambda r: -r["rating"]):
         name = labels.get(row["player"], row["player"])
@@ -1029,9 +1031,17 @@ def _sweep_sprt(
     with _running(2 * most, mode, options["quiet"], None, players=players) as progress:
         try:
             result = sequential_rules_test(
-                players, grid, test, rules=rules, settings=changes, baseline=baseline,
-                games=config.games if config else None, hands=config.hands if config else None,
-                seed=options["seed"], duplicate=options["duplicate"], progress=progress,
+                players,
+                grid,
+                test,
+                rules=rules,
+                settings=changes,
+                baseline=baseline,
+                games=config.games if config else None,
+                hands=config.hands if config else None,
+                seed=options["seed"],
+                duplicate=options["duplicate"],
+                progress=progress,
                 **_execution(options) | {"out": None, "hand_log": False},
             )
         except ValueError as error:

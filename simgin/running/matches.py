@@ -205,14 +205,27 @@ def play_match(config: RunConfig, *, save: bool = True, **options: Any) -> Match
     return result
 
 
+#: The most unit records (units times pairings) a round robin keeps for the joint rating bootstrap (§2): two
+#: million, 112 MB. Longer round robins resample within each pairing, and their result says so.
+JOINT_BOOTSTRAP_UNITS = 2_000_000
+
+
 def play_tournament(
     config: RunConfig, *, anchor: str | None = DEFAULT_ANCHOR, save: bool = True, **options: Any
 ) -> TournamentResult:
     """Play a round robin from its settings and analyse it (ratings anchored on ``anchor``); ``options`` as
     :func:`play_match`. A ValueError names what the ratings cannot be fitted from."""
     check_keywords(play_tournament, options, RUN_OPTIONS)
+    # Unit records let the rating bootstrap resample whole deals across pairings (§2, issue 32 item 10);
+    # they cost 56 bytes a unit and pairing, so a very long round robin goes without (and says so).
+    joint = (
+        config.table == "pairs"
+        and len(config.pairings) > 1
+        and config.units * len(config.pairings) <= JOINT_BOOTSTRAP_UNITS
+    )
     # A run directory records "tournament" for three players or more, "match" for two (as it always has).
-    run = runner.run(config, kind="tournament" if len(config.players) > 2 else "match", **options)
+    kind = "tournament" if len(config.players) > 2 else "match"
+    run = runner.run(config, kind=kind, unit_records=joint, **options)
     result = TournamentResult(run, tournament_analysis(run, anchor=anchor, seed=config.seed))
     if save and options.get("out") is not None:
         result.save(options["out"])

@@ -127,7 +127,6 @@ class Replay:
     def _move(self, move: Move) -> dict[str, Any]:
         return _move_data(move, self.players)
 
-
     def to_json(self) -> dict[str, Any]:
         """The ``simgin replay --json`` object: the players by seat, hand seed, dealer, game scores (None
         for an independent hand), the rules given, the hand record's columns (``hand``) and the moves."""

@@ -4,10 +4,11 @@ Bradley-Terry ratings on the Elo scale, fitted by MM, with a cluster bootstrap o
 pairs (the duplicate pair is the unit); pairwise pair scores with p-values adjusted by
 Holm and intervals widened for the number of comparisons.
 
-The bootstrap resamples pairs within each pairing. Every pairing plays the same deals, so
-results of different pairings are positively correlated; resampling them independently
-treats them as independent, which makes the rating intervals somewhat conservative for
-differences between bots that met the same opponents.
+Every pairing plays the same deals, so the results of different pairings are correlated deal by
+deal. When the run kept its unit records (``RunResult.units``: tournaments and sweeps do), the
+bootstrap resamples whole deals, the same deals in every pairing; otherwise it resamples the
+deal pairs within each pairing, which treats the pairings as independent and makes the
+intervals too narrow when they are not (issue 32 item 10), and the result says which it did.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin.running.tally import Tally
+from simgin.running.tally import UNIT_INDEX, Tally
 from simgin.statistics.formats import p_value
 from simgin.statistics.stats import (
     bootstrap_ratings,
@@ -51,23 +52,41 @@ def unit_outcomes(t: Tally, duplicate: bool, mode: str) -> tuple[np.ndarray, np.
     return np.array([0.0, 0.5, 1.0]), np.array([lost, total - won - lost, won]), 1
 
 
+def unit_scores(records: np.ndarray, mode: str) -> np.ndarray:
+    """A's points per unit from unit records (:data:`simgin.running.tally.UNIT_FIELDS`): the games (or hands) it
+    won plus half of those nobody won (an undecided game, a dead hand), as :func:`unit_outcomes` counts them."""
+    prefix = "games" if mode == "games" else "hands"
+    played = records[:, UNIT_INDEX[prefix]].astype(float)
+    won = records[:, UNIT_INDEX[f"{prefix}_won_a"]].astype(float)
+    lost = records[:, UNIT_INDEX[f"{prefix}_won_b"]].astype(float)
+    return won + 0.5 * (played - won - lost)
+
+
 def tournament_analysis(
     result: RunResult, anchor: str | None = DEFAULT_ANCHOR, reps: int = 1000, seed: int = 0, confidence: float = 0.95
 ) -> dict[str, Any]:
     """Ratings with bootstrap intervals and rank intervals, the LOS matrix, Holm-adjusted pairwise claims,
     and the skill spread (best minus worst rating, with its bootstrap interval:
-    :func:`~simgin.statistics.stats.rating_spread`)."""
+    :func:`~simgin.statistics.stats.rating_spread`). With the run's unit records the bootstrap resamples
+    whole deals across every pairing (docs/STATISTICS.md §2); ``bootstrap.joint`` says whether it did."""
     config = result.config
     players = list(config.players)
     rows = []
+    joint = result.units is not None and len(config.pairings) > 1
+    deals: list[np.ndarray] = []
     pairwise = []
     games_per_unit = 1
     scored = np.zeros(len(players))
     played = np.zeros(len(players))
     for (i, j), t in zip(config.pairings, result.tallies, strict=True):
         points, counts, games_per_unit = unit_outcomes(t, config.duplicate, config.mode)
-        for value, count in zip(points, counts, strict=True):
-            rows.extend([(i, j, value)] * int(count))
+        if joint:
+            scores = unit_scores(result.units[len(deals)], config.mode)
+            rows.extend((i, j, value) for value in scores.tolist())
+            deals.append(np.arange(scores.size))
+        else:
+            for value, count in zip(points, counts, strict=True):
+                rows.extend([(i, j, value)] * int(count))
         n = counts.sum()
         scored[i] += (points * counts).sum()
         scored[j] += games_per_unit * n - (points * counts).sum()
@@ -107,6 +126,7 @@ def tournament_analysis(
         seed=seed,
         anchor=anchor_index,
         confidence=confidence,
+        deals=np.concatenate(deals) if joint else None,
     )
     ratings = [
         {
@@ -134,8 +154,28 @@ def tournament_analysis(
         "los": boot.los.tolist(),
         "pairwise": pairwise,
         "rating_notes": rating_notes(players, boot.los, pairwise, confidence),
-        "bootstrap": {"reps": reps, "seed": seed, "unit": "deal pair" if config.duplicate else config.mode[:-1]},
+        "bootstrap": {
+            "reps": reps,
+            "seed": seed,
+            "unit": "deal pair" if config.duplicate else config.mode[:-1],
+            "joint": joint,
+            "resampling": (
+                "whole deals, the same in every pairing" if joint else "within each pairing (no unit records kept)"
+            ),
+        },
     }
+
+
+def bootstrap_label(bootstrap: dict[str, Any] | None) -> str:
+    """What the rating intervals resample, in words for titles (the ``bootstrap`` entry of an analysis)."""
+    if not bootstrap:
+        return "deal pairs"
+    unit = f"{bootstrap.get('unit', 'deal pair')}s"
+    if bootstrap.get("joint"):
+        return f"{unit}, the same {unit} in every pairing"
+    if "joint" in bootstrap:
+        return f"{unit}, within each pairing"
+    return unit
 
 
 def _sweep(scored: float, played: float, unit: str) -> str | None:

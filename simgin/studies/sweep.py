@@ -856,8 +856,20 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
         detectable = detectable_difference(unit_se(*data, metric, config.mode), float(level), DETECTABLE_POWER)
         differences.append(
             Difference(
-                cell, pairing, metric, value, base, difference, ci, p, float(p_holm), bool(p_holm < 0.05), units,
-                (low, high), confidence, detectable,
+                cell,
+                pairing,
+                metric,
+                value,
+                base,
+                difference,
+                ci,
+                p,
+                float(p_holm),
+                bool(p_holm < 0.05),
+                units,
+                (low, high),
+                confidence,
+                detectable,
             )
         )
     return tuple(differences)
