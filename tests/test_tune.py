@@ -682,9 +682,30 @@ def test_tune_text_says_percentage_points_and_counts_in_the_singular():
     args = ["tune", "heuristic", "--against", "simple", "--params", "knock", "--budget", "2", "--popsize", "2"]
     outcome = CliRunner().invoke(main, [*args, "--games", "8", "--final", "20", "--seed", "3", "--workers", "1"])
     assert outcome.exit_code == 0, outcome.output
-    lines = outcome.output.splitlines()
+    lines = outcome.stdout.splitlines()
     assert lines[0] == "tuned 1 parameter of heuristic against simple: 2 evaluations in 1 generation, seed 3"
     difference = next(line for line in lines if "paired difference" in line)
     assert " percentage points of games (" in difference
-    assert "generations" not in outcome.output and "1 parameters" not in outcome.output
+    assert "generations" not in outcome.stdout and "1 parameters" not in outcome.stdout
     assert lines[-2].endswith(", 0 evaluations resumed")
+
+
+def test_a_budget_too_small_for_the_parameters_is_warned_and_an_adequate_one_is_not():
+    """Issue 32 item 19: `simgin tune heuristic --budget 24` tunes 19 parameters in 2 generations and keeps its
+    start; it says so before it starts, on stderr (warnings.warn in Python), and plays on."""
+    from simgin.studies.tune import MIN_GENERATIONS, TuneBudgetWarning, budget_warning, plan
+
+    small = plan("heuristic", ["simple"], budget=24)
+    assert len(small.dimensions) >= 10 and small.generations < MIN_GENERATIONS
+    text = budget_warning(small)
+    assert text is not None and f"--budget 24 is small for {len(small.dimensions)} parameter(s)" in text
+    assert budget_warning(plan("heuristic", ["simple"], params=["knock", "knock_late"], budget=30)) is None
+    assert budget_warning(plan("heuristic", ["simple"], params=["knock", "knock_late"], budget=29)) is not None
+    with pytest.warns(TuneBudgetWarning, match="--budget 2 is small for 1 parameter"):
+        tune("heuristic", ["simple"], params=["knock"], budget=2, popsize=2, games=4, final=4, seed=1, workers=1)
+    args = ["tune", "heuristic", "--against", "simple", "--params", "knock", "--popsize", "2", "--games", "4"]
+    args += ["--final", "4", "--workers", "1", "--quiet"]
+    warned = CliRunner().invoke(main, [*args, "--budget", "2"])
+    assert warned.exit_code == 0 and warned.stderr.startswith("Warning: --budget 2 is small for 1 parameter(s)")
+    quiet = CliRunner().invoke(main, [*args, "--budget", "10"])
+    assert quiet.exit_code == 0 and "Warning" not in quiet.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +151,7 @@ def tune(
     """
     from simgin.cli.options import build_rules, echo_json, user_error
     from simgin.running import runner
-    from simgin.studies.tune import DEFAULT_BUDGET, TuneError, parse_bound, tune as run_tune
+    from simgin.studies.tune import DEFAULT_BUDGET, TuneBudgetWarning, TuneError, parse_bound, tune as run_tune
 
     rules = build_rules(preset, settings)
 
@@ -180,30 +181,36 @@ def tune(
         bar.label = f"evaluations ({time.perf_counter() - started:.0f} s{best})"
         bar.update(1)
 
+    def warn(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        click.echo(f"Warning: {message}", err=True)
+
     try:
         if not runner.kernels_cached("hands" if hands is not None else "games"):
             click.echo("compiling kernels, first run only (about a minute)...", err=True)
-        result = run_tune(
-            strategy,
-            list(against),
-            rules=rules,
-            params=names,
-            bounds=bounds,
-            start=start,
-            budget=DEFAULT_BUDGET if budget is None else budget,
-            games=games,
-            hands=hands,
-            final=final,
-            popsize=popsize,
-            seed=seed,
-            workers=workers,
-            backend=backend,
-            scheduler=scheduler,
-            out=out,
-            progress=progress,
-            on_illegal=on_illegal,
-            notice=lambda message: click.echo(f"simgin: {message}", err=True),
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", TuneBudgetWarning)
+            warnings.showwarning = warn
+            result = run_tune(
+                strategy,
+                list(against),
+                rules=rules,
+                params=names,
+                bounds=bounds,
+                start=start,
+                budget=DEFAULT_BUDGET if budget is None else budget,
+                games=games,
+                hands=hands,
+                final=final,
+                popsize=popsize,
+                seed=seed,
+                workers=workers,
+                backend=backend,
+                scheduler=scheduler,
+                out=out,
+                progress=progress,
+                on_illegal=on_illegal,
+                notice=lambda message: click.echo(f"simgin: {message}", err=True),
+            )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:

@@ -239,6 +239,36 @@ class TuneSettings:
         return json.loads(json.dumps(data))
 
 
+#: Below these a tune warns that its budget is too small (issue 32 item 19): CMA-ES moves its mean and adapts its
+#: step size once per generation, so fewer than five generations leave the search near its start, and it needs
+#: several samples per parameter to learn which directions pay (its covariance learns at a rate of about 2/n²).
+MIN_GENERATIONS = 5
+MIN_EVALUATIONS_PER_PARAMETER = 5
+
+
+class TuneBudgetWarning(UserWarning):
+    """The budget is too small for the number of parameters tuned (:func:`budget_warning`)."""
+
+
+def budget_warning(settings: TuneSettings) -> str | None:
+    """Why ``settings``' budget is too small for a search to move far from its start, or None.
+
+    Too small: fewer than :data:`MIN_GENERATIONS` generations, or fewer than :data:`MIN_EVALUATIONS_PER_PARAMETER`
+    evaluations per tuned parameter. The run still goes ahead: a tune never claims a gain its final
+    measurement does not show, so a small budget most likely returns the start.
+    """
+    count = len(settings.dimensions)
+    enough = max(MIN_GENERATIONS * settings.popsize, MIN_EVALUATIONS_PER_PARAMETER * count)
+    if settings.budget >= enough:
+        return None
+    return (
+        f"--budget {settings.budget} is small for {count} parameter(s): {settings.generations} generation(s) of "
+        f"{settings.popsize}; CMA-ES needs at least {MIN_GENERATIONS} generations and {MIN_EVALUATIONS_PER_PARAMETER} "
+        f"evaluations per parameter to move far from the start, here --budget {enough} or more "
+        "(or fewer parameters with --params), so the start will most likely be kept"
+    )
+
+
 def default_popsize(dimensions: int) -> int:
     """CMA-ES's default population size, 4 + floor(3 ln n)."""
     return 4 + math.floor(3 * math.log(max(dimensions, 1)))
@@ -1021,6 +1051,8 @@ def tune(
     optimiser = _Optimiser(settings)
     directory = TuneDirectory(out, settings, notice) if out is not None else None
     recorded = directory.recorded() if directory else {}
+    if (small := budget_warning(settings)) is not None:  # after every input check: a refused run only errs
+        warnings.warn(small, TuneBudgetWarning, stacklevel=2)
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     history: list[Evaluation] = []
     generations: list[dict[str, Any]] = []
