@@ -89,12 +89,39 @@ def final_table(result: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def keep_table(result: dict[str, Any]) -> pd.DataFrame:
+    """Each --keep constraint on fresh deals, for the found and the start rules: value, 95% interval, judgement."""
+    rows = []
+    for text, row in (result.get("keep") or {}).items():
+        for candidate in ("found", "start"):
+            value, low, high = row[candidate]
+            status = row.get(f"{candidate}_status") or ("met" if row[f"{candidate}_met"] else "broken")
+            rows.append(
+                {"constraint": text, "candidate": candidate, "value": value, "low": low, "high": high, "judged": status}
+            )
+    return pd.DataFrame(rows, columns=["constraint", "candidate", "value", "low", "high", "judged"])
+
+
 def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[str, str], str]]:
     """(name, title, frame, shown columns with formats, note) of every table of a tune-rules report."""
     score_format = "f2" if _objective(result)[0] == "length" else "pct"
     switches = [v["name"] for v in result["settings"]["vary"]]
     note = f"{result['verdict']}."
+    keep = []
+    if result.get("keep"):
+        keep = [
+            (
+                "tune_rules_keep",
+                "The --keep constraints on fresh deals",
+                keep_table(result),
+                {"constraint": "text", "candidate": "text", "value": "f3", "low": "f3", "high": "f3", "judged": "text"},
+                "A constraint is met when its whole 95% interval lies on the allowed side of the bound, broken when "
+                "the whole interval lies on the other side, uncertain otherwise; the found rules replace the start "
+                "only when they meet every constraint.",
+            )
+        ]
     return [
+        *keep,
         (
             "tune_rules_final",
             "Final measurement on fresh deals",

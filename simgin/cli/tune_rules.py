@@ -215,8 +215,8 @@ def _echo_result(result: Any) -> None:
     for text, row in result.keep.items():
         found, start = row["found"], row["start"]
         click.echo(
-            f"  keep {text}: found {found[0]:.4g} ({'met' if row['found_met'] else 'BROKEN'}), "
-            f"start {start[0]:.4g} ({'met' if row['start_met'] else 'broken'})"
+            f"  keep {text} (judged on its 95% interval): found {_keep_value(found)} {row['found_status']}, "
+            f"start {_keep_value(start)} {row['start_status']}"
         )
     timing = result.timing
     click.echo(
@@ -249,3 +249,9 @@ def _show(value: Any) -> str:
 
 
 COMMANDS = (tune_rules,)
+
+
+def _keep_value(values: list[float]) -> str:
+    """A --keep metric on fresh deals: its value and 95% interval."""
+    value, low, high = values
+    return f"{value:.4g} ({low:.4g}-{high:.4g})"

@@ -201,6 +201,25 @@ class Keep:
             ">": value > self.bound,
         }[self.op]
 
+    def status(self, value: float, low: float, high: float) -> str:
+        """The constraint judged with the metric's 95% interval (issue 32 item 6): ``'met'`` when the whole
+        interval lies on the allowed side of the bound, ``'broken'`` when the whole interval lies on the other
+        side (or nothing was counted), ``'uncertain'`` when the interval reaches across the bound or is unknown.
+
+        >>> keep = Keep("hands_per_game", ">=", 9.0)
+        >>> keep.status(9.057, 8.93, 9.18), keep.status(9.4, 9.1, 9.7), keep.status(8.6, 8.4, 8.8)
+        ('uncertain', 'met', 'broken')
+        """
+        if not math.isfinite(value):
+            return "broken"
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return "uncertain"
+        if self.met(low) and self.met(high):
+            return "met"
+        if not self.met(low) and not self.met(high):
+            return "broken"
+        return "uncertain"
+
     def violation(self, value: float) -> float:
         """TPE's constraint value: <= 0 when met, else how far the metric is on the wrong side (> 0)."""
         if not math.isfinite(value):
@@ -1118,15 +1137,17 @@ def tune_rules(
         }
     else:
         difference = score_difference(found_final, start_final, objective_)
-    keep_report = {
-        k.text: {
+    keep_report = {}
+    for k in settings.keep:
+        found_status, start_status = k.status(*found_final.metric(k.metric)), k.status(*start_final.metric(k.metric))
+        keep_report[k.text] = {
             "found": list(found_final.metric(k.metric)),
             "start": list(start_final.metric(k.metric)),
-            "found_met": k.met(found_final.point(k.metric)),
-            "start_met": k.met(start_final.point(k.metric)),
+            "found_met": found_status == "met",
+            "start_met": start_status == "met",
+            "found_status": found_status,
+            "start_status": start_status,
         }
-        for k in settings.keep
-    }
     kept_start, verdict = _verdict(
         settings, best is not None, same, found_score, start_score, difference, found_final, keep_report
     )
@@ -1218,14 +1239,19 @@ def _verdict(
     """Whether to keep the start rules, and why, in words.
 
     The found rules replace the start only when the fresh deals show them better on the objective (the
-    difference in its direction with p < :data:`SIGNIFICANCE`) and they meet every ``keep`` constraint there.
-    A start that breaks a constraint is still kept otherwise (no gain is claimed that the objective's test
-    does not show), and the verdict says which constraint it breaks.
+    difference in its direction with p < :data:`SIGNIFICANCE`) and they meet every ``keep`` constraint there,
+    judged with the metric's 95% interval (:meth:`Keep.status`: the whole interval on the allowed side). A
+    constraint whose interval reaches across the bound is uncertain, and the start is kept, saying so: more
+    ``final`` games narrow the interval. A start that breaks a constraint is still kept otherwise (no gain is
+    claimed that the objective's test does not show), and the verdict says which constraint it breaks.
     """
     kept, text = _decide(settings, searched, same, found, start, difference, found_final, keep_report)
-    broken = [name for name, row in keep_report.items() if not row["start_met"]]
+    broken = [name for name, row in keep_report.items() if row["start_status"] == "broken"]
+    uncertain = [name for name, row in keep_report.items() if row["start_status"] == "uncertain"]
     if kept and broken:
         text += f" (note: the start rules break --keep {', '.join(broken)} on fresh deals)"
+    if kept and uncertain:
+        text += f" (note: the fresh deals cannot show that the start rules meet --keep {', '.join(uncertain)})"
     return kept, text
 
 
@@ -1262,9 +1288,19 @@ def _decide(
         f"{objective.text} {show(found[0], objective)} with {found_text} vs {show(start[0], objective)} "
         f"at the start on fresh deals ({change}, {p_text})"
     )
-    broken = [text for text, row in keep_report.items() if not row["found_met"]]
+    broken = [text for text, row in keep_report.items() if row["found_status"] == "broken"]
     if broken:
         return True, f"the found rules break --keep {', '.join(broken)} on fresh deals: {compared}; keeping the start"
+    uncertain = [
+        f"{text} ({_keep_interval(row['found'])})"
+        for text, row in keep_report.items()
+        if row["found_status"] == "uncertain"
+    ]
+    if uncertain:
+        return True, (
+            f"the fresh deals cannot show that the found rules meet --keep {', '.join(uncertain)}: the 95% interval "
+            f"reaches across the bound (more --final games narrow it): {compared}; keeping the start rules"
+        )
     significant = math.isfinite(p) and p < SIGNIFICANCE
     if not objective.better(difference["difference"]):
         worse = "worse" if significant and difference["difference"] != 0 else "not better"
@@ -1275,6 +1311,12 @@ def _decide(
             f"{compared}; keeping the start rules"
         )
     return False, f"the found rules are better: {compared}"
+
+
+def _keep_interval(values: Sequence[float]) -> str:
+    """A --keep metric's value and 95% interval, as the verdict quotes it."""
+    value, low, high = values
+    return f"{value:.4g}, 95% CI {low:.4g} to {high:.4g}"
 
 
 def format_score(value: float, objective: Objective) -> str:
