@@ -41,12 +41,14 @@ OPTIMUM = 7
 """The knock limit at which the synthetic game below lasts exactly 3 hands on average."""
 
 
-def _synthetic_tally(config, chunk, hands_per_game: float, noise_seed: tuple[int, ...]) -> SimpleNamespace:
+def _synthetic_tally(
+    config, chunk, hands_per_game: float, noise_seed: tuple[int, ...], sd: float = 0.5
+) -> SimpleNamespace:
     """A chunk of made-up games: every metric a ratio of sums, as the runner's tallies are."""
     games = 2 * chunk.unit_count
     rng = np.random.default_rng(noise_seed)
     t = Tally.zero()
-    per_game = np.maximum(1.0, hands_per_game + rng.normal(0.0, 0.5, games))
+    per_game = np.maximum(1.0, hands_per_game + rng.normal(0.0, sd, games))
     hands = float(per_game.sum())
     t.add("games", games)
     t.add("game_hands", hands)
@@ -86,6 +88,13 @@ def dead_near_the_bound(config, chunk):
     rate = (0.05 if config.rules.knock_limit <= OPTIMUM else 0.20) + np.random.default_rng(chunk.seed).normal(0, 0.01)
     result.tally.add("dead", rate * result.tally["hands"] - result.tally["dead"])
     return result
+
+
+def small_gain_in_noise(config, chunk):
+    """Games last 3.3 hands at a knock limit of 9 and 3.6 at 10, with 2 hands of noise a game of each rule set's
+    own: a real gain of 0.3 hands towards length=3 that a short final measurement cannot see."""
+    hands = 3.3 if config.rules.knock_limit == 9 else 3.6
+    return _synthetic_tally(config, chunk, hands, (chunk.seed, config.rules.knock_limit), sd=2.0)
 
 
 def pure_noise(config, chunk):
@@ -218,6 +227,56 @@ def test_a_keep_constraint_is_judged_on_its_interval_not_its_point_estimate():
     tables = {name: frame for name, _, frame, _, _ in tune_rules_report.tables(result.result_data())}
     judged = tables["tune_rules_keep"].set_index("candidate")["judged"].to_dict()
     assert judged == {"found": "uncertain", "start": "broken"}
+
+
+def test_a_final_measurement_too_small_for_the_gain_seen_is_inconclusive_not_not_better():
+    """Issue 32 item 12: a real gain (0.3 hands) in noise. A final of 40 games has little power for the gain the
+    search saw: the verdict says "inconclusive", with the power and the --final that would give 80%; a final
+    of that size (and more) shows the gain."""
+    small = tune_rules(
+        ["simple"],
+        "length=3",
+        ["knock_limit=9..10"],
+        budget=4,
+        games=40,
+        final=40,
+        seed=4,
+        play_chunk=small_gain_in_noise,
+        workers=1,
+    )
+    d = small.difference
+    assert small.found_rules == {"knock_limit": 9} and small.kept_start and d["p_value"] >= 0.05
+    assert d["search_difference"] < 0 and 0.05 <= d["power"] < 0.8
+    assert small.verdict.startswith("inconclusive: the found rules are not significantly better on fresh deals")
+    assert (
+        f"only {d['power']:.0%} power" in small.verdict and f"--final {int(d['final_for_80_power']):,}" in small.verdict
+    )
+    needed = int(d["final_for_80_power"])
+    assert needed > 40
+    large = tune_rules(
+        ["simple"],
+        "length=3",
+        ["knock_limit=9..10"],
+        budget=4,
+        games=40,
+        final=max(needed, 4000),
+        seed=4,
+        play_chunk=small_gain_in_noise,
+        workers=1,
+    )
+    assert not large.kept_start and large.verdict.startswith("the found rules are better")
+
+
+def test_power_to_detect_is_the_chance_of_a_significant_result():
+    """The normal-approximation power, checked against a simulation of the test it describes."""
+    from simgin.statistics.power import power_to_detect
+
+    rng = np.random.default_rng(8)
+    estimates = rng.normal(0.3, 0.2, 20_000)
+    simulated = float(np.mean(np.abs(estimates / 0.2) > 1.959964))
+    assert power_to_detect(0.3, 0.2) == pytest.approx(simulated, abs=0.01)
+    assert power_to_detect(0.0, 0.2) == pytest.approx(0.05)
+    assert np.isnan(power_to_detect(0.3, float("nan")))
 
 
 def test_a_gain_is_never_claimed_unless_the_final_measurement_shows_it():

@@ -212,6 +212,12 @@ def _echo_result(result: Any) -> None:
         f"({_signed(scale * difference['low'])} to {_signed(scale * difference['high'])}), "
         f"{p_below(result.p_value)}"
     )
+    power = difference.get("power")
+    if power is not None and math.isfinite(power):
+        click.echo(
+            f"  power to detect the {_signed(scale * difference['search_difference'])}{unit} the search saw: "
+            f"{power:.0%} (--final {int(difference['final_for_80_power']):,} for 80%)"
+        )
     for text, row in result.keep.items():
         found, start = row["found"], row["start"]
         click.echo(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-__all__ = ["detectable_difference", "units_needed"]
+__all__ = ["detectable_difference", "power_to_detect", "units_needed"]
 
 
 def _z(tail: float) -> float:
@@ -36,3 +36,19 @@ def detectable_difference(se: float, alpha: float = 0.05, power: float = 0.8) ->
     if not math.isfinite(se):
         return math.nan
     return (_z(alpha / 2.0) + _z(1.0 - power)) * se
+
+
+def power_to_detect(difference: float, se: float, alpha: float = 0.05) -> float:
+    """The power of a two-sided test at level ``alpha`` against a true ``difference``, when the estimate has
+    standard error ``se``: Φ(|d|/se - q₁₋α/2) + Φ(-|d|/se - q₁₋α/2) (normal approximation, §11). NaN when either
+    is unknown.
+
+    >>> round(power_to_detect(0.05, 0.5 / 785 ** 0.5), 3)
+    0.8
+    """
+    if not (math.isfinite(difference) and math.isfinite(se)) or se <= 0:
+        return math.nan
+    shift = abs(difference) / se
+    z = _z(alpha / 2.0)
+    normal = NormalDist()
+    return normal.cdf(shift - z) + normal.cdf(-shift - z)

@@ -57,6 +57,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,7 @@ from simgin.players.registry import resolve
 from simgin.running import files, runner
 from simgin.running.tally import Tally
 from simgin.statistics.formats import p_below, percent
+from simgin.statistics.power import detectable_difference, power_to_detect
 from simgin.statistics.stats import paired_difference
 from simgin.studies.tune import SearchDirectory, batch_mean, phase_seed
 
@@ -1137,6 +1139,7 @@ def tune_rules(
         }
     else:
         difference = score_difference(found_final, start_final, objective_)
+        difference.update(final_power(settings, search, found_values, start_values, difference))
     keep_report = {}
     for k in settings.keep:
         found_status, start_status = k.status(*found_final.metric(k.metric)), k.status(*start_final.metric(k.metric))
@@ -1226,6 +1229,41 @@ def tune_rules(
     return result
 
 
+#: The power a final measurement should have for the gain the search saw (issue 32 item 12).
+WANTED_POWER = 0.8
+
+
+def final_power(
+    settings: TuneRulesSettings,
+    search: Sequence[RuleEvaluation],
+    found_values: Mapping[str, Any],
+    start_values: Mapping[str, Any],
+    difference: Mapping[str, float],
+) -> dict[str, float]:
+    """How well the final measurement could see the gain the search saw (issue 32 item 12).
+
+    ``search_difference``: the found minus the start rules' objective on the search's own deals (an optimistic
+    figure: the search picked the best of many, so the true gain is likely smaller); ``power``: the chance that a
+    final measurement as precise as this one (its standard error, from its 95% interval) calls that gain
+    significant (:func:`simgin.statistics.power.power_to_detect`); ``final_for_80_power``: the ``final`` games (or
+    hands) per rule set and opponent that would give :data:`WANTED_POWER`. NaN where the search did not play
+    both rule sets or the final's interval is unknown.
+    """
+    objective = settings.objective
+    by_key = {settings.key_of(e.values): e for e in search}
+    found_search, start_search = by_key.get(settings.key_of(found_values)), by_key.get(settings.key_of(start_values))
+    nan = {"search_difference": math.nan, "power": math.nan, "final_for_80_power": math.nan}
+    if found_search is None or start_search is None:
+        return nan
+    seen = objective_score(found_search, objective)[0] - objective_score(start_search, objective)[0]
+    se = (difference["high"] - difference["low"]) / (2.0 * NormalDist().inv_cdf(0.975))
+    power = power_to_detect(seen, se, SIGNIFICANCE)
+    if not math.isfinite(power) or seen == 0:
+        return nan | {"search_difference": seen}
+    needed = settings.final * (detectable_difference(se, SIGNIFICANCE, WANTED_POWER) / abs(seen)) ** 2
+    return {"search_difference": seen, "power": power, "final_for_80_power": float(2 * math.ceil(needed / 2))}
+
+
 def _verdict(
     settings: TuneRulesSettings,
     searched: bool,
@@ -1302,6 +1340,15 @@ def _decide(
             f"reaches across the bound (more --final games narrow it): {compared}; keeping the start rules"
         )
     significant = math.isfinite(p) and p < SIGNIFICANCE
+    power = difference.get("power", math.nan)
+    if not significant and math.isfinite(power) and power < WANTED_POWER:
+        seen = f"{scale * difference['search_difference']:+.{digits}f}{unit}"
+        return True, (
+            f"inconclusive: the found rules are not significantly better on fresh deals, but the final measurement "
+            f"had only {power:.0%} power to detect the {seen} the search saw (--final "
+            f"{int(difference['final_for_80_power']):,} would give {WANTED_POWER:.0%}): {compared}; "
+            "keeping the start rules"
+        )
     if not objective.better(difference["difference"]):
         worse = "worse" if significant and difference["difference"] != 0 else "not better"
         return True, f"the found rules are {worse} on fresh deals: {compared}; keeping the start rules"
