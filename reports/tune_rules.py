@@ -120,8 +120,41 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
                 "only when they meet every constraint.",
             )
         ]
+    effects = []
+    if result.get("switch_effects"):
+        frame = pd.DataFrame(result["switch_effects"])
+        frame["start"] = frame["start"].map(str)
+        frame["found"] = frame["found"].map(str)
+        difference_format = "f2" if _objective(result)[0] == "length" else "pct"
+        effects = [
+            (
+                "tune_rules_switch_effects",
+                "Each changed switch's own effect on fresh deals (reverted alone)",
+                frame,
+                {
+                    "switch": "text",
+                    "start": "text",
+                    "found": "text",
+                    "difference": difference_format,
+                    "low": difference_format,
+                    "high": difference_format,
+                    "p_holm": "f3",
+                    "matters": "text",
+                },
+                "The found rules minus the found rules with that switch back at its start value, paired on the final "
+                "measurement's deals, Holm over the switches; a switch matters when reverting it alone costs "
+                "significantly. "
+                + (
+                    f"Simplified rules ({_values_text(result['simplified']['rules'])}): "
+                    + ("adopted." if result["simplified"]["adopted"] else "not adopted: they measure worse.")
+                    if result.get("simplified")
+                    else ""
+                ),
+            )
+        ]
     return [
         *keep,
+        *effects,
         (
             "tune_rules_final",
             "Final measurement on fresh deals",

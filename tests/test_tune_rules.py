@@ -97,6 +97,14 @@ def small_gain_in_noise(config, chunk):
     return _synthetic_tally(config, chunk, hands, (chunk.seed, config.rules.knock_limit), sd=2.0)
 
 
+def big_gin_does_it(config, chunk):
+    """Games last 5 hands, 3 with big gin (V13): the knock limit and the shutout rule change nothing but the noise
+    of each rule set's own games, so a search may change them with big gin though they do no work."""
+    rules = config.rules
+    hands = 3.0 if rules.big_gin else 5.0
+    return _synthetic_tally(config, chunk, hands, (chunk.seed, rules.knock_limit, sum(map(ord, rules.shutout))))
+
+
 def pure_noise(config, chunk):
     """The knock limit changes nothing: every rule set's games last 5 hands, with its own noise."""
     return _synthetic_tally(config, chunk, 5.0, (chunk.seed, config.rules.knock_limit))
@@ -277,6 +285,47 @@ def test_power_to_detect_is_the_chance_of_a_significant_result():
     assert power_to_detect(0.3, 0.2) == pytest.approx(simulated, abs=0.01)
     assert power_to_detect(0.0, 0.2) == pytest.approx(0.05)
     assert np.isnan(power_to_detect(0.3, float("nan")))
+
+
+def test_each_changed_switch_gets_its_own_effect_and_the_rules_keep_only_those_that_matter(capsys):
+    """Issue 32 item 7: big gin makes games 2 hands shorter; the knock limit and the shutout rule do nothing. The
+    search changes all three; reverting each alone on the final's deals shows that only big gin matters, and the
+    rules become the start with big gin alone, which measure as well."""
+    result = tune_rules(
+        ["simple"],
+        "length=3",
+        ["knock_limit=8..10", "big_gin", "shutout=bonus,none"],
+        budget=12,
+        games=40,
+        final=400,
+        seed=1,
+        play_chunk=big_gin_does_it,
+        workers=1,
+    )
+    assert result.found_rules == {"knock_limit": 9, "big_gin": True, "shutout": "none"} and not result.kept_start
+    effects = {row["switch"]: row for row in result.switch_effects}
+    assert set(effects) == {"knock_limit", "big_gin", "shutout"}
+    assert effects["big_gin"]["matters"] and effects["big_gin"]["high"] < -1.5  # 2 hands nearer 3 with big gin
+    assert not effects["knock_limit"]["matters"] and not effects["shutout"]["matters"]
+    assert effects["knock_limit"]["low"] < 0 < effects["knock_limit"]["high"]
+    assert result.simplified["adopted"] and result.rules == {"knock_limit": 10, "big_gin": True, "shutout": "bonus"}
+    assert result.score == result.simplified["score"]
+    assert "so the rules keep only big_gin=true" in result.verdict
+    data = result.to_json()
+    assert data["switch_effects"] and data["simplified"]["rules"] == result.rules
+    from reports import tune_rules as tune_rules_report
+    from simgin.cli.tune_rules import _echo_result
+
+    _echo_result(result)
+    printed = capsys.readouterr().out
+    assert "big_gin false -> true: found minus reverted alone -1.91 hands" in printed and "matters" in printed
+    assert printed.count("does not matter alone") == 2 and printed.rstrip().endswith("rules: --set big_gin=true")
+    tables = {name: frame for name, _, frame, _, _ in tune_rules_report.tables(result.result_data())}
+    assert tables["tune_rules_switch_effects"].set_index("switch")["matters"].to_dict() == {
+        "knock_limit": False,
+        "big_gin": True,
+        "shutout": False,
+    }
 
 
 def test_a_gain_is_never_claimed_unless_the_final_measurement_shows_it():

@@ -213,7 +213,7 @@ def _echo_result(result: Any) -> None:
         f"{p_below(result.p_value)}"
     )
     power = difference.get("power")
-    if power is not None and math.isfinite(power):
+    if power is not None and math.isfinite(power) and not result.p_value < 0.05:  # what an unseen gain needed
         click.echo(
             f"  power to detect the {_signed(scale * difference['search_difference'])}{unit} the search saw: "
             f"{power:.0%} (--final {int(difference['final_for_80_power']):,} for 80%)"
@@ -223,6 +223,13 @@ def _echo_result(result: Any) -> None:
         click.echo(
             f"  keep {text} (judged on its 95% interval): found {_keep_value(found)} {row['found_status']}, "
             f"start {_keep_value(start)} {row['start_status']}"
+        )
+    for row in result.switch_effects:
+        click.echo(
+            f"  {row['switch']} {_show(row['start'])} -> {_show(row['found'])}: found minus reverted alone "
+            f"{_signed(scale * row['difference'])}{unit} ({_signed(scale * row['low'])} to "
+            f"{_signed(scale * row['high'])}), p_holm {p_below(row['p_holm'])[2:]}: "
+            f"{'matters' if row['matters'] else 'does not matter alone'}"
         )
     timing = result.timing
     click.echo(

@@ -865,7 +865,18 @@ CONTRACT_KEYS = (
     "games",
     "timing",
 )
-EXTRA_KEYS = ("found_rules", "found_score", "found_score_ci", "difference", "kept_start", "verdict", "keep", "unit")
+EXTRA_KEYS = (
+    "found_rules",
+    "found_score",
+    "found_score_ci",
+    "difference",
+    "kept_start",
+    "verdict",
+    "keep",
+    "unit",
+    "switch_effects",
+    "simplified",
+)
 
 
 @dataclass(frozen=True)
@@ -902,6 +913,15 @@ class TuneRulesResult:
     keep: dict[str, dict[str, Any]]
     """Per ``--keep`` constraint: its value with interval for the found and the start rules, and whether met."""
     unit: str
+    switch_effects: list[dict[str, Any]]
+    """With two or more switches changed and the found rules better: per changed switch, the found rules with that
+    switch reverted to the start, measured on the final's deals; ``difference`` = found - reverted in the
+    objective's units, its interval and p-value, Holm over the switches, and whether the switch ``matters``
+    (reverting it alone costs significantly, after Holm). Empty otherwise."""
+    simplified: dict[str, Any] | None
+    """The start rules with only the switches that matter changed, measured on the final's deals, against the start
+    and against the found rules; ``adopted`` when they are significantly better than the start, not significantly
+    worse than the found rules and meet every ``keep`` (then they are ``rules``). None when nothing to simplify."""
     settings: TuneRulesSettings = field(repr=False)
     trials: list[dict[str, Any]] = field(repr=False)
     """The search path: per trial its values, objective score, metrics and feasibility."""
@@ -1155,6 +1175,33 @@ def tune_rules(
         settings, best is not None, same, found_score, start_score, difference, found_final, keep_report
     )
     chosen_score = start_score if kept_start else found_score
+    chosen_rules = dict(start_values) if kept_start else dict(found_final.values)
+    switch_effects: list[dict[str, Any]] = []
+    simplified: dict[str, Any] | None = None
+    changed = [name for name in start_values if found_final.values.get(name) != start_values[name]]
+    if not kept_start and len(changed) >= 2:
+        # Which switch did it (issue 32 item 7): each changed switch reverted alone, on the final's deals.
+        clock = time.perf_counter()
+        variants = [(2 + i, dict(found_final.values) | {name: start_values[name]}) for i, name in enumerate(changed)]
+        with _Evaluator(settings, workers, backend, play_chunk) as evaluator:
+            measured = _measure_final(evaluator, variants, settings, final_seed, recorded, directory, check_recorded)
+            for evaluation in measured.values():
+                note(evaluation)
+            switch_effects = switch_effect_rows(changed, found_final, measured, [i for i, _ in variants], objective_)
+            matters = [row["switch"] for row in switch_effects if row["matters"]]
+            if 0 < len(matters) < len(changed):
+                values = dict(start_values) | {name: found_final.values[name] for name in matters}
+                index = 2 + len(changed)
+                simple = _measure_final(
+                    evaluator, [(index, values)], settings, final_seed, recorded, directory, check_recorded
+                )[index]
+                note(simple)
+                simplified = simplified_row(values, simple, found_final, start_final, objective_, settings.keep)
+        timing["switch_effects_seconds"] = time.perf_counter() - clock
+        verdict += switch_effects_text(switch_effects, simplified)
+        if simplified is not None and simplified["adopted"]:
+            chosen_rules = dict(simplified["rules"])
+            chosen_score = (simplified["score"], *simplified["score_ci"])
     trials = []
     best_so_far = math.nan
     for evaluation in search:
@@ -1193,7 +1240,7 @@ def tune_rules(
     result = TuneRulesResult(
         objective=objective_.text,
         players=list(settings.players),
-        rules=dict(start_values) if kept_start else dict(found_final.values),
+        rules=chosen_rules,
         start_rules=dict(start_values),
         score=chosen_score[0],
         score_ci=[chosen_score[1], chosen_score[2]],
@@ -1218,6 +1265,8 @@ def tune_rules(
         verdict=verdict,
         keep=keep_report,
         unit=settings.mode,
+        switch_effects=switch_effects,
+        simplified=simplified,
         settings=settings,
         trials=trials,
         final=final_rows,
@@ -1227,6 +1276,119 @@ def tune_rules(
 
         save_result(directory.path, result.result_data())
     return result
+
+
+def _measure_final(
+    evaluator: Any,
+    items: Sequence[tuple[int, dict[str, Any]]],
+    settings: TuneRulesSettings,
+    final_seed: int,
+    recorded: Mapping[str, RuleEvaluation],
+    directory: Any,
+    check_recorded: Callable[..., None],
+) -> dict[int, RuleEvaluation]:
+    """The rule sets ``items`` (index, values) measured on the final's deals, read back from ``recorded`` when
+    there, else played (and saved to ``directory``)."""
+    out: dict[int, RuleEvaluation] = {}
+    missing = []
+    for index, values in items:
+        old = recorded.get(f"final-{index:04d}")
+        if old is None:
+            missing.append((index, values))
+        else:
+            check_recorded(old, values, settings.final // 2, final_seed)
+            out[index] = old
+    for evaluation in evaluator.evaluate("final", missing, settings.final, final_seed):
+        if directory:
+            directory.save(evaluation)
+        out[evaluation.index] = evaluation
+    return out
+
+
+def switch_effect_rows(
+    changed: Sequence[str],
+    found: RuleEvaluation,
+    measured: Mapping[str, RuleEvaluation] | Mapping[int, RuleEvaluation],
+    indices: Sequence[int],
+    objective: Objective,
+) -> list[dict[str, Any]]:
+    """Per changed switch: found minus the found rules with that switch reverted (drop-one, paired on the final's
+    deals), Holm over the switches; a switch ``matters`` when reverting it alone costs significantly (§8)."""
+    from simgin.statistics.stats import holm
+
+    rows = []
+    for name, index in zip(changed, indices, strict=True):
+        reverted = measured[index]
+        d = score_difference(found, reverted, objective)
+        rows.append(
+            {
+                "switch": name,
+                "found": found.values[name],
+                "start": reverted.values[name],
+                "reverted_score": objective_score(reverted, objective)[0],
+                "difference": d["difference"],
+                "low": d["low"],
+                "high": d["high"],
+                "p_value": d["p_value"],
+            }
+        )
+    adjusted = holm([row["p_value"] for row in rows])
+    for row, p_holm in zip(rows, adjusted, strict=True):
+        row["p_holm"] = float(p_holm)
+        row["matters"] = bool(objective.better(row["difference"]) and p_holm < SIGNIFICANCE)
+    return rows
+
+
+def simplified_row(
+    values: Mapping[str, Any],
+    simplified: RuleEvaluation,
+    found: RuleEvaluation,
+    start: RuleEvaluation,
+    objective: Objective,
+    keep: Sequence[Keep],
+) -> dict[str, Any]:
+    """The simplified rules against the start and the found rules on the final's deals, and whether to adopt them."""
+    score = objective_score(simplified, objective)
+    against_start = score_difference(simplified, start, objective)
+    against_found = score_difference(simplified, found, objective)
+    keep_met = all(k.status(*simplified.metric(k.metric)) == "met" for k in keep)
+    better = objective.better(against_start["difference"]) and against_start["p_value"] < SIGNIFICANCE
+    not_worse = not (
+        not objective.better(against_found["difference"])
+        and against_found["difference"] != 0
+        and against_found["p_value"] < SIGNIFICANCE
+    )
+    return {
+        "rules": dict(values),
+        "score": score[0],
+        "score_ci": [score[1], score[2]],
+        "against_start": against_start,
+        "against_found": against_found,
+        "keep_met": keep_met,
+        "adopted": bool(better and not_worse and keep_met),
+    }
+
+
+def switch_effects_text(rows: Sequence[Mapping[str, Any]], simplified: Mapping[str, Any] | None) -> str:
+    """What the drop-one measurement adds to the verdict, in words."""
+    if not rows:
+        return ""
+    matters = [row["switch"] for row in rows if row["matters"]]
+    idle = [row["switch"] for row in rows if not row["matters"]]
+    if not idle:
+        return f"; each changed switch matters on its own ({', '.join(matters)}: reverting any one costs)"
+    text = f"; reverting {', '.join(idle)} alone costs nothing significant (after Holm)"
+    if not matters:
+        return text + ": each may stand in for another, so every found switch is kept"
+    if simplified is None:
+        return text
+    shown = _values_text({name: simplified["rules"][name] for name in matters})
+    if simplified["adopted"]:
+        return text + f", so the rules keep only {shown}, which measure as well on the same deals"
+    return text + (
+        f", but the rules with only {shown} changed do not measure as well as the found ones on the same deals "
+        "(the switches work together): keeping every found switch"
+    )
 
 
 #: The power a final measurement should have for the gain the search saw (issue 32 item 12).
