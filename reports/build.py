@@ -32,7 +32,13 @@ from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_r
 from simgin.running.tally import TURN_BINS
 from simgin.statistics.ratings import bootstrap_label
 
-from . import figures as F, study, tune as tune_report, tune_rules as tune_rules_report
+from . import (
+    figures as F,
+    study,
+    table_sweep as table_sweep_report,
+    tune as tune_report,
+    tune_rules as tune_rules_report,
+)
 from .document import Report, ReportFigure, ReportTable
 from .html import render_report
 
@@ -464,6 +470,10 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
             add(name, title, frame, shown, note)
         return tables
 
+    if kind == "table-sweep":
+        for name, title, frame, shown, note in table_sweep_report.tables(result):
+            add(name, title, frame, shown, note)
+        return tables
     if kind == "sweep":
         if study.is_study(result):  # the study's answer first (issue 23)
             for name, title, frame, shown, note in study.tables(result):
@@ -697,6 +707,8 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         return [_figure(*entry, result) for entry in tune_report.TUNE_FIGURES]
     if result["kind"] == "tune-rules":
         return [_figure(*entry, result) for entry in tune_rules_report.FIGURES]
+    if result["kind"] == "table-sweep":
+        return [ReportFigure(*entry) for entry in table_sweep_report.figures(result)]
     entries = frame("table_entries")
     if entries is not None:
         made.append(
@@ -781,6 +793,8 @@ def _title(result: dict[str, Any]) -> str:
         return tune_report.title(result)
     if kind == "tune-rules":
         return tune_rules_report.title(result)
+    if kind == "table-sweep":
+        return table_sweep_report.title(result)
     if kind == "tournament":
         return f"Tournament: {', '.join(players)}"
     if kind == "sweep":
@@ -800,6 +814,8 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         return tune_report.facts(result)
     if result["kind"] == "tune-rules":
         return tune_rules_report.facts(result)
+    if result["kind"] == "table-sweep":
+        return table_sweep_report.facts(result)
     config = result.get("config") or {}
     mode = _mode(config)
     facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]

@@ -820,6 +820,21 @@ def _show_compare(a: str, b: str, settings: Any, max_games: int, summary: dict[s
     "whether the other cell changes the first player's win rate by d0 points (H0) or d1 (H1), e.g. d0=0,d1=5; "
     "--games or --hands is then the most it plays (20,000 games by default).",
 )
+@click.option(
+    "--table",
+    "table_kind",
+    type=click.Choice(["pairs", "three"]),
+    default="pairs",
+    show_default=True,
+    help="pairs: every pairing of two; three: the three strategies at one three-player table (V11), every seating.",
+)
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    metavar="A,B",
+    help="A partnership of two strategies; --team twice sweeps a partnership table (V12) instead of pairings.",
+)
 @set_option
 @run_options
 @json_option
@@ -831,6 +846,8 @@ def sweep(
     settings: tuple[str, ...],
     as_json: bool,
     sprt_text: str | None,
+    table_kind: str,
+    teams: tuple[str, ...],
     **options: Any,
 ) -> None:
     """Play every pairing of the players under every combination of rule values, all on the same
@@ -859,14 +876,24 @@ def sweep(
     docs/STATISTICS.md §10 instead: batches of deal pairs under both rule sets, stopping as soon as
     the first player's change in win rate is known to be d0 points or less (H0) or d1 or more (H1).
 
+    With --table three (three strategies, V11) or two --team A,B options (V12) it sweeps one table
+    instead of pairings: every cell plays the same game seeds, each in every seating, and each
+    player's (team's) share of games won and points per game, and the table's hands per game and
+    outcome rates, are compared with the baseline cell game seed by game seed (--games, a multiple
+    of 6 or 8; 240 by default).
+
     \b
     Example:
       simgin sweep simple greedy random --grid preset=standard,oklahoma --games 40 --quiet
       simgin sweep simple random --grid knock_limit=8..10 --grid gin_bonus=20,25 --games 20 --quiet
       simgin sweep simple random --grid knock_limit=10,1 --sprt d0=0,d1=5 --quiet
+      simgin sweep simple greedy random --table three --grid knock_limit=10,5 --games 48 --quiet
     """
     from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes, sweep as run_study
 
+    if teams or table_kind == "three":
+        _table_sweep(players, teams, table_kind, grid_items, baseline, preset, settings, as_json, sprt_text, options)
+        return
     if len(players) < 2:
         raise click.UsageError(f"a sweep needs at least two strategies, got {len(players)}")
     if len(set(players)) != len(players):
@@ -925,6 +952,117 @@ def sweep(
 
 #: Significant differences printed at most (all are in --json and DIR/differences.csv).
 MAX_DIFFERENCES = 50
+
+
+def _table_sweep(
+    players: tuple[str, ...],
+    teams: tuple[str, ...],
+    table_kind: str,
+    grid_items: tuple[str, ...],
+    baseline: str | None,
+    preset: str,
+    settings: tuple[str, ...],
+    as_json: bool,
+    sprt_text: str | None,
+    options: dict[str, Any],
+) -> None:
+    """``simgin sweep --table three`` or ``--team A,B --team C,D``: one table under every cell (issue 32 item 29)."""
+    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes
+    from simgin.studies.table_sweep import table_sweep
+
+    if teams:
+        if table_kind == "three":
+            raise click.UsageError("give --table three or two --team options, not both")
+        table, players = _table_players(players, teams)
+    else:
+        if len(players) != 3:
+            raise click.UsageError(f"--table three takes exactly three strategies, got {len(players)}")
+        table = "three"
+    if sprt_text is not None:
+        raise click.UsageError("--sprt compares two players under two rule sets: it does not take a table")
+    if options["hands"] is not None:
+        raise click.UsageError("a table sweep plays whole games: give --games, not --hands")
+    rules = build_rules(preset, settings)
+    changes = {item.partition("=")[0].strip(): item.partition("=")[2] for item in settings}
+    options = {**options, "games": options["games"] if options["games"] is not None else 240}
+    config = _make_config(players, rules, options, table=table)
+    try:
+        grid = parse_grid(grid_items, rules)
+        parse_baseline(baseline, grid, rules)
+        _, _, same_as = plan_sweep(config, grid, changes)
+        notes = same_game_notes(config, grid, changes)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for note in notes[:MAX_NOTES]:
+        click.echo(f"Note: {note}", err=True)
+    seatings = 6 if table == "three" else 8
+    total = config.games * sum(first is None for first in same_as)
+    with _running(total // seatings * seatings, "games", options["quiet"], options["out"], table, None, players) as bar:
+        result = table_sweep(
+            players,
+            grid_items,
+            table=table,
+            rules=rules,
+            settings=changes,
+            games=config.games,
+            seed=config.seed,
+            duplicate=config.duplicate,
+            baseline=baseline,
+            progress=bar,
+            write_result=False,
+            **_execution(options),
+        )
+    _show_table_sweep(result, as_json)
+    if options["out"] is not None:
+        try:
+            result.save(options["out"])
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot write the results into {options['out']}: {error.strerror or type(error).__name__}; the "
+                "result printed above is complete, and a rerun where the directory is writable writes them "
+                "without playing again"
+            ) from None
+
+
+def _show_table_sweep(result: Any, as_json: bool) -> None:
+    """A table sweep: the significant differences in words, then every cell's figures with their intervals."""
+    from simgin.studies.table_sweep import difference_text
+
+    if as_json:
+        echo_json(result.to_json())
+        return
+    names = {"three": "three-player table (V11)", "teams": "partnership table (V12)"}
+    click.echo(
+        f"{names[result.table]}, {', '.join(result.players)}: {len(result.cells)} cells, {result.games:,} games per "
+        f"cell, seed {result.seed}, unit: {result.to_json()['unit']}"
+    )
+    baseline = result.cells[result.baseline].label
+    significant = result.significant
+    click.echo(
+        f"differences from the baseline {baseline}, significant after Holm's correction over "
+        f"{len(result.differences)} comparisons (95%, Holm-consistent intervals):"
+    )
+    for difference in significant[:MAX_DIFFERENCES]:
+        click.echo(f"  {difference_text(result, difference)}")
+    if not significant:
+        click.echo("  none")
+    click.echo("\ncells (95% intervals over units):")
+    side_metric = "net_per_game" if result.table == "three" else "margin_per_game"
+    width = max(len(cell.label) for cell in result.cells)
+    side_width = max(len(row["side"]) for cell in result.cells for row in cell.rows)
+    for cell in result.cells:
+        for row in cell.rows:
+            if row["side"] == "table":
+                text = (
+                    f"{row['hands_per_game']:.2f} hands per game, gin {percent(row['gin_rate'])}, "
+                    f"undercut {percent(row['undercut_rate'])}, dead {percent(row['dead_rate'])}"
+                )
+            else:
+                text = (
+                    f"wins {percent(row['win_rate'])} ({percent(row['win_rate_low'])}-{percent(row['win_rate_high'])}),"
+                    f" {side_metric.replace('_', ' ')} {row[side_metric]:+.1f}"
+                )
+            click.echo(f"  {cell.label:<{width}}  {row['side']:<{side_width}}  {text}")
 
 
 def _show_sweep(result: Any, as_json: bool) -> None:

@@ -182,6 +182,48 @@ def tally_table(table: str, seating: tuple[int, ...], games: np.ndarray, rows, h
     return t
 
 
+#: What a table game's unit record counts (one unit: a game seed, played in every seating with duplicate deals).
+TABLE_KINDS = ("dead", "knock", "gin", "big_gin", "undercut")
+
+
+def table_unit_fields(table: str) -> tuple[str, ...]:
+    """The columns of a table's unit records (:func:`table_unit_records`): the games and hands of the unit, its
+    hands by outcome, then per player (three: ``wins_P``, ``net_P``) or per team (partnerships, team 0 = the first
+    two players named: ``team_wins_T``, ``team_margin_T``)."""
+    common = ("games", "hands", *TABLE_KINDS)
+    if table == "three":
+        return (*common, *(f"{name}_{p}" for p in range(3) for name in ("wins", "net")))
+    return (*common, *(f"team_{name}_{k}" for k in range(2) for name in ("wins", "margin")))
+
+
+def table_unit_records(
+    table: str, seating: tuple[int, ...], games: np.ndarray, rows: np.ndarray, counts: np.ndarray
+) -> np.ndarray:
+    """One seating's games as unit records, one row per game (the game of seed k is unit k); adding the seatings'
+    records gives each unit's record, and summing the units gives the matching sums of :func:`tally_table`."""
+    fields = {name: i for i, name in enumerate(table_unit_fields(table))}
+    records = np.zeros((games.shape[0], len(fields)), dtype=np.int64)
+    hands, game = engine.game_hands(rows, counts)
+    records[:, fields["games"]] = 1
+    records[:, fields["hands"]] = counts
+    for kind, name in enumerate(TABLE_KINDS):
+        records[:, fields[name]] = np.bincount(game, weights=hands[:, _ke.H_KIND] == kind, minlength=games.shape[0])
+    if table == "three":
+        for seat, player in enumerate(seating):
+            records[:, fields[f"wins_{player}"]] = games[:, _k.T_WINNER] == seat
+            records[:, fields[f"net_{player}"]] = games[:, _k.T_NET + seat]
+    else:
+        for team in range(2):
+            won = games[:, _k.M_WINNER] == team
+            margin = np.where(
+                won, games[:, _k.M_MARGIN], np.where(games[:, _k.M_WINNER] >= 0, -games[:, _k.M_MARGIN], 0)
+            )
+            label = 0 if min(seating[2 * team], seating[2 * team + 1]) == 0 else 1
+            records[:, fields[f"team_wins_{label}"]] = won
+            records[:, fields[f"team_margin_{label}"]] = margin
+    return records
+
+
 def _team_label(members: list[int]) -> str:
     return "".join(str(m) for m in sorted(members))
 

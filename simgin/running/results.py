@@ -36,7 +36,7 @@ from typing import Any
 from simgin.running import files
 
 RESULT_FILE = "result.json"
-KINDS = ("match", "tournament", "compare", "sweep", "tune", "tune-rules")
+KINDS = ("match", "tournament", "compare", "sweep", "table-sweep", "tune", "tune-rules")
 #: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
 #: tune's (:mod:`simgin.studies.tune`).
 SETTINGS_FILES = files.SETTINGS_FILES
@@ -115,9 +115,10 @@ def check_values(data: dict[str, Any], path: Path, fix: str) -> None:
     bad = _not_finite(data, "result")
     if bad:
         raise damaged(f"{bad} is not a finite number")
-    cells = data.get("cells") if data["kind"] == "sweep" else [data]
+    cells = data.get("cells") if data["kind"] in ("sweep", "table-sweep") else [data]
+    rows_key = "rows" if data["kind"] == "table-sweep" else "summary"
     for cell in cells if isinstance(cells, list) else []:
-        for index, row in enumerate(cell.get("summary", []) if isinstance(cell, dict) else []):
+        for index, row in enumerate(cell.get(rows_key, []) if isinstance(cell, dict) else []):
             problem = _row_problem(row) if isinstance(row, dict) else None
             if problem:
                 raise damaged(f"summary row {index}: {problem}")
@@ -188,6 +189,12 @@ def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
     if data["kind"] == "tune-rules":
         fields = {"objective": str, "players": list, "rules": dict, "start_rules": dict, "settings": dict}
         files.check_fields(data, path, fields | {"final": list, "trials": list}, fix, "result")
+        return
+    if data["kind"] == "table-sweep":
+        fields = {"table": str, "players": list, "grid": dict, "cells": list, "differences": list, "baseline": str}
+        files.check_fields(data, path, fields | {"games": int, "seed": int, "unit": str}, fix, "result")
+        for index, cell in enumerate(data["cells"]):
+            files.check_fields(cell, path, {"label": str, "rows": list, "units": int}, fix, f"cells[{index}]")
         return
     fields: dict[str, type | tuple[type, ...]] = {"config": dict, "players": list}
     fields |= {"overridden": dict} if "overridden" in data else {}

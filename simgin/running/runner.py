@@ -49,7 +49,15 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from simgin.game import engine
-from simgin.game.multiplayer import Sums, play_table_rows, seatings, summarize_table, tally_table
+from simgin.game.multiplayer import (
+    Sums,
+    play_table_rows,
+    seatings,
+    summarize_table,
+    table_unit_fields,
+    table_unit_records,
+    tally_table,
+)
 from simgin.game.rng import derive
 from simgin.game.rules import Rules, as_rules
 from simgin.kernels import engine as _k
@@ -177,7 +185,8 @@ def run_chunk(
     process_strategy.configure(programs)
     start = time.perf_counter()
     if config.table != "pairs":
-        return ChunkResult(chunk, _table_chunk(config, chunk), None, time.perf_counter() - start)
+        sums, records = _table_chunk(config, chunk, unit_records)
+        return ChunkResult(chunk, sums, None, time.perf_counter() - start, records)
     a_index, b_index = config.pairings[chunk.pairing_index]
     players = (config.players[a_index], config.players[b_index])
     first, stop = part if part is not None else (0, chunk.unit_count)
@@ -370,10 +379,14 @@ def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
     return np.where(winner == seat_a, 1.0, np.where(winner < 0, 0.5, 0.0))
 
 
-def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
-    """A chunk of three-player or partnership games, every seating over the same game seeds."""
+def _table_chunk(config: RunConfig, chunk: Chunk, unit_records: bool = False) -> tuple[Sums, np.ndarray | None]:
+    """A chunk of three-player or partnership games, every seating over the same game seeds; with ``unit_records``
+    also one record per game seed, every seating summed (:func:`simgin.game.multiplayer.table_unit_records`)."""
     seeds = unit_seeds(chunk)
     total = Sums.zero()
+    records = (
+        np.zeros((chunk.unit_count, len(table_unit_fields(config.table))), dtype=np.int64) if unit_records else None
+    )
     for seating in seatings(config.table) if config.duplicate else (tuple(range(len(config.players))),):
         bots = tuple(config.players[player] for player in seating)
         try:
@@ -381,7 +394,9 @@ def _table_chunk(config: RunConfig, chunk: Chunk) -> Sums:
         except engine.IllegalDecision as error:
             raise RunError(f"{error} (chunk {chunk.chunk_index} with chunk seed {chunk.seed})") from None
         total = total + tally_table(config.table, seating, games, rows, hand_players, counts)
-    return total
+        if records is not None:
+            records += table_unit_records(config.table, seating, games, rows, counts)
+    return total, records
 
 
 # -- executing chunks --------------------------------------------------------------------
@@ -1057,8 +1072,14 @@ class RunDirectory:
             if "units" not in record:
                 self.notice(f"{file} has no unit records; playing chunk {chunk.key} again")
                 return None
+            config = self.configs[chunk.cell_index]
+            width, dtype = (
+                (len(UNIT_FIELDS), UNIT_DTYPE)
+                if config.table == "pairs"
+                else (len(table_unit_fields(config.table)), np.int64)
+            )
             try:
-                units = np.array(record["units"], dtype=UNIT_DTYPE).reshape(chunk.unit_count, len(UNIT_FIELDS))
+                units = np.array(record["units"], dtype=dtype).reshape(chunk.unit_count, width)
             except (TypeError, ValueError, OverflowError) as error:
                 raise RunError(f"{file} is damaged (bad unit records: {guard.describe(error)}); {fix}") from None
             self.units[chunk.key] = units
@@ -1266,8 +1287,6 @@ def run_cells(
             import pyarrow  # noqa: F401
         except ImportError:
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
-    if unit_records and any(config.table != "pairs" for config in configs):
-        raise ValueError("unit records are kept for two-player runs only")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
     workers = check_workers(workers or os.cpu_count() or 1, backend, scheduler)
