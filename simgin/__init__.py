@@ -35,7 +35,8 @@ _LAZY = {
 
 def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
-    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``plan``, ``tune``,
+    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``table_sweep``,
+    ``plan``, ``tune``,
     ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
     ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
@@ -71,6 +72,10 @@ def __getattr__(name: str):
         from simgin.studies.sweep import sweep
 
         return sweep
+    if name == "table_sweep":
+        from simgin.studies.table_sweep import table_sweep
+
+        return table_sweep
     if name == "plan":
         from simgin.studies.planning import plan
 
@@ -131,6 +136,7 @@ __all__ = [
     "run_tournament",
     "score_showdown",
     "sweep",
+    "table_sweep",
     "tournament",
     "tune",
     "tune_rules",
