@@ -7,7 +7,7 @@ deals (6 seatings of three players, 8 of two partnerships), so each player meets
 seat, in every cell. Per cell it gives each player's (team's) share of games won and points per game, and the
 table's hands per game and outcome rates, each with a 95% interval over units; and every other distinct cell
 against the baseline cell on each of those, paired unit by unit, with Holm's correction over all of them and
-Holm-consistent intervals (docs/STATISTICS.md §9, §10, §13).
+Holm-consistent intervals (docs/STATISTICS.md §4, §9, §10).
 """
 
 from __future__ import annotations
