@@ -307,7 +307,7 @@ def seat_advantage(table: str, t: Sums) -> pd.DataFrame:
 
 def table_json(result: Any) -> dict[str, Any]:
     """The JSON of a three-player or partnership match: per player or team, in the order given."""
-    from simgin.running.results import jsonable
+    from simgin.base.strict_json import jsonable
 
     config = result.config
     t = result.tallies[0]

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from simgin.base.strict_json import jsonable
 from simgin.game.rules import Rules
 from simgin.players import registry
 from simgin.players.registry import Player, StrategyInfo, resolve
 from simgin.players.rules_reading import rules_reading
-from simgin.running.results import jsonable
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -33,6 +33,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from simgin.base.strict_json import jsonable
 from simgin.running import files
 
 RESULT_FILE = "result.json"
@@ -40,19 +41,6 @@ KINDS = ("match", "tournament", "compare", "sweep", "table-sweep", "tune", "tune
 #: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
 #: tune's (:mod:`simgin.studies.tune`).
 SETTINGS_FILES = files.SETTINGS_FILES
-
-
-def jsonable(value: Any) -> Any:
-    """NaN and infinities become null, numpy numbers plain numbers: strict JSON."""
-    if isinstance(value, dict):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(item) for item in value]
-    if hasattr(value, "item") and not isinstance(value, str):
-        return jsonable(value.item())
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def save_result(out: str | Path, data: dict[str, Any]) -> Path:

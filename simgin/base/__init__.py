@@ -1,0 +1,2 @@
+"""The base layer (docs/ARCHITECTURE.md): small helpers that import nothing of simgin, so that every layer may
+use them. :mod:`simgin.base.strict_json` makes values strict JSON."""
