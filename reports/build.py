@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simgin.base import files as safe_files
 from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
-from simgin.running import files as safe_files
 from simgin.running.results import load_result
 from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
 from simgin.running.tally import TURN_BINS
@@ -955,7 +955,7 @@ def _output_root(directory: str | Path, output: Path) -> tuple[Path, Path]:
     """Where a report is written: the directory it is written under (the run directory when the output lies in it,
     else the output's own folder) and the output's path below that, checked not to be one of the run's own files.
 
-    Nothing below that directory is followed if it is a link (:mod:`~simgin.running.files`), and ``-o DIR/run.json``
+    Nothing below that directory is followed if it is a link (:mod:`~simgin.base.files`), and ``-o DIR/run.json``
     or any other file or folder a run keeps there (``chunks/``, ``result.json``...) is refused: the report would replace
     the run's records (issue 25, D16).
     """

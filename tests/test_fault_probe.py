@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from simgin.base import files
 from simgin.cli.main import main
-from simgin.running import files
 
 TOURNAMENT = ("tournament", "simple", "random", "--hands", "20", "--workers", "1", "--quiet", "--json")
 

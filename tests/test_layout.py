@@ -144,7 +144,6 @@ KNOWN_UPWARD = {
     ("simgin.game.reference_engine", "simgin.players.guard"),
     ("simgin.game.reference_engine", "simgin.players.programs"),
     ("simgin.game.reference_engine", "simgin.players.strategy"),
-    ("simgin.players.programs", "simgin.running.files"),
     ("simgin.players.registry", "simgin.strategies.compiled"),
     ("simgin.players.strategies_listing", "simgin.running"),
     ("simgin.players.strategies_listing", "simgin.running.runner"),

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from simgin.base import files
 from simgin.cli.main import main
-from simgin.running import files
 
 TOURNAMENT = ("tournament", "simple", "random", "greedy", "--hands", "20", "--workers", "1", "--quiet", "--json")
 TUNE = ("tune", "heuristic", "--against", "simple", "--params", "knock,knock_late,gin_hold", "--budget", "4")

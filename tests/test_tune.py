@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from simgin.strategies.heuristic import FROZEN_SPEC
 
 import simgin
+from simgin.base.files import checksum
 from simgin.cli.main import main
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
 from simgin.running import runner
-from simgin.running.files import checksum
 from simgin.running.results import load_result
 from simgin.running.summary import pair_statistics
 from simgin.running.tally import Tally

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 import simgin
+from simgin.base.files import checksum
 from simgin.cli.main import main
 from simgin.game.rules import Rules
-from simgin.running.files import checksum
 from simgin.running.results import load_result
 from simgin.running.tally import Tally
 from simgin.studies.tune import phase_seed

@@ -283,7 +283,7 @@ class Program:
         """The file descriptor the program writes its stderr to (appending, so that it can be cut back)."""
         flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
         if self.settings.stderr_dir:
-            from simgin.running.files import make_directory
+            from simgin.base.files import make_directory
 
             # The run directory's stderr/ folder: refused if it is a link, and each file made new, never
             # opened through a link planted in its place (README, "Failures and resuming").

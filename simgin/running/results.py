@@ -33,8 +33,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from simgin.base import files
 from simgin.base.strict_json import jsonable
-from simgin.running import files
 
 RESULT_FILE = "result.json"
 KINDS = ("match", "tournament", "compare", "sweep", "table-sweep", "tune", "tune-rules")
@@ -89,9 +89,9 @@ _TALLY_COUNTS = ("hands", "games", "hands_won_a", "hands_won_b", "games_won_a", 
 
 def check_values(data: dict[str, Any], path: Path, fix: str) -> None:
     """A result is believed only as written (issue 32 item 24): its checksum matches (``check``, as the
-    chunks', :func:`simgin.running.files.checksum`: a win rate edited to 1.7 no longer matches), it holds no
+    chunks', :func:`simgin.base.files.checksum`: a win rate edited to 1.7 no longer matches), it holds no
     NaN or infinity (strict JSON is written), and its counts and shares are in range (win rates in [0, 1], no
-    more wins than games, no negative counts). Else a :class:`~simgin.running.files.DamagedFile`, one line."""
+    more wins than games, no negative counts). Else a :class:`~simgin.base.files.DamagedFile`, one line."""
 
     def damaged(problem: str) -> files.DamagedFile:
         return files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
@@ -168,7 +168,7 @@ def _tally_problem(tally: dict[str, Any]) -> str | None:
 
 def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
     """The fields of a result that a report reads have the types :func:`save_result` writes, else a
-    :class:`~simgin.running.files.DamagedFile` naming the file and the field (issue 25, D6)."""
+    :class:`~simgin.base.files.DamagedFile` naming the file and the field (issue 25, D6)."""
     if data["kind"] == "tune":
         files.check_fields(data, path, {"settings": dict, "history": list, "generations": list}, fix, "result")
         for index, row in enumerate(data["history"]):

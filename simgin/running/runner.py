@@ -48,6 +48,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from simgin.base import files
 from simgin.game import engine
 from simgin.game.multiplayer import (
     Sums,
@@ -64,7 +65,7 @@ from simgin.kernels import engine as _k
 from simgin.players import guard, programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
-from simgin.running import files, hand_log as hand_log_format
+from simgin.running import hand_log as hand_log_format
 
 # A run's settings and chunks live in config; runner is where callers find them with the run itself.
 from simgin.running.config import (
@@ -924,7 +925,7 @@ class RunDirectory:
     settings (:meth:`RunConfig.digest`), the chunk itself (seed, index, pairing, cell), the
     format, the rows of its hand log, and a checksum of all that; a record that fails any
     check is refused with its file named. A chunk whose hand log is missing or short is
-    played again. Every file is read and written by :mod:`simgin.running.files`: never through a link
+    played again. Every file is read and written by :mod:`simgin.base.files`: never through a link
     planted in the directory, and never outside it.
     """
 
@@ -1131,7 +1132,7 @@ _REFUSED = (
 
 
 def _read_json(path: Path, fix: str) -> Any:
-    """The JSON in ``path`` read by the checked reader (:func:`~simgin.running.files.read_json`), or a RunError that
+    """The JSON in ``path`` read by the checked reader (:func:`~simgin.base.files.read_json`), or a RunError that
     names the file, says what is wrong and what to do (``fix``)."""
     try:
         return files.read_json(path, fix)

@@ -574,7 +574,7 @@ class SweepResult:
         """Write ``result.json``, ``sweep.csv`` (:meth:`to_frame`), ``differences.csv`` and, per distinct Oklahoma
         cell, ``oklahoma_cellNNN.csv`` (:meth:`oklahoma_breakdowns`) into ``out``, a run directory of this sweep
         (the CLI's ``--out``)."""
-        from simgin.running.files import frame_writer, write_file
+        from simgin.base.files import frame_writer, write_file
         from simgin.running.results import save_result
 
         save_result(out, self.result_data())

@@ -54,9 +54,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from simgin.base import files
 from simgin.game.rules import Rules
 from simgin.players.registry import Player, did_you_mean, lookup, resolve, split_spec
-from simgin.running import files, runner
+from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import z_value
 
@@ -486,7 +487,7 @@ class Evaluation:
     @classmethod
     def from_record(cls, record: Any, path: Path) -> Evaluation:
         """The evaluation in a record read from ``path``, every field checked; anything else is a
-        :class:`~simgin.running.files.DamagedFile` saying what is wrong (issue 25, D3, D4)."""
+        :class:`~simgin.base.files.DamagedFile` saying what is wrong (issue 25, D3, D4)."""
         fix = "it is played again"
         files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
         if record["format"] != EVALUATION_FORMAT:
@@ -688,8 +689,8 @@ class SearchDirectory:
     Shared by ``simgin tune`` (:class:`TuneDirectory`) and ``simgin tune-rules``
     (:class:`simgin.studies.tune_rules.TuneRulesDirectory`). As a run's directory
     (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must be new or empty
-    (:func:`~simgin.running.files.new_directory_problem`), the settings file must be readable and the same
-    settings, and every file is written by :func:`simgin.running.files.write_file`, never through a link planted
+    (:func:`~simgin.base.files.new_directory_problem`), the settings file must be readable and the same
+    settings, and every file is written by :func:`simgin.base.files.write_file`, never through a link planted
     in it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported (``notice``) and
     played again.
     """
@@ -732,7 +733,7 @@ class SearchDirectory:
             raise self.error(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
 
     def parse(self, record: Any, path: Path) -> Any:
-        """The evaluation in a record read from ``path``, checked, else a :class:`~simgin.running.files.DamagedFile`."""
+        """The evaluation in a record read from ``path``, checked, else a :class:`~simgin.base.files.DamagedFile`."""
         raise NotImplementedError
 
     def record(self, evaluation: Any) -> dict[str, Any]:

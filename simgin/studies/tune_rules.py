@@ -62,9 +62,10 @@ from typing import Any
 
 import numpy as np
 
+from simgin.base import files
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
-from simgin.running import files, runner
+from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.formats import p_below, percent
 from simgin.statistics.power import detectable_difference, power_to_detect
@@ -744,7 +745,7 @@ _EVALUATION_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 def evaluation_from_record(record: Any, path: Path) -> RuleEvaluation:
     """The evaluation in a record read from ``path``, its checksum and every field checked; anything else is a
-    :class:`~simgin.running.files.DamagedFile` saying what is wrong (issue 25, D3, D4: a received or edited
+    :class:`~simgin.base.files.DamagedFile` saying what is wrong (issue 25, D3, D4: a received or edited
     directory is never believed)."""
     fix = "it is played again"
     files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
