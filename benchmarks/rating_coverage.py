@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import simgin
-from simgin.statistics.ratings import tournament_analysis
+from simgin.running.tournament_ratings import tournament_analysis
 
 PLAYERS = ("simple", "greedy", "heuristic", "opponent")
 

@@ -41,7 +41,7 @@ MOVED = {
     "simgin.runner": "simgin.running.runner",
     "simgin.summary": "simgin.running.summary",
     "simgin.tally": "simgin.running.tally",
-    "simgin.ratings": "simgin.statistics.ratings",
+    "simgin.ratings": "simgin.running.tournament_ratings",
     "simgin.stats": "simgin.statistics.stats",
     "simgin.tuning": "simgin.studies.tune",
 }

@@ -11,7 +11,7 @@ from simgin import Rules
 from simgin.cli.main import main
 from simgin.running import runner
 from simgin.running.results import load_result
-from simgin.statistics.ratings import tournament_analysis
+from simgin.running.tournament_ratings import tournament_analysis
 from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
 from simgin.studies.sweep import grid_cells, parse_grid, run_sweep
 

@@ -147,8 +147,6 @@ KNOWN_UPWARD = {
     ("simgin.players.registry", "simgin.strategies.compiled"),
     ("simgin.players.strategies_listing", "simgin.running"),
     ("simgin.players.strategies_listing", "simgin.running.runner"),
-    ("simgin.statistics.ratings", "simgin.running.runner"),
-    ("simgin.statistics.ratings", "simgin.running.tally"),
     ("simgin.statistics.sprt", "simgin.game.rules"),
     ("simgin.statistics.sprt", "simgin.running"),
     ("simgin.statistics.sprt", "simgin.running.runner"),

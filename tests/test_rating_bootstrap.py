@@ -14,7 +14,7 @@ import pytest
 
 import simgin
 from simgin.running.matches import JOINT_BOOTSTRAP_UNITS
-from simgin.statistics.ratings import tournament_analysis, unit_outcomes, unit_scores
+from simgin.running.tournament_ratings import tournament_analysis, unit_outcomes, unit_scores
 from simgin.statistics.stats import bootstrap_ratings, bradley_terry, pair_tables
 
 STRENGTHS = np.array([0.0, 0.3, 0.6, 0.9])

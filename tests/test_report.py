@@ -121,7 +121,7 @@ def synthetic_result(kind: str = "tournament", players=("heuristic", "simple", "
         "summary": [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)],
     }
     if kind == "tournament":
-        from simgin.statistics.ratings import tournament_analysis
+        from simgin.running.tournament_ratings import tournament_analysis
 
         data |= tournament_analysis(result, anchor="simple", reps=200, seed=seed)
     if kind == "compare":

@@ -31,7 +31,7 @@ from simgin.running.config import RunConfig
 from simgin.running.keywords import RUN_OPTIONS, check_keywords
 from simgin.running.results import jsonable, save_result
 from simgin.running.summary import overridden_rules, pair_statistics
-from simgin.statistics.ratings import DEFAULT_ANCHOR, tournament_analysis
+from simgin.running.tournament_ratings import DEFAULT_ANCHOR, tournament_analysis
 from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
 
 if TYPE_CHECKING:

@@ -362,7 +362,7 @@ class SweepCell:
     """Tallies and unit records of the game this cell plays."""
     pairings: tuple[PairingRates, ...]
     ratings: dict[str, Any] | None
-    """With three or more players: :func:`~simgin.statistics.ratings.tournament_analysis` of the cell (ratings
+    """With three or more players: :func:`~simgin.running.tournament_ratings.tournament_analysis` of the cell (ratings
     relative to the mean, 95% bootstrap intervals over deal pairs, ``skill_spread`` best minus worst with its
     interval)."""
     first_named: PairingRates | None = None
@@ -778,7 +778,7 @@ def sweep(
         ratings = None
         first_named = None
         if len(players) >= 3:
-            from simgin.statistics.ratings import tournament_analysis
+            from simgin.running.tournament_ratings import tournament_analysis
 
             ratings = tournament_analysis(result, anchor=None, reps=reps, seed=seed)
             pooled = first_named_units(result)
