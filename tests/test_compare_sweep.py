@@ -10,9 +10,10 @@ from click.testing import CliRunner
 from simgin import Rules
 from simgin.cli.main import main
 from simgin.running import runner
+from simgin.running.matches import run_sprt
 from simgin.running.results import load_result
 from simgin.running.tournament_ratings import tournament_analysis
-from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
+from simgin.statistics.sprt import SprtSettings, parse_sprt
 from simgin.studies.sweep import grid_cells, parse_grid, run_sweep
 
 EAAI = Rules.preset("eaai")

@@ -407,7 +407,8 @@ def test_a_kernel_error_in_a_game_under_forfeit_is_played_again_in_the_python_en
 
 
 def test_compare_and_tune_take_the_setting(bot):
-    from simgin.statistics.sprt import SprtSettings, run_sprt
+    from simgin.running.matches import run_sprt
+    from simgin.statistics.sprt import SprtSettings
     from simgin.studies import tune as tuning
 
     settings = SprtSettings(elo0=0, elo1=10, max_games=24, batch_pairs=6)

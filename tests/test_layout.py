@@ -147,10 +147,6 @@ KNOWN_UPWARD = {
     ("simgin.players.registry", "simgin.strategies.compiled"),
     ("simgin.players.strategies_listing", "simgin.running"),
     ("simgin.players.strategies_listing", "simgin.running.runner"),
-    ("simgin.statistics.sprt", "simgin.game.rules"),
-    ("simgin.statistics.sprt", "simgin.running"),
-    ("simgin.statistics.sprt", "simgin.running.runner"),
-    ("simgin.statistics.sprt", "simgin.running.tally"),
 }
 
 

@@ -31,8 +31,10 @@ from simgin.running.config import RunConfig
 from simgin.running.keywords import RUN_OPTIONS, check_keywords
 from simgin.running.results import jsonable, save_result
 from simgin.running.summary import overridden_rules, pair_statistics
+from simgin.running.tally import Tally
 from simgin.running.tournament_ratings import DEFAULT_ANCHOR, tournament_analysis
-from simgin.statistics.sprt import SprtSettings, parse_sprt, run_sprt
+from simgin.statistics.sprt import SprtSettings, pair_counts, parse_sprt
+from simgin.statistics.stats import pentanomial_elo, sprt as sprt_test
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -165,6 +167,75 @@ class CompareResult:
 
     def save(self, out: str | Path) -> None:
         save_result(out, self.result_data())
+
+
+def run_sprt(
+    a: str,
+    b: str,
+    settings: SprtSettings,
+    rules: Rules | None = None,
+    seed: int = 0,
+    on_illegal: str = "stop",
+    **options: Any,
+) -> tuple[runner.RunResult, dict[str, Any]]:
+    """Play duplicate game pairs of ``a`` vs ``b`` until the SPRT decides; ``options`` go to ``run_cells``.
+
+    Batches are consumed in order, so the stopping point and every number reported are the same on any
+    number of workers and on either backend (docs/STATISTICS.md §1, §6).
+
+    ``on_illegal='forfeit'`` makes an illegal move lose its game (a lost game in the pair
+    counts); the summary's ``forfeits`` counts them by player, ``forfeited`` lists them.
+    """
+    config = runner.RunConfig(
+        (a, b),
+        rules or Rules(),
+        games=settings.max_games,
+        seed=seed,
+        duplicate=True,
+        chunk_units=settings.batch_pairs,
+        on_illegal=on_illegal,
+    )
+    trajectory: list[dict[str, float]] = []
+    state: dict[str, Any] = {"decision": "max games"}
+
+    def check(cell: int, chunk: runner.Chunk, tallies: list[list[Tally]]) -> bool:
+        counts, support = pair_counts(tallies[0][0])
+        test = sprt_test(counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model)
+        state.update(llr=test.llr, lower=test.lower, upper=test.upper)
+        trajectory.append({"games": int(2 * counts.sum()), "llr": test.llr})
+        if test.decision != "continue":
+            state["decision"] = test.decision
+            return True
+        return False
+
+    result = runner.run_cells([config], stop=check, kind="compare", **options)[0]
+    counts, support = pair_counts(result.tallies[0])
+    elo = pentanomial_elo(counts, support)
+    summary = {
+        "model": settings.model,
+        "elo0": settings.elo0,
+        "elo1": settings.elo1,
+        "alpha": settings.alpha,
+        "beta": settings.beta,
+        "max_games": settings.max_games,
+        "decision": state["decision"],
+        "accepted": {"H0": f"elo <= {settings.elo0:g}", "H1": f"elo >= {settings.elo1:g}"}.get(state["decision"]),
+        "games": int(2 * counts.sum()),
+        "pairs": int(counts.sum()),
+        "llr": state.get("llr"),
+        "lower": state.get("lower"),
+        "upper": state.get("upper"),
+        "elo": elo.elo,
+        "elo_low": elo.elo - elo.error,
+        "elo_high": elo.elo + elo.error,
+        "los": elo.los,
+        "counts": [int(count) for count in counts],
+        "forfeits": [int(result.tallies[0]["forfeits_a"]), int(result.tallies[0]["forfeits_b"])],
+        "forfeited": list(result.tallies[0].forfeits),
+        "support": list(support),
+        "trajectory": trajectory,
+    }
+    return result, summary
 
 
 def compare(

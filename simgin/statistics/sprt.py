@@ -1,24 +1,22 @@
-"""A sequential probability ratio test of A against B on duplicate game pairs (docs/STATISTICS.md §1, §6).
+"""The settings of the sequential test of A against B on duplicate game pairs (docs/STATISTICS.md §1, §6).
 
 Games are played in batches of duplicate pairs (each game seed twice, seats swapped), in
 seed order; after each batch the pentanomial GSPRT updates its log-likelihood ratio and the
 test stops as soon as it accepts H0 (``elo <= elo0``) or H1 (``elo >= elo1``), or at
-``max_games``. Batches are consumed in order, so the stopping point and every number
-reported are the same on any number of workers and on either backend.
+``max_games``. The playing is :func:`simgin.running.matches.run_sprt` (``running/``); here are
+the hypotheses and error rates, their parsing, and the pair counts the test reads.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
-from simgin.game.rules import Rules
-from simgin.running import runner
-from simgin.running.tally import Tally
-from simgin.statistics.stats import GIN_PAIR_SUPPORT, PENTANOMIAL_SUPPORT, pentanomial_elo, sprt
+from simgin.statistics.stats import GIN_PAIR_SUPPORT, PENTANOMIAL_SUPPORT
 
 MODELS = ("logistic", "normalized")
 
@@ -73,76 +71,10 @@ def parse_sprt(text: str) -> dict[str, float]:
     return values
 
 
-def pair_counts(t: Tally) -> tuple[np.ndarray, tuple[float, ...]]:
-    """Pair counts and their support: [LL, split, WW] on (0, .5, 1), or all five quarter-scores when a
-    pair had a drawn (capped) game."""
+def pair_counts(t: Mapping[str, float]) -> tuple[np.ndarray, tuple[float, ...]]:
+    """Pair counts and their support, from a pairing's tally (``pair_score_0`` ... ``pair_score_4``): [LL, split,
+    WW] on (0, .5, 1), or all five quarter-scores when a pair had a drawn (capped) game."""
     counts = np.array([t[f"pair_score_{k}"] for k in range(5)])
     if counts[1] == 0 and counts[3] == 0:
         return counts[[0, 2, 4]], GIN_PAIR_SUPPORT
     return counts, PENTANOMIAL_SUPPORT
-
-
-def run_sprt(
-    a: str,
-    b: str,
-    settings: SprtSettings,
-    rules: Rules | None = None,
-    seed: int = 0,
-    on_illegal: str = "stop",
-    **options: Any,
-) -> tuple[runner.RunResult, dict[str, Any]]:
-    """Play duplicate game pairs of ``a`` vs ``b`` until the SPRT decides; ``options`` go to ``run_cells``.
-
-    ``on_illegal='forfeit'`` makes an illegal move lose its game (a lost game in the pair
-    counts); the summary's ``forfeits`` counts them by player, ``forfeited`` lists them.
-    """
-    config = runner.RunConfig(
-        (a, b),
-        rules or Rules(),
-        games=settings.max_games,
-        seed=seed,
-        duplicate=True,
-        chunk_units=settings.batch_pairs,
-        on_illegal=on_illegal,
-    )
-    trajectory: list[dict[str, float]] = []
-    state: dict[str, Any] = {"decision": "max games"}
-
-    def check(cell: int, chunk: runner.Chunk, tallies: list[list[Tally]]) -> bool:
-        counts, support = pair_counts(tallies[0][0])
-        test = sprt(counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model)
-        state.update(llr=test.llr, lower=test.lower, upper=test.upper)
-        trajectory.append({"games": int(2 * counts.sum()), "llr": test.llr})
-        if test.decision != "continue":
-            state["decision"] = test.decision
-            return True
-        return False
-
-    result = runner.run_cells([config], stop=check, kind="compare", **options)[0]
-    counts, support = pair_counts(result.tallies[0])
-    elo = pentanomial_elo(counts, support)
-    summary = {
-        "model": settings.model,
-        "elo0": settings.elo0,
-        "elo1": settings.elo1,
-        "alpha": settings.alpha,
-        "beta": settings.beta,
-        "max_games": settings.max_games,
-        "decision": state["decision"],
-        "accepted": {"H0": f"elo <= {settings.elo0:g}", "H1": f"elo >= {settings.elo1:g}"}.get(state["decision"]),
-        "games": int(2 * counts.sum()),
-        "pairs": int(counts.sum()),
-        "llr": state.get("llr"),
-        "lower": state.get("lower"),
-        "upper": state.get("upper"),
-        "elo": elo.elo,
-        "elo_low": elo.elo - elo.error,
-        "elo_high": elo.elo + elo.error,
-        "los": elo.los,
-        "counts": [int(count) for count in counts],
-        "forfeits": [int(result.tallies[0]["forfeits_a"]), int(result.tallies[0]["forfeits_b"])],
-        "forfeited": list(result.tallies[0].forfeits),
-        "support": list(support),
-        "trajectory": trajectory,
-    }
-    return result, summary
