@@ -39,7 +39,7 @@ def __getattr__(name: str):
     ``plan``, ``tune``,
     ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
-    ``describe_strategies`` (``simgin strategies``, :mod:`simgin.players.strategies_listing`), and the
+    ``describe_strategies`` (``simgin strategies``, :mod:`simgin.running.strategies_listing`), and the
     runner's ``run_match`` and ``run_tournament``; the plug-in contract and the engine's functions of
     ``_LAZY``. The card commands' functions (``describe_deadwood``, ``describe_showdown``) live in modules that
     ``import simgin`` loads anyway. A subpackage or module (``simgin.game``, an old path of ``simgin._moved``)
@@ -65,7 +65,7 @@ def __getattr__(name: str):
 
         return describe_rules
     if name == "describe_strategies":
-        from simgin.players.strategies_listing import describe_strategies
+        from simgin.running.strategies_listing import describe_strategies
 
         return describe_strategies
     if name == "sweep":

@@ -4,7 +4,7 @@ Both engines receive the same hand seeds, dealers and bots, so every hand record
 identical, field by field. The bots that exist in both forms (``random``, ``simple``,
 ``greedy``: compiled, and a plain-Python twin that draws the same random numbers in the
 same order) play identical hands in both. Every compiled bot also plays identical hands
-through its Python adapter (``strategies/compiled.py``), which rebuilds the public table
+through its Python adapter (``simgin/players/compiled.py``), which rebuilds the public table
 from the ``PlayerView``: so the numba engine shows the bots exactly what a player sees.
 """
 

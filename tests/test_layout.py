@@ -129,24 +129,20 @@ LAYERS = {
     "strategies": 4,
     "running": 5,
     "studies": 6,
-    "face": 7,
-    "cli": 8,
-    "reports": 8,
-    "top": 9,
+    "reports": 7,
+    "face": 8,
+    "cli": 9,
+    "top": 10,
 }
 
 #: The imports that still run up the layers, each to be fixed at its root (issue 33), never added to: the test
 #: fails on a new one, and on an entry that no longer exists (remove it when it is fixed).
 KNOWN_UPWARD = {
-    ("simgin", "simgin.reports.build"),
     ("simgin.game.engine", "simgin.players.registry"),
     ("simgin.game.reference_engine", "simgin.players"),
     ("simgin.game.reference_engine", "simgin.players.guard"),
     ("simgin.game.reference_engine", "simgin.players.programs"),
     ("simgin.game.reference_engine", "simgin.players.strategy"),
-    ("simgin.players.registry", "simgin.strategies.compiled"),
-    ("simgin.players.strategies_listing", "simgin.running"),
-    ("simgin.players.strategies_listing", "simgin.running.runner"),
 }
 
 

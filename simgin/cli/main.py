@@ -317,7 +317,7 @@ def strategies_command(spec: str | None, preset: str | None, settings: Sequence[
       simgin strategies opponent --rules oklahoma
       simgin strategies mcts --json
     """
-    from simgin.players.strategies_listing import describe_strategies
+    from simgin.running.strategies_listing import describe_strategies
 
     if spec is None and (preset is not None or settings):
         raise click.UsageError("--rules and --set go with a SPEC: simgin strategies opponent --rules oklahoma")

@@ -36,7 +36,7 @@ compile nothing of it. The names of :mod:`simgin.kernels.decisions` are kept her
 
 The plain-Python twins of ``random``, ``simple`` and ``greedy`` (``strategies/``) draw the
 same random numbers in the same order, so both forms play identical hands; every compiled
-bot also runs in Python through :class:`simgin.strategies.compiled.CompiledStrategy`, which
+bot also runs in Python through :class:`simgin.players.compiled.CompiledStrategy`, which
 calls :func:`decide` with a state built from the ``PlayerView``.
 """
 
@@ -374,7 +374,7 @@ def seat_policies(bot_ids) -> tuple:  # type: ignore[no-untyped-def]
 def decide(decision: int, bot: int, seat: int, hand: int, state: np.ndarray, suit_deadwood: np.ndarray) -> int:
     """One decision of bot ``bot`` by its ``DECISION_*`` code, as an int (0/1, or the card to discard).
 
-    The entry point of :class:`simgin.strategies.compiled.CompiledStrategy`; it compiles that
+    The entry point of :class:`simgin.players.compiled.CompiledStrategy`; it compiles that
     bot's ``decide`` only.
     """
     return POLICIES[bot](decision, bot, seat, hand, state, suit_deadwood)

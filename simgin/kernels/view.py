@@ -9,7 +9,7 @@ and the stock order are never in it, so a compiled bot, which receives only its 
 (a 64-bit mask), this table and its own memory, cannot see them.
 
 A bot reads the lists of the *opponent* only (``PlayerView`` has no lists of the player's
-own moves): :class:`simgin.strategies.compiled.CompiledStrategy` builds the same table from
+own moves): :class:`simgin.players.compiled.CompiledStrategy` builds the same table from
 a ``PlayerView``, where the player's own lists are empty.
 """
 

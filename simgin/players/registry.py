@@ -98,14 +98,14 @@ class Player:
 
     def vector(self) -> np.ndarray:
         """The parameter vector of a compiled bot (slots of ``kernels.parameters``)."""
-        from simgin.strategies.compiled import parameter_vector
+        from simgin.players.compiled import parameter_vector
 
         return parameter_vector(self.info.parameters, self.values)
 
     def make(self) -> Strategy:
         """A fresh strategy object (compiled bots come as their Python adapter)."""
         if self.compiled:
-            from simgin.strategies.compiled import CompiledStrategy
+            from simgin.players.compiled import CompiledStrategy
 
             return CompiledStrategy(self.spec, self.info.bot_id, self.vector())
         assert self.info.factory is not None
