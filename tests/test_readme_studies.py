@@ -53,9 +53,13 @@ def test_the_readme_studies_run_as_written_and_find_what_it_says(tmp_path, monke
     spreads = {cell["label"]: round(cell["skill_spread"]["spread"]) for cell in study["cells"]}
     assert spreads == {"preset=standard": 73, "preset=oklahoma": 112, "preset=hollywood": 93, "preset=straight": 46}
     house = json.loads((tmp_path / "skill-rules" / "result.json").read_text())
-    assert house["rules"] == {"knock_limit": 9, "gin_bonus": 37, "undercut_bonus": 30}
-    assert round(100 * house["score"], 1) == 80.0 and round(100 * house["start_score"], 1) == 63.2
+    assert house["found_rules"] == {"knock_limit": 9, "gin_bonus": 37, "undercut_bonus": 30}
+    assert round(100 * house["found_score"], 1) == 80.0 and round(100 * house["start_score"], 1) == 63.2
     assert not house["kept_start"] and house["p_value"] < 1e-6
+    # Issue 32 item 7: reverted alone, only the undercut bonus costs; the result is the start with it alone.
+    assert [row["switch"] for row in house["switch_effects"] if row["matters"]] == ["undercut_bonus"]
+    assert house["rules"] == {"knock_limit": 10, "gin_bonus": 20, "undercut_bonus": 30}
+    assert round(100 * house["score"], 1) == 80.2 and house["simplified"]["adopted"]
     assert (tmp_path / "oklahoma-study" / "report.html").is_file()
     assert (tmp_path / "skill-rules" / "report.html").is_file()
 

@@ -231,6 +231,17 @@ def _echo_result(result: Any) -> None:
             f"{_signed(scale * row['high'])}), p_holm {p_below(row['p_holm'])[2:]}: "
             f"{'matters' if row['matters'] else 'does not matter alone'}"
         )
+    simplified = result.simplified
+    if simplified is not None:
+        start_gap, found_gap = simplified["against_start"], simplified["against_found"]
+        changed = {name: value for name, value in simplified["rules"].items() if value != result.start_rules[name]}
+        click.echo(
+            f"  only {', '.join(f'{name}={_show(value)}' for name, value in changed.items())}: "
+            f"{format_score(simplified['score'], objective)} {_interval(simplified['score_ci'], objective)}, "
+            f"against the start {_signed(scale * start_gap['difference'])}{unit}, against the found rules "
+            f"{_signed(scale * found_gap['difference'])}{unit} ({_signed(scale * found_gap['low'])} to "
+            f"{_signed(scale * found_gap['high'])}): {'adopted' if simplified['adopted'] else 'not adopted'}"
+        )
     timing = result.timing
     click.echo(
         f"  {result.games:,} {settings.mode} in all, {timing['seconds']:.0f} s ({timing['cpu_seconds']:.0f} s CPU), "
