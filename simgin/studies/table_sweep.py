@@ -12,7 +12,6 @@ Holm-consistent intervals (docs/STATISTICS.md §4, §9, §10).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -211,30 +210,30 @@ class TableSweepResult:
         self.differences_frame().to_csv(path / "differences.csv", index=False)
 
 
-def _compare(
-    table: str, cell: np.ndarray, base: np.ndarray, confidence: float = CONFIDENCE
-) -> list[tuple[str, str, Any]]:
-    """(side, metric, paired comparison) of one cell against the baseline, unit by unit (§9, §10)."""
+def _comparisons(table: str) -> list[tuple[str, str, str, str, bool]]:
+    """Every comparison of a cell with the baseline: (side, metric, events, trials, whether a share); the side is a
+    player's (team's) index as text, or ``'table'``."""
     out = []
-    games, base_games = _column(cell, table, "games"), _column(base, table, "games")
     for index in range(3 if table == "three" else 2):
         for metric, (prefix, share, _) in side_metrics(table).items():
-            name = f"{prefix}_{index}"
-            c = paired_comparison(
-                _column(cell, table, name), _column(base, table, name), games, base_games, confidence, share=share
-            )
-            out.append((str(index), metric, c))
+            out.append((str(index), metric, f"{prefix}_{index}", "games", share))
     for metric, (events, trials, share, _) in TABLE_METRICS.items():
-        c = paired_comparison(
-            _column(cell, table, events),
-            _column(base, table, events),
-            _column(cell, table, trials),
-            _column(base, table, trials),
-            confidence,
-            share=share,
-        )
-        out.append(("table", metric, c))
+        out.append(("table", metric, events, trials, share))
     return out
+
+
+def _compare_one(
+    table: str, cell: np.ndarray, base: np.ndarray, events: str, trials: str, share: bool, confidence: float
+) -> Any:
+    """One metric of one cell against the baseline, paired unit by unit (§9, §10)."""
+    return paired_comparison(
+        _column(cell, table, events),
+        _column(base, table, events),
+        _column(cell, table, trials),
+        _column(base, table, trials),
+        confidence,
+        share=share,
+    )
 
 
 def table_sweep(
@@ -314,24 +313,27 @@ def table_sweep(
     for index in distinct:
         if index == chosen or same_as[chosen] == index:
             continue
-        for side, metric, c in _compare(table, of(index), of(chosen)):
-            raw.append((index, names[int(side)] if side != "table" else "table", metric, c))
+        for side, metric, events, trials, share in _comparisons(table):
+            c = _compare_one(table, of(index), of(chosen), events, trials, share, CONFIDENCE)
+            raw.append((index, side, metric, (events, trials, share), c))
     adjusted = holm([c.p for *_, c in raw]) if raw else []
     levels = holm_levels([c.p for *_, c in raw], 1 - CONFIDENCE) if raw else []
     differences = []
-    for (index, side, metric, c), p_holm, level in zip(raw, adjusted, levels, strict=True):
-        wide = _wide_interval(table, of(index), of(chosen), side, names, metric, float(level))
+    for (index, side, metric, spec, c), p_holm, level in zip(raw, adjusted, levels, strict=True):
+        # The Holm-consistent interval: the test's interval at 1 - the level Holm tests it at (§4), so that it
+        # excludes 0 exactly when p_holm < 0.05.
+        wide = _compare_one(table, of(index), of(chosen), *spec, 1.0 - float(level))
         differences.append(
             TableDifference(
                 index,
-                side,
+                names[int(side)] if side != "table" else "table",
                 metric,
                 c.difference,
                 c.low,
                 c.high,
                 c.p,
                 float(p_holm),
-                wide,
+                (wide.low, wide.high),
                 1.0 - float(level),
                 c.units,
                 c.method,
@@ -353,18 +355,6 @@ def table_sweep(
     if out is not None and write_result:
         result.save(out)
     return result
-
-
-def _wide_interval(
-    table: str, cell: np.ndarray, base: np.ndarray, side: str, names: list[str], metric: str, level: float
-) -> tuple[float, float]:
-    """The Holm-consistent interval of one comparison: its test's interval at confidence 1 - the level Holm tests
-    it at (:func:`simgin.statistics.paired.holm_levels`), so that it excludes 0 exactly when p_holm < 0.05 (§4)."""
-    for found_side, found_metric, c in _compare(table, cell, base, 1.0 - level):
-        shown = names[int(found_side)] if found_side != "table" else "table"
-        if shown == side and found_metric == metric:
-            return c.low, c.high
-    return math.nan, math.nan
 
 
 def difference_text(result: TableSweepResult, d: TableDifference) -> str:
