@@ -25,6 +25,13 @@ def sigint_as_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def signals_as_default() -> None:
+    """``preexec_fn`` of a process that a test interrupts with SIGINT or hangs up with SIGHUP: both reach it whatever
+    this process inherited (``nohup`` ignores SIGHUP, and simgin rightly keeps an ignored SIGHUP ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def sigint_raises() -> Iterator[None]:
     """SIGINT raises KeyboardInterrupt in this (test) process while inside, as it does in a terminal, even when

@@ -21,7 +21,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import sigint_as_default, time_limit
+from conftest import signals_as_default, time_limit
 from simgin import Rules
 from simgin.running import runner
 
@@ -116,7 +116,7 @@ def stuck_run(tmp_path: Path, *options: str, stuck: int = 2):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=sigint_as_default,  # the tests send it SIGINT: Ctrl-C must reach it even under nohup
+        preexec_fn=signals_as_default,  # the tests send it SIGINT and SIGHUP: both must reach it even under nohup
     )
     children: list[psutil.Process] = []
     try:
