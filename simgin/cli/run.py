@@ -937,17 +937,23 @@ def sweep(
             **_execution(options),
         )
     _show_sweep(result, as_json)
-    if out is not None:
-        try:
-            result.save(out)
-        except OSError as error:
-            reason = error.strerror or type(error).__name__
-            raise click.ClickException(
-                f"cannot write the results into {out}: {reason}; the result printed above is complete, and a rerun "
-                "where the directory is writable writes them without playing again"
-            ) from None
-        except ValueError as error:
-            raise user_error("", error) from None
+    _save_study(result, out)
+
+
+def _save_study(result: Any, out: Path | None) -> None:
+    """Write a sweep's files into ``out`` after its result was printed: a failure loses nothing shown."""
+    if out is None:
+        return
+    try:
+        result.save(out)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise click.ClickException(
+            f"cannot write the results into {out}: {reason}; the result printed above is complete, and a rerun "
+            "where the directory is writable writes them without playing again"
+        ) from None
+    except ValueError as error:
+        raise user_error("", error) from None
 
 
 #: Significant differences printed at most (all are in --json and DIR/differences.csv).
@@ -995,9 +1001,8 @@ def _table_sweep(
         raise user_error("", error) from None
     for note in notes[:MAX_NOTES]:
         click.echo(f"Note: {note}", err=True)
-    seatings = 6 if table == "three" else 8
     total = config.games * sum(first is None for first in same_as)
-    with _running(total // seatings * seatings, "games", options["quiet"], options["out"], table, None, players) as bar:
+    with _running(total, "games", options["quiet"], options["out"], table, None, players) as bar:
         result = table_sweep(
             players,
             grid_items,
@@ -1013,15 +1018,7 @@ def _table_sweep(
             **_execution(options),
         )
     _show_table_sweep(result, as_json)
-    if options["out"] is not None:
-        try:
-            result.save(options["out"])
-        except OSError as error:
-            raise click.ClickException(
-                f"cannot write the results into {options['out']}: {error.strerror or type(error).__name__}; the "
-                "result printed above is complete, and a rerun where the directory is writable writes them "
-                "without playing again"
-            ) from None
+    _save_study(result, options["out"])
 
 
 def _show_table_sweep(result: Any, as_json: bool) -> None:

@@ -737,11 +737,7 @@ def sweep(
     base_rules = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
     changes = dict(settings or {})
     base_rules = base_rules.with_settings(changes)
-    if isinstance(grid, Mapping):
-        items = [f"{key}={','.join(_grid_text(v) for v in values)}" for key, values in grid.items()]
-    else:
-        items = list(grid)
-    parsed = parse_grid(items, base_rules)
+    parsed = parse_grid(grid_items(grid), base_rules)
     if games is None and hands is None:
         hands = 2_000
     config = runner.RunConfig(players, base_rules, hands, games, seed, duplicate)
@@ -815,6 +811,14 @@ def sweep(
     if out is not None and write_result:
         outcome.save(out)
     return outcome
+
+
+def grid_items(grid: Mapping[str, Sequence[Any]] | Sequence[str]) -> list[str]:
+    """``--grid`` items from a grid given as a dict (``{"gin_bonus": [20, 25]}`` -> ``["gin_bonus=20,25"]``) or
+    already as items, for :func:`parse_grid`."""
+    if isinstance(grid, Mapping):
+        return [f"{key}={','.join(_grid_text(v) for v in values)}" for key, values in grid.items()]
+    return list(grid)
 
 
 def _grid_text(value: Any) -> str:

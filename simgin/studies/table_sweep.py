@@ -27,7 +27,7 @@ from simgin.running import runner
 from simgin.running.keywords import check_keywords
 from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
 from simgin.statistics.stats import holm, paired_difference
-from simgin.studies.sweep import cell_label, parse_baseline, parse_grid, plan_sweep
+from simgin.studies.sweep import cell_label, grid_items, parse_baseline, parse_grid, plan_sweep
 
 KIND = "table-sweep"
 CONFIDENCE = 0.95
@@ -274,15 +274,7 @@ def table_sweep(
     base_rules = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
     changes = dict(settings or {})
     base_rules = base_rules.with_settings(changes)
-    items = (
-        [
-            f"{key}={','.join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)}"
-            for key, values in grid.items()
-        ]
-        if isinstance(grid, Mapping)
-        else list(grid)
-    )
-    parsed = parse_grid(items, base_rules)
+    parsed = parse_grid(grid_items(grid), base_rules)
     config = runner.RunConfig(players, base_rules, None, games, seed, duplicate, table=table)
     cells, configs, same_as = plan_sweep(config, parsed, changes)
     chosen = parse_baseline(baseline, parsed, base_rules)
