@@ -6,4 +6,4 @@ one gives the module at its new path, which is collected there, so they are not 
 
 from simgin._moved import MOVED
 
-collect_ignore = [f"simgin/{old.rpartition('.')[2]}.py" for old in MOVED]
+collect_ignore = [f"{old.replace('.', '/')}.py" for old in MOVED]

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 try:
-    from simgin.game.engine import hand_seeds, play_hand_rows
+    from simgin.running.engine import hand_seeds, play_hand_rows
 except ImportError:  # a revision before the package was regrouped (issue 26)
     from simgin.engine import hand_seeds, play_hand_rows  # type: ignore[no-redef]
 from simgin import Rules

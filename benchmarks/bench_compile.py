@@ -196,9 +196,9 @@ def kernels() -> None:
 import time
 import numpy as np
 from simgin import Rules, score_showdown
-from simgin.game.engine import play_game_rows, play_hand_rows
+from simgin.running.engine import play_game_rows, play_hand_rows
 from simgin.game.melds import best_discard_batch, deadwood_batch
-from simgin.game.multiplayer import play_table_rows
+from simgin.running.engine import play_table_rows
 from simgin.game.reference_engine import play_hand
 from simgin.strategies.compiled import CompiledStrategy
 

@@ -2,11 +2,11 @@
 
 Standard rules (``Rules()``). For each pairing (simple vs simple, random vs random):
 
-- ``simgin.game.engine.play_hand_rows``: the kernel with its thin wrapper, seeds derived
+- ``simgin.running.engine.play_hand_rows``: the kernel with its thin wrapper, seeds derived
   beforehand (the engine's own speed);
-- ``simgin.game.engine.play_hands``: the public call, which also derives the hand seeds in
+- ``simgin.running.engine.play_hands``: the public call, which also derives the hand seeds in
   Python and builds the DataFrame;
-- ``simgin.game.engine.play_games``: whole games to 100 points, as games and hands per second.
+- ``simgin.running.engine.play_games``: whole games to 100 points, as games and hands per second.
 
 One core is ``numba.set_num_threads(1)``; all cores is numba's default thread count.
 Every measurement gets a warm-up call first (so compile time is excluded) and is then
@@ -38,7 +38,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import simgin.game.engine
+import simgin.running.engine
 from simgin.game.rules import Rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
@@ -47,8 +47,8 @@ from timing import QUIET_CORES, REDO_LIMIT, contended, cpu_seconds, timed_run
 SEED = 20240611
 GOAL_SIMPLE_ONE_CORE = 50_000  # simple vs simple full hands per second on one core
 PAIRINGS = (("simple", "simple"), ("random", "random"))
-COLD_START_CODE = "import simgin.game.engine; simgin.game.engine.play_hands(('simple','simple'), hand_count=10)"
-IMPORT_ONLY_CODE = "import simgin.game.engine"
+COLD_START_CODE = "import simgin.running.engine; simgin.running.engine.play_hands(('simple','simple'), hand_count=10)"
+IMPORT_ONLY_CODE = "import simgin.running.engine"
 
 
 def time_interleaved(
@@ -92,7 +92,7 @@ def measure_throughput(hand_count: int, game_counts: dict[str, int], runs: int, 
     """Hands (and games) per second for each pairing, API and thread count."""
     rules = Rules()
     all_threads = numba.config.NUMBA_NUM_THREADS
-    seeds = simgin.game.engine.hand_seeds(seed, hand_count)
+    seeds = simgin.running.engine.hand_seeds(seed, hand_count)
     dealers = np.arange(hand_count, dtype=np.int64) % 2
     rows: list[dict[str, object]] = []
     cases: list[tuple[int, Callable[[], object]]] = []
@@ -104,15 +104,15 @@ def measure_throughput(hand_count: int, game_counts: dict[str, int], runs: int, 
             base = {"pairing": f"{bots[0]} vs {bots[1]}", "threads": "1 core" if threads == 1 else f"{threads} cores"}
 
             def rows_call(bots: tuple[str, str] = bots) -> None:
-                simgin.game.engine.play_hand_rows(bots, rules, seeds, dealers)
+                simgin.running.engine.play_hand_rows(bots, rules, seeds, dealers)
 
             def hands_call(bots: tuple[str, str] = bots) -> None:
-                simgin.game.engine.play_hands(bots, rules, hand_count, seed)
+                simgin.running.engine.play_hands(bots, rules, hand_count, seed)
 
             def games_call(
                 bots: tuple[str, str] = bots, game_count: int = game_count, index: int = len(cases) + 2
             ) -> None:
-                _, hands = simgin.game.engine.play_games(bots, rules, game_count, seed)
+                _, hands = simgin.running.engine.play_games(bots, rules, game_count, seed)
                 played[index] = len(hands)
 
             cases += [(threads, rows_call), (threads, hands_call), (threads, games_call)]

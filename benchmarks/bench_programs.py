@@ -86,9 +86,9 @@ def cpu_model() -> str:
 
 def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
     """Median wall and tree-CPU hands per second of ``spec`` against simple (hands mode, one worker)."""
-    from simgin.game.engine import hand_seeds, play_hand_rows
     from simgin.game.rules import Rules
     from simgin.players import programs as process_strategy
+    from simgin.running.engine import hand_seeds, play_hand_rows
 
     process_strategy.close_programs()
     warm = hand_seeds(seed + 1, 20)

@@ -52,12 +52,12 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simgin.game.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.reference_engine import play_hand
 from simgin.game.rules import Rules
 from simgin.kernels import engine as k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT
 from simgin.players.registry import BUILTIN_NAMES, resolve
+from simgin.running.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
 from simgin.running.runner import RunConfig
 from simgin.statistics.stats import bradley_terry
 from simgin.studies.sweep import run_sweep

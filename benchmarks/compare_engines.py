@@ -61,7 +61,7 @@ import compare_crossval as crossval  # noqa: E402
 import run_all  # noqa: E402
 
 import simgin  # noqa: E402
-import simgin.game.engine  # noqa: E402
+import simgin.running.engine  # noqa: E402
 from simgin.game.melds import best_discard_batch, deadwood_batch  # noqa: E402
 from simgin.game.rules import Rules  # noqa: E402
 from simgin.kernels import engine as _k  # noqa: E402
@@ -322,7 +322,7 @@ def simgin_tally(
     rules: Rules, hand_count: int, seed: int, bots: tuple[str, str] = ("simple", "simple")
 ) -> OutcomeTally:
     """simgin's hands as an :class:`OutcomeTally` (one ``play_hands`` call)."""
-    frame = simgin.game.engine.play_hands(bots, rules, hand_count, seed)
+    frame = simgin.running.engine.play_hands(bots, rules, hand_count, seed)
     tally = OutcomeTally(hands=len(frame))
     kinds = frame["kind"].astype(str)
     for kind in KINDS:
@@ -368,24 +368,24 @@ def speed_cases(sizes: Sizes, seed: int) -> list[SpeedCase]:
     all_threads = numba.config.NUMBA_NUM_THREADS
     cases: list[SpeedCase] = []
     rules = Rules()
-    seeds = simgin.game.engine.hand_seeds(seed, sizes.simgin_hands)
+    seeds = simgin.running.engine.hand_seeds(seed, sizes.simgin_hands)
     dealers = np.arange(sizes.simgin_hands, dtype=np.int64) % 2
     labels = {"random": "random vs random hands", "simple": "simple bot vs simple bot hands"}
     for pairing in ("random", "simple"):
         bots = (pairing, pairing)
-        rows = simgin.game.engine.play_hand_rows(bots, rules, seeds, dealers)
+        rows = simgin.running.engine.play_hand_rows(bots, rules, seeds, dealers)
         draws = float(rows[:, _k.H_DRAWS].mean())
         for threads in sorted({1, all_threads}):
 
             def simgin_call(bots: tuple[str, str] = bots) -> None:
-                simgin.game.engine.play_hand_rows(bots, rules, seeds, dealers)
+                simgin.running.engine.play_hand_rows(bots, rules, seeds, dealers)
 
             cases.append(
                 SpeedCase(
                     labels[pairing],
                     "simgin",
                     threads,
-                    f"`simgin.game.engine.play_hand_rows` ({pairing}, `Rules()`)",
+                    f"`simgin.running.engine.play_hand_rows` ({pairing}, `Rules()`)",
                     sizes.simgin_hands,
                     simgin_call,
                     draws,

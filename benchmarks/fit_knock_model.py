@@ -36,7 +36,6 @@ import numpy as np
 from numba import njit
 from simgin.strategies.compiled import cards_to_mask, fill_table
 
-from simgin.game.engine import hand_seeds
 from simgin.game.melds import deadwood
 from simgin.game.reference_engine import play_game
 from simgin.game.rules import Rules
@@ -53,6 +52,7 @@ from simgin.kernels.bots import F_MEMORY, FLOAT_MEMORY, INT_MEMORY, S_FLOATS, S_
 from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT, SUIT_VALUE, score_hand
 from simgin.players.registry import resolve
+from simgin.running.engine import hand_seeds
 
 KNOCK_PY = Path(__file__).resolve().parent.parent / "simgin" / "kernels" / "knock.py"
 #: Columns of a situation's record: the five shares and the four mean points (share-weighted).

@@ -36,8 +36,8 @@ import numpy as np
 from simgin.strategies import heuristic, opponent
 
 import simgin
-from simgin.game.engine import hand_seeds, play_hand_rows
 from simgin.game.rules import Rules
+from simgin.running.engine import hand_seeds, play_hand_rows
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 START, END = "<!-- gates:start -->", "<!-- gates:end -->"

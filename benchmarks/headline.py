@@ -158,7 +158,7 @@ def _hands_per_cpu_second(players: tuple[str, str], hands: int, runs: int) -> tu
     import numba
 
     from simgin import Rules
-    from simgin.game.engine import hand_seeds, play_hand_rows
+    from simgin.running.engine import hand_seeds, play_hand_rows
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)

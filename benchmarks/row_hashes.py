@@ -30,9 +30,8 @@ import time
 import numpy as np
 
 from simgin import Rules
-from simgin.game.engine import play_game_rows, play_hand_rows
-from simgin.game.multiplayer import play_table_rows
 from simgin.kernels.bots import BOT_NAMES
+from simgin.running.engine import play_game_rows, play_hand_rows, play_table_rows
 
 PRESETS = ("standard", "oklahoma", "modern", "eaai", "straight", "hollywood")
 MCTS_PRESETS = ("standard", "oklahoma", "modern")

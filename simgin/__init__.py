@@ -23,12 +23,12 @@ del _loaded
 #: The plug-in contract (README "Strategies"), the engine's record functions and the hand log's reader, loaded on
 #: first use: the top-level name is the public path (README "The public import surface").
 _LAZY = {
-    "Strategy": "simgin.players.strategy",
-    "PlayerView": "simgin.players.strategy",
-    "HandEnd": "simgin.players.strategy",
-    "Parameter": "simgin.players.strategy",
-    "play_games": "simgin.game.engine",
-    "play_hands": "simgin.game.engine",
+    "Strategy": "simgin.game.strategy",
+    "PlayerView": "simgin.game.strategy",
+    "HandEnd": "simgin.game.strategy",
+    "Parameter": "simgin.game.strategy",
+    "play_games": "simgin.running.engine",
+    "play_hands": "simgin.running.engine",
     "read_hand_log": "simgin.running.hand_log",
 }
 

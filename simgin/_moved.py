@@ -24,7 +24,7 @@ REMOVED_IN = "0.3"
 #: Old path -> new path: every library module of simgin before the regroup (2f74d78) but the two above.
 MOVED = {
     "simgin.cards": "simgin.game.cards",
-    "simgin.engine": "simgin.game.engine",
+    "simgin.engine": "simgin.running.engine",
     "simgin.melds": "simgin.game.melds",
     "simgin.multiplayer": "simgin.game.multiplayer",
     "simgin.reference_engine": "simgin.game.reference_engine",
@@ -32,11 +32,11 @@ MOVED = {
     "simgin.rules": "simgin.game.rules",
     "simgin.showdown": "simgin.game.showdown",
     "simgin.eaai": "simgin.players.eaai",
-    "simgin.guard": "simgin.players.guard",
+    "simgin.guard": "simgin.base.guard",
     "simgin.process_strategy": "simgin.players.programs",
     "simgin.registry": "simgin.players.registry",
     "simgin.rules_reading": "simgin.players.rules_reading",
-    "simgin.strategy": "simgin.players.strategy",
+    "simgin.strategy": "simgin.game.strategy",
     "simgin.results": "simgin.running.results",
     "simgin.runner": "simgin.running.runner",
     "simgin.summary": "simgin.running.summary",
@@ -44,6 +44,10 @@ MOVED = {
     "simgin.ratings": "simgin.running.tournament_ratings",
     "simgin.stats": "simgin.statistics.stats",
     "simgin.tuning": "simgin.studies.tune",
+    # Moved by the layering (issue 33): a module below the code that calls it, names resolved in running/.
+    "simgin.players.strategy": "simgin.game.strategy",
+    "simgin.players.guard": "simgin.base.guard",
+    "simgin.game.engine": "simgin.running.engine",
 }
 
 

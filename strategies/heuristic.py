@@ -58,8 +58,8 @@ from pathlib import Path
 
 from simgin.strategies.compiled import CompiledStrategy, parameter_vector
 
+from simgin.game.strategy import Parameter
 from simgin.kernels.bots import BOT_HEURISTIC
-from simgin.players.strategy import Parameter
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
 BOT = "heuristic"

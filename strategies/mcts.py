@@ -38,7 +38,7 @@ from __future__ import annotations
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, with_defaults
 from simgin.strategies.opponent import MODEL_PARAMETERS, PARAMETERS as OPPONENT_PARAMETERS
 
-from simgin.players.strategy import Parameter
+from simgin.game.strategy import Parameter
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
 BOT = "mcts"

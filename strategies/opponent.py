@@ -43,7 +43,7 @@ from pathlib import Path
 from simgin.strategies import heuristic as _heuristic
 from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, with_defaults
 
-from simgin.players.strategy import Parameter
+from simgin.game.strategy import Parameter
 
 #: The learned discard weights (``benchmarks/train_discard.py --write`` writes it).
 DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")

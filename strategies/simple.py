@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from simgin.game.melds import discard_deadwoods
 from simgin.game.rng import SplitMix64
-from simgin.players.strategy import Parameter, PlayerView
+from simgin.game.strategy import Parameter, PlayerView
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
 BOT = "simple"

@@ -14,14 +14,14 @@ import dataclasses
 import pytest
 
 from simgin.game.cards import parse_cards
-from simgin.game.engine import hand_seeds
 from simgin.game.melds import deadwood
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64
 from simgin.game.rules import Rules
+from simgin.game.strategy import PlayerView
 from simgin.kernels import payoff
 from simgin.players.registry import resolve
-from simgin.players.strategy import PlayerView
+from simgin.running.engine import hand_seeds
 
 SEEDS = range(5)
 

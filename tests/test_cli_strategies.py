@@ -134,10 +134,10 @@ def test_bots_that_read_no_rules_say_so_and_rules_need_a_spec():
 def _knock_deadwoods_in_play(spec: str, rules_name: str, games: int, seed: int) -> tuple[np.ndarray, int]:
     """The knocker's deadwood at every knock that was not gin in ``games`` games of ``spec`` against
     itself, and how many hands ended in gin."""
-    from simgin.game import engine
     from simgin.game.rules import Rules
     from simgin.kernels import engine as kernels
     from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
+    from simgin.running import engine
 
     _, game_rows, counts = engine.play_game_rows((spec, spec), Rules.preset(rules_name), engine.hand_seeds(seed, games))
     rows, _ = engine.game_hands(game_rows, counts)

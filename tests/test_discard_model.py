@@ -18,11 +18,11 @@ from simgin.strategies import opponent
 from simgin.strategies.compiled import parameter_vector
 
 from simgin.game.cards import parse_cards
-from simgin.game.engine import hand_seeds, play_hand_rows
 from simgin.game.rules import Rules
 from simgin.kernels import heuristic, parameters as pm
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.players.registry import resolve
+from simgin.running.engine import hand_seeds, play_hand_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,13 +19,13 @@ import pytest
 
 from simgin.game import reference_engine as ref
 from simgin.game.cards import format_card
-from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.melds import deadwood
 from simgin.game.rules import Rules
 from simgin.kernels import engine as kernel
 from simgin.players import eaai, programs as ps
 from simgin.players.registry import resolve
 from simgin.running import runner
+from simgin.running.engine import hand_seeds, play_game_rows, play_hand_rows
 
 TWIN = f"{Path(__file__).resolve().parent / 'eaai_twin.py'}:Twin"
 

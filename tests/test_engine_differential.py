@@ -20,9 +20,9 @@ from simgin.strategies.simple import SimpleStrategy
 
 from simgin import Rules
 from simgin.game import reference_engine as ref
-from simgin.game.engine import hand_seeds, play_game_rows, play_games, play_hand_rows
 from simgin.kernels.engine import GAME_FIELDS, HAND_FIELDS
 from simgin.players.registry import resolve
+from simgin.running.engine import hand_seeds, play_game_rows, play_games, play_hand_rows
 
 TWINS = {"random": RandomStrategy, "simple": SimpleStrategy, "greedy": GreedyStrategy}
 

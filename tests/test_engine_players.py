@@ -1,6 +1,6 @@
 """``play_hand_rows`` / ``play_game_rows`` with strategy specs: both engines, same rows, clear errors.
 
-Illegal decisions (R9, R10, V7) raise :class:`simgin.game.engine.IllegalDecision` naming the
+Illegal decisions (R9, R10, V7) raise :class:`simgin.running.engine.IllegalDecision` naming the
 strategy (its spec), the decision and the hand seed, whichever engine plays the hand.
 """
 
@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 from simgin.strategies.compiled import CompiledStrategy, fill_table
 
-from simgin.game import engine, reference_engine as ref
-from simgin.game.engine import IllegalDecision, hand_seeds, play_game_rows, play_hand_rows
+from simgin.game import play, reference_engine as ref
 from simgin.game.rules import Rules
 from simgin.kernels import engine as k, view as v
 from simgin.players.registry import resolve
+from simgin.running import engine
+from simgin.running.engine import IllegalDecision, hand_seeds, play_game_rows, play_hand_rows
 
 BAD_BOTS = textwrap.dedent(
     '''
@@ -171,7 +172,7 @@ def test_illegal_decisions_name_the_strategy_the_decision_and_the_hand(bad_bots,
 def test_kernel_errors_name_the_strategy_the_decision_and_the_hand():
     """The numba engine reports an illegal discard by seat; the message matches the reference engine's."""
     pair = engine.resolve_players(("simple", "heuristic:knock=7"))
-    error = engine._kernel_error(pair, k.ERROR_REDISCARD, 1, 1234, ", dealer 0")
+    error = play._kernel_error(pair, k.ERROR_REDISCARD, 1, 1234, ", dealer 0")
     assert str(error) == (
         "strategy 'heuristic:knock=7' (seat 1) made an illegal 'discard' decision: discarded the card just "
         "taken from the pile (R10) (hand seed 1234, dealer 0)"

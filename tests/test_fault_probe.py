@@ -213,7 +213,7 @@ def test_os_exit_in_a_decision_at_one_worker_is_an_error_not_exit_status_0(quitt
 def test_the_os_exit_guard_is_lifted_after_the_decision_and_spares_other_threads():
     import threading
 
-    from simgin.players import guard
+    from simgin.base import guard
 
     real = os._exit
     seen = []

@@ -287,7 +287,7 @@ def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, worker
 def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_path):
     """Pool workers ignore SIGINT (the main process handles Ctrl-C), so a KeyboardInterrupt there is the strategy's
     own: an error that names it, not 'interrupted'."""
-    from simgin.game.engine import IllegalDecision, play_hand_rows
+    from simgin.running.engine import IllegalDecision, play_hand_rows
 
     bot = tmp_path / "printer.py"
     bot.write_text(PRINTING_BOT)
@@ -539,13 +539,13 @@ import subprocess
 import sys
 import time
 
-from simgin.players import guard
+from simgin.base import guard
 
 SLEEP = "import time; time.sleep(600)"
 if sys.argv[1] == "death-signal":  # as a foreign strategy's process would be started
     child = subprocess.Popen([sys.executable, "-c", SLEEP], preexec_fn=guard.set_parent_death_signal)
 else:  # the portable fallback alone: a watchdog thread on the parent's pid
-    code = "import os; from simgin.players import guard; guard.watch_parent(os.getppid()); print(1, flush=True); "
+    code = "import os; from simgin.base import guard; guard.watch_parent(os.getppid()); print(1, flush=True); "
     code += SLEEP
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     child.stdout.readline()

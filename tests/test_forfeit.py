@@ -24,10 +24,10 @@ import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
-from simgin.game import engine, reference_engine as ref
+from simgin.game import play, reference_engine as ref
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
-from simgin.running import runner
+from simgin.running import engine, runner
 from simgin.running.tally import Tally
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -369,7 +369,7 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
     seeds = engine.hand_seeds(3, 8)
     dealers = np.arange(8, dtype=np.int64) % 2
     expected = engine.play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers)
-    real = engine.run_kernel
+    real = play.run_kernel
 
     def flag_hand_3(kernel, *args, **options):
         real(kernel, *args, **options)
@@ -377,7 +377,7 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
         errors[3] = engine._k.ERROR_REDISCARD
         rows[3] = 0
 
-    monkeypatch.setattr(engine, "run_kernel", flag_hand_3)
+    monkeypatch.setattr(play, "run_kernel", flag_hand_3)
     with pytest.raises(engine.IllegalDecision, match="R10"):
         engine.play_hand_rows(("simple", "greedy"), Rules(), seeds, dealers)
     found: list[engine.HandForfeit] = []
@@ -388,7 +388,7 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
 def test_a_kernel_error_in_a_game_under_forfeit_is_played_again_in_the_python_engine(monkeypatch):
     seeds = engine.hand_seeds(3, 6)
     expected = engine.play_game_rows(("simple", "greedy"), Rules(), seeds)
-    real = engine.run_kernel
+    real = play.run_kernel
 
     def flag_game_2(kernel, *args, **options):
         real(kernel, *args, **options)
@@ -396,7 +396,7 @@ def test_a_kernel_error_in_a_game_under_forfeit_is_played_again_in_the_python_en
         errors[2] = (engine._k.ERROR_REDISCARD, 0, 0)
         games[2], rows[2], counts[2] = 0, 0, 1
 
-    monkeypatch.setattr(engine, "run_kernel", flag_game_2)
+    monkeypatch.setattr(play, "run_kernel", flag_game_2)
     with pytest.raises(engine.IllegalDecision, match="R10"):
         engine.play_game_rows(("simple", "greedy"), Rules(), seeds)
     found: list[engine.HandForfeit] = []

@@ -25,10 +25,9 @@ from simgin.strategies.simple import SimpleStrategy
 
 from simgin import Rules
 from simgin.game import reference_engine as ref
-from simgin.game.engine import play_games
-from simgin.game.multiplayer import play_table_rows
 from simgin.game.rng import derive
 from simgin.kernels import engine as ke, multiplayer as km
+from simgin.running.engine import play_games, play_table_rows
 
 DEAD, KNOCK, GIN, BIG_GIN, UNDERCUT = 0, 1, 2, 3, 4
 KIND_NAMES = {"dead": DEAD, "knock": KNOCK, "gin": GIN, "big_gin": BIG_GIN, "undercut": UNDERCUT}

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
+from simgin.game.strategy import Parameter
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec, resolve
-from simgin.players.strategy import Parameter
 from simgin.running import runner
 
 
@@ -283,7 +283,7 @@ def test_a_class_that_is_not_a_strategy_is_refused_before_it_is_built(tmp_path):
 
 def test_describe_never_fails():
     """Issue 25 D10: guard.describe is how every foreign error reaches a message; it must not raise itself."""
-    from simgin.players import guard
+    from simgin.base import guard
 
     def broken(self):
         raise SystemExit(1)
@@ -306,7 +306,7 @@ def test_a_real_ctrl_c_is_still_an_interrupt_inside_a_strategy(monkeypatch, ctrl
     import os
     import signal
 
-    from simgin.players import guard
+    from simgin.base import guard
 
     def decide():
         os.kill(os.getpid(), signal.SIGINT)

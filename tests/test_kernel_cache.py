@@ -20,8 +20,8 @@ from click.testing import CliRunner
 import simgin.kernels as kernels
 from simgin import Rules
 from simgin.cli.main import main
-from simgin.game.engine import play_hand_rows
 from simgin.kernels import bots, engine as k, heuristic, mcts, opponent
+from simgin.running.engine import play_hand_rows
 
 
 def test_cached_kernels_are_stamped_with_all_kernel_sources():
@@ -63,7 +63,7 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 from simgin import Rules
-from simgin.game.engine import play_hand_rows
+from simgin.running.engine import play_hand_rows
 from simgin.kernels import bots, engine, is_cached
 from simgin.game.reference_engine import play_hand
 from simgin.strategies.compiled import CompiledStrategy
@@ -132,7 +132,7 @@ def test_the_batch_kernels_are_serial_loops_without_parfor():
 
 def test_rows_do_not_depend_on_how_a_batch_is_split_over_threads(monkeypatch):
     """The same seeds give the same rows on one thread and split over many (any number of workers)."""
-    from simgin.game.engine import hand_seeds, play_game_rows
+    from simgin.running.engine import hand_seeds, play_game_rows
 
     seeds = hand_seeds(3, 300)
     dealers = np.arange(300) % 2
@@ -166,7 +166,7 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 from simgin import Rules
-from simgin.game.engine import play_hand_rows
+from simgin.running.engine import play_hand_rows
 
 play_hand_rows(tuple(sys.argv[1].split(",")), Rules(), np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
 print(json.dumps(counts))

@@ -10,10 +10,11 @@ from click.testing import CliRunner
 
 from simgin import Rules
 from simgin.cli.main import main
-from simgin.game.multiplayer import TEAM_SEATINGS, THREE_SEATINGS, play_table_rows
+from simgin.game.multiplayer import TEAM_SEATINGS, THREE_SEATINGS
 from simgin.game.rng import derive
 from simgin.kernels import engine as ke, multiplayer as km
 from simgin.running import runner
+from simgin.running.engine import play_table_rows
 
 SEEDS = np.array([derive(99, i) for i in range(40)], dtype=np.uint64)
 

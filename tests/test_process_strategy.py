@@ -20,13 +20,13 @@ import pytest
 from test_strategy_information import Recorder, Replay, hidden_shuffle
 
 from simgin.game import reference_engine as ref
-from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.rng import SplitMix64, derive
 from simgin.game.rules import Rules
+from simgin.game.strategy import PlayerView
 from simgin.players import programs as ps
 from simgin.players.registry import resolve
-from simgin.players.strategy import PlayerView
 from simgin.running import runner
+from simgin.running.engine import hand_seeds, play_game_rows, play_hand_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = Path(__file__).resolve().parent / "programs"

@@ -121,8 +121,8 @@ def test_help_lists_the_commands_as_functions() -> None:
 
 
 def test_the_plugin_contract_is_public_at_the_top() -> None:
-    from simgin.game import engine
-    from simgin.players import strategy
+    from simgin.game import strategy
+    from simgin.running import engine
 
     assert (simgin.Strategy, simgin.PlayerView, simgin.HandEnd, simgin.Parameter) == (
         strategy.Strategy,

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 import simgin
 from simgin.cli.main import main
-from simgin.game.engine import play_hand_rows
 from simgin.game.rules import Rules
 from simgin.kernels.bots import BOT_NAMES
+from simgin.running.engine import play_hand_rows
 
 
 def command_json(*args: str) -> Any:

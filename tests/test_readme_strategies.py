@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from simgin.cli.main import main
-from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
 from simgin.game.rules import Rules
 from simgin.players.registry import BUILTIN_NAMES, resolve
+from simgin.running.engine import hand_seeds, play_game_rows, play_hand_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

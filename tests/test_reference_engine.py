@@ -36,7 +36,7 @@ from simgin.game.reference_engine import (
 )
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
-from simgin.players.strategy import PlayerView, Strategy
+from simgin.game.strategy import PlayerView, Strategy
 
 STANDARD = Rules()
 

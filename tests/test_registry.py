@@ -8,13 +8,13 @@ import textwrap
 import numpy as np
 import pytest
 
-from simgin.game.engine import play_game_rows, play_hand_rows
 from simgin.game.rules import Rules
+from simgin.game.strategy import Parameter, Strategy
 from simgin.kernels import parameters as slots
 from simgin.kernels.bots import BOT_NAMES
 from simgin.players import registry
 from simgin.players.registry import BUILTIN_NAMES, resolve, split_spec
-from simgin.players.strategy import Parameter, Strategy
+from simgin.running.engine import play_game_rows, play_hand_rows
 
 PLUGIN_SOURCE = textwrap.dedent(
     '''

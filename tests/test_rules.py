@@ -235,8 +235,8 @@ def test_points_switches_are_bounded(field: str) -> None:
 @pytest.mark.parametrize("shutout", ["bonus", "double"])
 def test_largest_points_switches_score_without_overflow(shutout: str) -> None:
     """R19-R22 at MAX_POINTS, with doubling (V8, V9): every game ends with sane, positive totals."""
-    from simgin.game.engine import play_games
     from simgin.game.rules import MAX_POINTS
+    from simgin.running.engine import play_games
 
     big = dict.fromkeys(("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus", "shutout_bonus"), MAX_POINTS)
     rules = Rules.preset("oklahoma").with_settings(big | {"shutout": shutout, "oklahoma_extra_boxes": True})
@@ -354,7 +354,7 @@ def test_every_rules_field_has_a_slot_or_a_reason() -> None:
 
 def test_v12_team_target_reaches_the_partnership_kernel_through_the_target_slot() -> None:
     """team_target has no slot: the partnership table plays to it, and a two-player game does not see it."""
-    from simgin.game.multiplayer import play_table_rows
+    from simgin.running.engine import play_table_rows
 
     seeds = np.arange(1, 4, dtype=np.uint64)
     players = ("simple", "greedy", "simple", "greedy")

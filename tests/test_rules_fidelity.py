@@ -21,13 +21,12 @@ from simgin.strategies.simple import SimpleStrategy
 from simgin import Rules
 from simgin.cli.main import main
 from simgin.game import reference_engine as ref
-from simgin.game.engine import hand_seeds, play_games, play_hand_rows
 from simgin.game.melds import deadwood, discard_deadwoods
-from simgin.game.multiplayer import play_table_rows
 from simgin.game.rng import derive
 from simgin.kernels import engine as ke
 from simgin.players.registry import resolve
 from simgin.running import runner
+from simgin.running.engine import hand_seeds, play_games, play_hand_rows, play_table_rows
 from simgin.running.results import load_result
 
 

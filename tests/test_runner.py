@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from simgin import Rules
-from simgin.game.engine import play_hand_rows
 from simgin.game.rng import derive
 from simgin.kernels import engine as k
 from simgin.running import runner
+from simgin.running.engine import play_hand_rows
 from simgin.running.runner import match_json
 from simgin.running.tally import TALLY_FIELDS, tally_hands
 
@@ -326,7 +326,7 @@ def test_runs_compile_first_only_on_a_cold_cache_shared_by_local_workers(
 
 def test_game_hands_flattens_each_games_deals_in_play_order():
     """Row j of game i's buffer is hand j of that game; only the first counts[i] rows are hands."""
-    from simgin.game.engine import game_hands
+    from simgin.running.engine import game_hands
 
     rng = np.random.default_rng(3)
     counts = rng.integers(1, 6, size=20)

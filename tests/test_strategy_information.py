@@ -23,10 +23,10 @@ import inspect
 import pytest
 
 from simgin.game import reference_engine as ref
-from simgin.game.engine import hand_seeds
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
 from simgin.players.registry import BUILTIN_NAMES, resolve
+from simgin.running.engine import hand_seeds
 
 DECISIONS = ("take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth")
 SPECS = {name: name for name in BUILTIN_NAMES} | {"mcts": "mcts:budget=60"}

@@ -21,8 +21,7 @@ import pytest
 from simgin.strategies.heuristic import FROZEN_SPEC
 
 from simgin import Rules
-from simgin.game.engine import hand_seeds, play_game_rows, play_hand_rows
-from simgin.game.multiplayer import play_table_rows
+from simgin.running.engine import hand_seeds, play_game_rows, play_hand_rows, play_table_rows
 
 #: format -> (table, whole games?, the bots of each batch in turn). Quick bots first; the
 #: ``heuristic`` bots are held to gin (``gin_hold=10``), so big gin (V13) and the 50th card (V7) turn up; with

@@ -47,7 +47,7 @@ PLUGIN = '''
 from simgin.game.melds import deadwood, discard_deadwoods
 from simgin.strategies.heuristic import PARAMETERS, HeuristicStrategy
 from simgin.strategies.simple import SimpleStrategy
-from simgin.players.strategy import Parameter
+from simgin.game.strategy import Parameter
 
 
 class PyHeuristic(HeuristicStrategy):

@@ -52,7 +52,7 @@ class SimginGroup(click.Group):
     """The root group: every error, click's own usage errors included, is one line starting with
     ``Error:`` on stderr and exit status 1, as the README promises; Ctrl-C is ``Error: interrupted``.
     Only the command's own output reaches stdout: whatever else writes to file descriptor 1 (a
-    plug-in, a child process, a worker) goes to stderr (:func:`simgin.players.guard.stdout_for_results_only`).
+    plug-in, a child process, a worker) goes to stderr (:func:`simgin.base.guard.stdout_for_results_only`).
 
     In standalone mode (the ``simgin`` script, ``python -m simgin``, click's CliRunner) it runs
     the command with click's standalone mode off and reports what comes out itself; with
@@ -69,7 +69,7 @@ class SimginGroup(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        from simgin.players import guard
+        from simgin.base import guard
 
         try:
             with guard.counting_interrupts(), guard.terminating_as_interrupt(), guard.stdout_for_results_only():

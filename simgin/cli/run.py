@@ -491,7 +491,7 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
 
 def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
     """Print a two-player match: its JSON object, or the text summary (a partial one is marked so)."""
-    from simgin.game.engine import MAX_HANDS_PER_GAME
+    from simgin.running.engine import MAX_HANDS_PER_GAME
     from simgin.running.runner import match_json
 
     data = match_json(result)

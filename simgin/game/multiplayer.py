@@ -32,13 +32,15 @@ What the rule book leaves open, and what simgin does:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simgin.game import engine
+from simgin.game import play
 from simgin.game.rules import TABLES as RULES_TABLES, Rules
+from simgin.game.strategy import Seat
 from simgin.kernels import engine as _ke, multiplayer as _k, rule_index as ri, run_kernel
 from simgin.kernels.bots import seat_policies
 from simgin.kernels.melds import SUIT_DEADWOOD
@@ -94,15 +96,16 @@ class Sums:
         return cls({name: float(value) for name, value in data.items()})
 
 
-def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64):
-    """Raw rows of three-player or partnership games, seat by seat (``bots[s]`` plays seat s).
+def play_table_rows(table: str, bots: Sequence[Seat], rules: Rules, seeds: np.ndarray, hand_capacity: int = 64):
+    """Raw rows of three-player or partnership games, seat by seat (``bots[s]`` plays seat s): compiled bots,
+    resolved (:class:`~simgin.game.strategy.Seat`; :func:`simgin.running.engine.play_table_rows` takes specs).
 
     Returns (games, hand rows, hand players, deals per game), as ``kernels.multiplayer``
     writes them; the capacity grows until every game's hands fit. Rules a table cannot
     play (Hollywood, V14) are a ValueError (:meth:`Rules.check_table`).
     """
     rules.check_table(table)
-    ids, params = engine.compiled_bots(tuple(bots))
+    ids, params = play.compiled_arrays(play.seated(bots, len(bots)))
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     count = seeds.shape[0]
     fields = _k.THREE_FIELD_COUNT if table == "three" else _k.TEAM_FIELD_COUNT
@@ -127,8 +130,9 @@ def play_table_rows(table: str, bots: tuple[str, ...], rules: Rules, seeds: np.n
         bad = np.flatnonzero(errors[:, 0])
         if bad.size:
             i = int(bad[0])
-            raise engine.IllegalDecision(
-                f"a strategy of {bots} made an illegal decision in game seed {int(seeds[i])}, "
+            specs = tuple(bot.spec for bot in bots)
+            raise play.IllegalDecision(
+                f"a strategy of {specs} made an illegal decision in game seed {int(seeds[i])}, "
                 f"hand seed {int(np.uint64(errors[i, 1]))}"
             )
         if count == 0 or counts.max() <= hand_capacity:
@@ -141,7 +145,7 @@ def tally_table(table: str, seating: tuple[int, ...], games: np.ndarray, rows, h
     t = Sums.zero()
     t.add("games", games.shape[0])
     t.add("capped", games[:, _k.T_CAPPED if table == "three" else _k.M_CAPPED].sum())
-    hands, _ = engine.game_hands(rows, counts)
+    hands, _ = play.game_hands(rows, counts)
     kinds = hands[:, _ke.H_KIND]
     t.add("hands", hands.shape[0])
     for kind, name in enumerate(("dead", "knock", "gin", "big_gin", "undercut")):
@@ -203,7 +207,7 @@ def table_unit_records(
     records gives each unit's record, and summing the units gives the matching sums of :func:`tally_table`."""
     fields = {name: i for i, name in enumerate(table_unit_fields(table))}
     records = np.zeros((games.shape[0], len(fields)), dtype=np.int64)
-    hands, game = engine.game_hands(rows, counts)
+    hands, game = play.game_hands(rows, counts)
     records[:, fields["games"]] = 1
     records[:, fields["hands"]] = counts
     for kind, name in enumerate(TABLE_KINDS):

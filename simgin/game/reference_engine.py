@@ -3,7 +3,7 @@
 This is the rule book in code (RULES.md R7-R23, V5-V10, V13, V14). It is written to be read,
 not to be fast: one hand is a small object that walks through the phases of docs/ENGINE.md
 (deal, first turn, normal turns, knock or end of stock, showdown) and drives two
-plain-Python strategies (:class:`simgin.players.strategy.Strategy`). The numba engine follows the
+plain-Python strategies (:class:`simgin.game.strategy.Strategy`). The numba engine follows the
 same procedure, and a differential test requires both to give identical
 :class:`HandRecord` rows for the same seeds.
 
@@ -29,14 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from simgin.base import guard
 from simgin.game.cards import CARD_COUNT, card_value, format_card, format_cards
 from simgin.game.melds import deadwood, discard_deadwoods
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
 from simgin.game.showdown import KIND_CODES, KINDS_BY_CODE, Side, score_showdown
-from simgin.players import guard
-from simgin.players.programs import ProgramStartError
-from simgin.players.strategy import HandEnd, PlayerView, Strategy
+from simgin.game.strategy import HandEnd, PlayerView, Strategy, StrategyStartError
 
 #: A hand ends as dead, with the ``capped`` flag, after this many turns. Only stock draws
 #: bring a hand towards its end (R15), so two bots that always take the pile card would
@@ -684,7 +683,7 @@ class _Hand:
         return card
 
     def _call(self, seat: int, decision: str, view: PlayerView) -> Any:
-        """Ask seat's strategy one question (see :func:`simgin.players.guard.call_foreign`): what it prints goes to
+        """Ask seat's strategy one question (see :func:`simgin.base.guard.call_foreign`): what it prints goes to
         stderr, and what it raises, ``SystemExit`` and its own ``KeyboardInterrupt`` included, becomes a
         :class:`StrategyFailed`; a real Ctrl-C stays a ``KeyboardInterrupt``."""
         try:
@@ -695,7 +694,7 @@ class _Hand:
             # An IllegalMove raised by the strategy itself is its failure: it could name another seat.
             if getattr(failure.error, "illegal_move", False) is True:
                 raise self._illegal(seat, decision, str(failure.error)) from None
-            if isinstance(failure.error, ProgramStartError):  # not this hand's fault: neither it nor the cards
+            if isinstance(failure.error, StrategyStartError):  # not this hand's fault: neither it nor the cards
                 raise StrategyFailed(
                     f"strategy {self._name(seat)!r} (seat {seat}) could not be started: {failure.error}"
                 ) from failure.error

@@ -40,7 +40,7 @@ class Kind(StrEnum):
 
 
 #: The code of :attr:`Kind.FORFEIT`; the kernels never produce it (a compiled bot's illegal
-#: move is played again in the Python engine, :func:`simgin.game.engine.play_hand_rows`).
+#: move is played again in the Python engine, :func:`simgin.running.engine.play_hand_rows`).
 KIND_FORFEIT = 5
 #: Kernel codes of the kinds (``simgin.kernels.showdown.KIND_*``, and :data:`KIND_FORFEIT`).
 KIND_CODES = {Kind.DEAD: 0, Kind.KNOCK: 1, Kind.GIN: 2, Kind.BIG_GIN: 3, Kind.UNDERCUT: 4, Kind.FORFEIT: KIND_FORFEIT}

@@ -1,6 +1,6 @@
 """What a compiled bot may see: the public table of a hand in one int64 array.
 
-This is :class:`simgin.players.strategy.PlayerView` as plain numbers. The numba engine keeps one
+This is :class:`simgin.game.strategy.PlayerView` as plain numbers. The numba engine keeps one
 table per hand and writes into it only what both players see: the rules, the pile in
 order, the stock size, the knock limit, the up card, the scores, and for each seat the
 cards it took from the pile, the up cards it passed and the cards it discarded, in order.

@@ -1,8 +1,8 @@
 """Compiled bots in the plain-Python protocol: the adapter behind mixed matches.
 
-:class:`CompiledStrategy` implements :class:`simgin.players.strategy.Strategy` by calling the very
+:class:`CompiledStrategy` implements :class:`simgin.game.strategy.Strategy` by calling the very
 numba decision functions that the numba hand loop calls (``simgin.kernels.bots.decide``).
-It rebuilds the public table from the :class:`~simgin.players.strategy.PlayerView` it is given, so
+It rebuilds the public table from the :class:`~simgin.game.strategy.PlayerView` it is given, so
 it can see nothing more than the view, and it lends the kernel the seat's generator
 (``rng.state``) for the call and takes it back after, so the random draws are the same as in
 the numba engine. A compiled bot therefore plays the same hands in both engines.
@@ -22,10 +22,10 @@ import numpy as np
 
 from simgin.game.cards import cards_to_mask
 from simgin.game.rng import MASK64, SplitMix64
+from simgin.game.strategy import Parameter, PlayerView
 from simgin.kernels import bots as _bots, parameters as _slots, view as _view
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.parameters import PARAMETER_CAPACITY
-from simgin.players.strategy import Parameter, PlayerView
 
 _SIGN = 1 << 63
 

@@ -66,8 +66,8 @@ from simgin.game.cards import card_value, format_card, format_cards
 from simgin.game.melds import deadwood
 from simgin.game.rng import SplitMix64
 from simgin.game.rules import Rules
+from simgin.game.strategy import PlayerView
 from simgin.players.programs import ProgramError, ProgramStartError, ProgramStrategy, ending_lines, is_meld
-from simgin.players.strategy import PlayerView
 
 PREFIX = "eaai:"
 HOST_CLASS = "simgin.EaaiHost"

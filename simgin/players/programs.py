@@ -5,7 +5,7 @@ program once per seat per worker (per thread, under Dask) and keeps it for every
 seat plays there. It writes one line per event the player may observe (its deal, every draw,
 take, pass and discard, the showdown) and one per decision (``ask ...``), and reads one
 answer line per decision. The events before a question and the question itself carry
-exactly what a :class:`~simgin.players.strategy.PlayerView` holds at that decision: the adapter
+exactly what a :class:`~simgin.game.strategy.PlayerView` holds at that decision: the adapter
 below computes them from the views the engine hands it, so it cannot pass on more.
 
 Robustness: every decision has a time limit (:attr:`ProgramSettings.decision_timeout`,
@@ -46,7 +46,7 @@ from typing import Any
 from simgin.game.cards import RANK_COUNT
 from simgin.game.rng import SplitMix64
 from simgin.game.rules import Rules
-from simgin.players.strategy import HandEnd, PlayerView
+from simgin.game.strategy import HandEnd, PlayerView, StrategyStartError
 
 PROTOCOL_VERSION = 1
 PREFIX = "exec:"
@@ -141,7 +141,7 @@ class ProgramTimeout(ProgramError):
     """A program did not answer within its time limit."""
 
 
-class ProgramStartError(ProgramError):
+class ProgramStartError(ProgramError, StrategyStartError):
     """A program could not be started, or failed its handshake: nothing about the hand being played is to
     blame, so replaying the hand cannot help."""
 
@@ -681,7 +681,7 @@ def ending_lines(ending: HandEnd) -> list[str]:
 
 
 class ProgramStrategy:
-    """A :class:`~simgin.players.strategy.Strategy` played by a program over the line protocol.
+    """A :class:`~simgin.game.strategy.Strategy` played by a program over the line protocol.
 
     The engine makes a fresh object for each hand or game; the program behind it is the
     long-lived one of this spec and seat (:func:`program_for`). From one call to the next the

@@ -13,7 +13,7 @@ A *spec* names a strategy and, after a last ``:``, its parameters as ``key=value
 
 Built-ins come in two kinds behind the same names: *compiled* bots run inside the numba
 hand loop (a bot id plus a parameter vector, ``simgin.kernels.bots``); plain-Python ones
-(plug-ins, classes) implement :class:`simgin.players.strategy.Strategy` and run in the Python
+(plug-ins, classes) implement :class:`simgin.game.strategy.Strategy` and run in the Python
 reference engine, where compiled bots join them through an adapter. An unknown name or
 parameter is a one-line ``ValueError`` that lists what exists. A ``module:Class``, file or
 plug-in spec must name a class with the decision methods (:func:`check_strategy_class`);
@@ -47,9 +47,9 @@ from typing import Any
 
 import numpy as np
 
+from simgin.base import guard
+from simgin.game.strategy import Parameter, Strategy
 from simgin.kernels.bots import BOT_NAMES
-from simgin.players import guard
-from simgin.players.strategy import Parameter, Strategy
 
 ENTRY_POINT_GROUP = "simgin.strategies"
 #: The built-in ladder, weakest first: the compiled bots of ``kernels.bots``, each described by the module
@@ -93,8 +93,16 @@ class Player:
     """Only the parameters the spec set."""
 
     @property
+    def kind(self) -> str:
+        return self.info.kind
+
+    @property
     def compiled(self) -> bool:
         return self.info.kind == "compiled"
+
+    @property
+    def bot_id(self) -> int:
+        return self.info.bot_id
 
     def vector(self) -> np.ndarray:
         """The parameter vector of a compiled bot (slots of ``kernels.parameters``)."""
@@ -121,9 +129,7 @@ class Player:
             raise ValueError(f"strategy {self.spec!r} failed in its constructor: {failure}") from None
         for method in DECISIONS:
             if not callable(getattr(strategy, method, None)):
-                raise ValueError(
-                    f"strategy {self.spec!r} has no {method}() method (see simgin.players.strategy.Strategy)"
-                )
+                raise ValueError(f"strategy {self.spec!r} has no {method}() method (see simgin.game.strategy.Strategy)")
         return strategy
 
 
@@ -159,12 +165,12 @@ def _first_line(text: str | None) -> str:
     return lines[0].strip() if lines else ""
 
 
-#: The decisions every strategy class answers (:class:`simgin.players.strategy.Strategy`).
+#: The decisions every strategy class answers (:class:`simgin.game.strategy.Strategy`).
 DECISIONS = ("start_hand", "take_up_card", "draw_from_pile", "discard", "knock", "big_gin", "take_fiftieth")
 
 
 def check_strategy_class(name: str, target: Any, source: str) -> type:
-    """``target`` if it is a class with every decision method of :class:`simgin.players.strategy.Strategy`, else a
+    """``target`` if it is a class with every decision method of :class:`simgin.game.strategy.Strategy`, else a
     one-line ValueError; nothing of ``target`` is called to find out.
 
     The one check of every ``module:Class``, ``file.py:Class`` and entry-point plug-in before the registry
@@ -173,7 +179,7 @@ def check_strategy_class(name: str, target: Any, source: str) -> type:
     if not inspect.isclass(target):
         raise ValueError(
             f"strategy {name!r} ({source}) is a {type(target).__name__}, not a strategy class "
-            "(see simgin.players.strategy.Strategy)"
+            "(see simgin.game.strategy.Strategy)"
         )
     for method in DECISIONS:
         try:
@@ -183,7 +189,7 @@ def check_strategy_class(name: str, target: Any, source: str) -> type:
         # A function, or any descriptor that may give one (staticmethod, classmethod, partialmethod).
         if not (callable(found) or hasattr(found, "__get__")):
             raise ValueError(
-                f"strategy {name!r} ({source}) has no {method}() method (see simgin.players.strategy.Strategy)"
+                f"strategy {name!r} ({source}) has no {method}() method (see simgin.game.strategy.Strategy)"
             )
     return target
 

@@ -50,11 +50,13 @@ def knocks_in_play(spec: str, rules: Rules, games: int = SAMPLE_GAMES, seed: int
     """Play ``games`` games of ``spec`` against itself under ``rules`` (the compiled engine, game seeds
     from ``seed``) and collect its knocks: the same decision function it plays with, so the
     deadwoods are the ones it really knocks with, gin outs, estimates and game scores included."""
-    from simgin.game import engine
+    from simgin.game import play
     from simgin.kernels import engine as _k, showdown as _s
+    from simgin.players.registry import resolve
 
-    _, game_rows, counts = engine.play_game_rows((spec, spec), rules, engine.hand_seeds(seed, games))
-    rows, _ = engine.game_hands(game_rows, counts)
+    player = resolve(spec)
+    _, game_rows, counts = play.play_game_rows((player, player), rules, play.hand_seeds(seed, games))
+    rows, _ = play.game_hands(game_rows, counts)
     kind = rows[:, _k.H_KIND]
     knocked = (kind == _s.KIND_KNOCK) | (kind == _s.KIND_UNDERCUT)
     stock_draws = rows[:, _k.H_DRAWS] - rows[:, _k.H_PILE_TAKES_0] - rows[:, _k.H_PILE_TAKES_1]

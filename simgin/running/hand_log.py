@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simgin.base import guard
 from simgin.game.rng import GOLDEN
 from simgin.game.showdown import KINDS_BY_CODE
 from simgin.kernels import engine as _k
-from simgin.players import guard
 
 if TYPE_CHECKING:
     import pandas as pd

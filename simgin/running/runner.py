@@ -15,7 +15,7 @@ pairing and cell, a format version and a checksum); rerunning the same command r
 and a chunk that does not belong, or a directory whose settings cannot be read, is
 refused rather than trusted (:class:`RunDirectory`).
 
-Workers of the local pool die with the main process (:func:`simgin.players.guard.die_with_parent`)
+Workers of the local pool die with the main process (:func:`simgin.base.guard.die_with_parent`)
 and are ended when a run stops early; waits on workers poll, so Ctrl-C always ends them,
 and a Dask cluster without workers is reported (``notice``) instead of waited on silently.
 """
@@ -48,11 +48,9 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from simgin.base import files
-from simgin.game import engine
+from simgin.base import files, guard
 from simgin.game.multiplayer import (
     Sums,
-    play_table_rows,
     seatings,
     summarize_table,
     table_unit_fields,
@@ -62,10 +60,10 @@ from simgin.game.multiplayer import (
 from simgin.game.rng import derive
 from simgin.game.rules import Rules, as_rules
 from simgin.kernels import engine as _k
-from simgin.players import guard, programs as process_strategy
+from simgin.players import programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.players.registry import absolute_spec
-from simgin.running import hand_log as hand_log_format
+from simgin.running import engine, hand_log as hand_log_format
 
 # A run's settings and chunks live in config; runner is where callers find them with the run itself.
 from simgin.running.config import (
@@ -83,6 +81,7 @@ from simgin.running.config import (
     plan_chunks as plan_chunks,
     unit_seeds as unit_seeds,
 )
+from simgin.running.engine import play_table_rows
 from simgin.running.keywords import RUN_OPTIONS, check_keywords, keywords_of
 from simgin.running.results import jsonable
 from simgin.running.summary import overridden_rules, pair_statistics, pairing_rates, player_rows, summarize

@@ -1,7 +1,7 @@
 """Tune a strategy's parameters to a rule set and an opponent pool, then measure the result honestly.
 
 The search is CMA-ES from the ``cma`` package (optional extra ``simgin[tune]``), driven by
-ask and tell over the strategy's :class:`~simgin.players.strategy.Parameter` declarations; the
+ask and tell over the strategy's :class:`~simgin.game.strategy.Parameter` declarations; the
 objective is the share of games won against the pool (with ``hands``: net points per
 hand), played with duplicate deals by the runner's chunks. The objective is noisy, so:
 

@@ -1,7 +1,7 @@
 """A test program for simgin's line protocol: it rebuilds the whole PlayerView from the lines it reads.
 
 Usage: view_bot.py LOG [script]. For every question it appends to LOG one JSON line with the
-view it rebuilt (the fields of simgin.players.strategy.PlayerView) and its answer; at each ``end`` one
+view it rebuilt (the fields of simgin.game.strategy.PlayerView) and its answer; at each ``end`` one
 line with the showdown it was told. It plays a random legal game, drawing from the seat's
 generator, so that hands go everywhere (pile takes, passes, knocks, the 50th card, big gin).
 With ``script`` it plays for scripted decks instead: it takes the up card when it melds, always
