@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simgin.running import runner
+from simgin.running import backends, runner
 
 BOT = '''
 from simgin.strategies.simple import SimpleStrategy
@@ -75,7 +75,7 @@ def test_one_chunk_of_a_slow_pairing_gives_every_worker_work(bot, monkeypatch):
     monkeypatch.setitem(runner.SLOW_PART_UNITS, "hands", 30)
     submitted: list[tuple[int, int] | None] = []
 
-    class Recording(runner._InlineBackend):
+    class Recording(backends._InlineBackend):
         def submit(self, function, *args):
             keywords = function.keywords if isinstance(function, functools.partial) else {}
             submitted.append(keywords.get("part"))

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import signals_as_default, time_limit
 from simgin import Rules
-from simgin.running import runner
+from simgin.running import backends, runner
 
 DEADLINE = 120.0
 """Seconds allowed for anything to happen (a process to start, exit or die) on a loaded machine."""
@@ -291,7 +291,7 @@ def test_a_keyboard_interrupt_raised_by_a_strategy_in_a_worker_is_an_error(tmp_p
 
     bot = tmp_path / "printer.py"
     bot.write_text(PRINTING_BOT)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as runner._worker_init leaves a worker
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as backends._worker_init leaves a worker
     try:
         with pytest.raises(IllegalDecision, match=r"printer.py:Printer:interrupt=true' .*KeyboardInterrupt: stop"):
             play_hand_rows((f"{bot}:Printer:interrupt=true", "simple"), Rules(), [5], [0])
@@ -330,10 +330,10 @@ def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarde
         return
     assert done.returncode == 1
     # The traceback ends with the error (Python's resource tracker may warn after it, about leaked semaphores).
-    errors = [line for line in done.stderr.splitlines() if line.startswith("simgin.running.runner.RunError: ")]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("simgin.running.errors.RunError: ")]
     assert len(errors) == 1, done.stderr
     assert errors[0].startswith(
-        "simgin.running.runner.RunError: the worker processes could not start: your script calls"
+        "simgin.running.errors.RunError: the worker processes could not start: your script calls"
     )
     assert 'if __name__ == "__main__":' in errors[0] and "worker process died" not in done.stderr
 
@@ -380,7 +380,7 @@ def tcp_server(reply: bytes | None):
 def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(reply, message, monkeypatch):
     """Issue 16.2: --scheduler at a Dask dashboard's HTTP port (or any non-Dask server) waited for ever."""
     assert runner.CONNECT_TIMEOUT == 5
-    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1.0)  # the test need not wait the full 5 s
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", 1.0)  # the test need not wait the full 5 s
     config = runner.RunConfig(("simple", "random"), hands=2)
     with tcp_server(reply) as address:
         started = time.monotonic()
@@ -403,7 +403,7 @@ def cluster_without_workers():
 @pytest.mark.slow  # starts a Dask worker mid-run (README: fault runs with Dask are left out by default)
 def test_a_cluster_without_workers_is_reported_and_the_run_goes_on_when_one_comes(cluster_without_workers, monkeypatch):
     """Issue 16.2: a scheduler with no workers (or whose last worker died) waited with no message."""
-    monkeypatch.setattr(runner, "WAIT_NOTICE_SECONDS", 1.0)
+    monkeypatch.setattr(backends, "WAIT_NOTICE_SECONDS", 1.0)
     config = runner.RunConfig(("simple", "random"), hands=40, seed=3, chunk_units=5)
     notices: list[str] = []
 
@@ -423,7 +423,7 @@ def test_ctrl_c_ends_the_wait_for_workers(cluster_without_workers, monkeypatch):
     """Ctrl-C (a SIGINT to this process, which raises KeyboardInterrupt here even when the suite runs with SIGINT
     ignored) ends a wait for Dask workers that would otherwise never end; the test itself has a deadline
     (issue 32 item 14: it waited for ever when SIGINT was ignored)."""
-    monkeypatch.setattr(runner, "WAIT_NOTICE_SECONDS", 0.5)
+    monkeypatch.setattr(backends, "WAIT_NOTICE_SECONDS", 0.5)
     config = runner.RunConfig(("simple", "random"), hands=40, chunk_units=5)
 
     def press_ctrl_c(message: str) -> None:

@@ -167,7 +167,7 @@ class ProgramSettings:
 
 # -- the programs of this process ------------------------------------------------------------
 
-_lock = threading.RLock()  # re-entrant: a worker's SIGTERM handler ends the programs (runner._worker_init)
+_lock = threading.RLock()  # re-entrant: a worker's SIGTERM handler ends the programs (backends._worker_init)
 _programs: dict[tuple[int, str, int], Program] = {}
 _local = threading.local()
 

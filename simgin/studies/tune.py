@@ -776,7 +776,7 @@ class TuneDirectory(SearchDirectory):
     record_key = _KEY
 
     def __init__(self, path: str | Path, settings: TuneSettings, notice: Callable[[str], None] | None = None) -> None:
-        super().__init__(path, settings.to_dict(), notice or runner._log_notice)
+        super().__init__(path, settings.to_dict(), notice or runner.log_notice)
 
     def parse(self, record: Any, path: Path) -> Evaluation:
         return Evaluation.from_record(record, path)
