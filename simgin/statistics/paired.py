@@ -36,15 +36,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from simgin.statistics.stats import (
-    SprtResult,
-    _distribution,
-    _llr,
-    _mle_mean,
-    paired_difference,
-    sprt_bounds,
-    sprt_decision,
-)
+from simgin.statistics.duplicate import paired_difference
+from simgin.statistics.elo import SprtResult, _distribution, _llr, _mle_mean, sprt_bounds, sprt_decision
 
 __all__ = [
     "EXACT_UP_TO",
