@@ -33,11 +33,13 @@ from simgin.running.tally import TURN_BINS
 from simgin.statistics.ratings import bootstrap_label
 
 from . import (
+    figure_style as S,
     figures as F,
     study,
     table_sweep as table_sweep_report,
     tune as tune_report,
     tune_rules as tune_rules_report,
+    variant_figures as V,
 )
 from .document import Report, ReportFigure, ReportTable
 from .html import render_report
@@ -127,19 +129,19 @@ def outcome_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFr
 
 def deadwood_table(tallies: list[tuple[str, str, dict[str, float]]], players: list[str]) -> pd.DataFrame:
     """Knocks and undercut knocks by the knocker's deadwood (0-10), per knocker pooled over its pairings."""
-    knocks = {p: np.zeros(F.DEADWOOD_BINS) for p in players}
-    undercut = {p: np.zeros(F.DEADWOOD_BINS) for p in players}
+    knocks = {p: np.zeros(S.DEADWOOD_BINS) for p in players}
+    undercut = {p: np.zeros(S.DEADWOOD_BINS) for p in players}
     for a, b, t in tallies:
         for side, player in (("a", a), ("b", b)):
-            knocks.setdefault(player, np.zeros(F.DEADWOOD_BINS))
-            undercut.setdefault(player, np.zeros(F.DEADWOOD_BINS))
-            knocks[player] += [t[f"knocks_{side}_dw{d}"] for d in range(F.DEADWOOD_BINS)]
-            undercut[player] += [t[f"undercut_{side}_dw{d}"] for d in range(F.DEADWOOD_BINS)]
+            knocks.setdefault(player, np.zeros(S.DEADWOOD_BINS))
+            undercut.setdefault(player, np.zeros(S.DEADWOOD_BINS))
+            knocks[player] += [t[f"knocks_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
+            undercut[player] += [t[f"undercut_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
     rows = []
     for player in knocks:
-        low, high = F.wilson(undercut[player], knocks[player])
+        low, high = S.wilson(undercut[player], knocks[player])
         total = knocks[player].sum()
-        for d in range(F.DEADWOOD_BINS):
+        for d in range(S.DEADWOOD_BINS):
             n, k = knocks[player][d], undercut[player][d]
             rows.append(
                 {
@@ -184,7 +186,7 @@ def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: 
     rows = []
     for a, b, t in tallies:
         rate = t["first_player_wins"] / t["scored"] if t["scored"] else np.nan
-        low, high = F.wilson(t["first_player_wins"], t["scored"])
+        low, high = S.wilson(t["first_player_wins"], t["scored"])
         rows.append(
             {
                 "label": pairing_label(a, b),
@@ -267,7 +269,7 @@ def group_metrics(t: dict[str, float], mode: str, recorded: dict[str, Any] | Non
     games or hands."""
     hands, scored, games = t["hands"], t["scored"], t["games"]
     wins, trials = (t["games_won_a"], games) if mode == "games" else (t["hands_won_a"], hands)
-    low, high = F.wilson(wins, trials)
+    low, high = S.wilson(wins, trials)
     rates = pairing_rates(t)
     row = {
         "hands": hands,
@@ -745,14 +747,14 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
                 made += _switch_figures(switch, values, group)
     limits = frame("knock_limits")
     if limits is not None:
-        blocks = F.knock_limit_blocks(limits)
-        drawn = blocks[: F.MAX_KNOCK_LIMIT_FIGURES]
+        blocks = V.knock_limit_blocks(limits)
+        drawn = blocks[: V.MAX_KNOCK_LIMIT_FIGURES]
         for k, block in enumerate(drawn):
             more = len(blocks) - len(drawn) if k == len(drawn) - 1 else 0
             name = "knock_limits" if len(blocks) == 1 else f"knock_limits_{k + 1}"
-            chart = F.knock_limit_chart(limits, block)
+            chart = V.knock_limit_chart(limits, block)
             made.append(
-                ReportFigure(name, "Knock limit", chart, F.knock_limit_caption(limits, block, more), "knock_limits")
+                ReportFigure(name, "Knock limit", chart, V.knock_limit_caption(limits, block, more), "knock_limits")
             )
     return made
 
@@ -772,7 +774,7 @@ def _switch_figures(switch: str, values: list[Any], group: pd.DataFrame) -> list
     for k, rows in enumerate(drawn):
         rows = rows.reset_index(drop=True)
         suffix = f"_{k + 1}" if len(pairings) > 1 else ""
-        chart, caption = (F.sweep_chart, F.sweep_caption) if numeric else (F.variant_chart, F.variant_caption)
+        chart, caption = (V.sweep_chart, V.sweep_caption) if numeric else (V.variant_chart, V.variant_caption)
         name, title = (
             (f"sweep_{switch}", f"Sweep: {switch}") if numeric else (f"variants_{switch}", f"Variants: {switch}")
         )

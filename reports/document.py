@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures as F
+from . import figure_style as S
 
 
 @dataclass
@@ -33,7 +33,7 @@ class ReportFigure:
 
     def render(self) -> None:
         """Draw the figure to SVG and PNG bytes (inside the report style)."""
-        with F.report_style():
+        with S.report_style():
             self.svg = _save(self.figure, "svg")
             self.png = _save(self.figure, "png")
 

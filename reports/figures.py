@@ -9,154 +9,41 @@ numbers, computed from the same table, e.g. :func:`win_rate_matrix` and
 
 Outcome names are the project's vocabulary (knock, gin, big gin, undercut, dead hand).
 
->>> percent(0.6124), percent_interval(0.598, 0.626)
-('61.2%', '(59.8-62.6%)')
->>> signed(49.056), number_interval(-1.2, 0.91, signed=True)
-('+49.1', '(-1.2 to +0.9)')
+The figures of a match or a tournament are here; the variant study's (Oklahoma's knock limits, the variant
+comparison, sweeps) are in :mod:`simgin.reports.variant_figures`, and the style they share in
+:mod:`simgin.reports.figure_style`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import matplotlib
 import numpy as np
 import pandas as pd
-from cycler import cycler
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from simgin.game.showdown import OUTCOMES
 from simgin.statistics.formats import finite, percent, percent_interval
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: Okabe-Ito colours: distinguishable with the common forms of colour blindness.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "dead": "dead hand"}
-OUTCOME_COLORS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9", "undercut": "#D55E00", "dead": "#999999"}
-POINTS_SWITCHES = frozenset(
-    {
-        "knock_limit",
-        "gin_bonus",
-        "undercut_bonus",
-        "box_bonus",
-        "game_bonus",
-        "shutout_bonus",
-        "target",
-        "big_gin_bonus",
-    }
+from .figure_style import (
+    DEADWOOD_BINS,
+    MIN_BIN_KNOCKS,
+    OUTCOME_LABELS,
+    PALETTE,
+    WIDTH,
+    count,
+    join_phrases,
+    no_grid,
+    number_interval,
+    ordered,
+    ratios,
+    shown_outcomes,
+    signed,
+    stacked_outcomes,
+    styled,
+    wilson,
 )
-DEADWOOD_BINS = 11
-MIN_BIN_KNOCKS = 20  # a caption names the deadwood with the most undercuts only among bins with this many knocks
-WIDTH = 9.0  # inches: about 860 px in a page at 96 px per inch
-
-#: The report's matplotlib settings, applied only inside :func:`report_style`.
-STYLE: dict[str, Any] = {
-    "font.family": "DejaVu Sans",
-    "font.size": 10.0,
-    "axes.titlesize": 11.0,
-    "axes.titleweight": "bold",
-    "axes.labelsize": 10.0,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.axisbelow": True,
-    "axes.prop_cycle": cycler(color=list(PALETTE)),
-    "grid.alpha": 0.35,
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "legend.fontsize": 9.0,
-    "figure.titlesize": 12.0,
-    "figure.titleweight": "bold",
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
-    "savefig.facecolor": "white",
-    "svg.fonttype": "path",  # text as outlines: the SVG looks the same without the font installed
-    "svg.hashsalt": "simgin-report",  # stable ids, so the same result gives the same SVG
-}
-
-
-@contextlib.contextmanager
-def report_style() -> Iterator[None]:
-    """Apply :data:`STYLE` for the duration of a ``with`` block; matplotlib's settings are restored after."""
-    with matplotlib.rc_context(STYLE):
-        yield
-
-
-def styled(function: F) -> F:
-    """Run a figure function inside :func:`report_style`."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with report_style():
-            return function(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-# -- number formats for captions --------------------------------------------------------
-
-
-def signed(value: float, digits: int = 1) -> str:
-    """A number with its sign: ``+49.1``, ``-0.2``."""
-    return f"{value:+.{digits}f}" if finite(value) else "n/a"
-
-
-def number_interval(low: float, high: float, digits: int = 1, signed: bool = False) -> str:
-    """An interval of numbers: ``(48.5 to 49.6)``; with ``signed=True`` ``(+48.5 to +49.6)``."""
-    if not (finite(low) and finite(high)):
-        return ""
-    spec = f"+.{digits}f" if signed else f".{digits}f"
-    return f"({low:{spec}} to {high:{spec}})"
-
-
-def count(value: float) -> str:
-    """A whole count with thousands separators: ``3985`` -> ``'3,985'``."""
-    return f"{value:,.0f}" if finite(value) else "n/a"
-
-
-def join_phrases(phrases: Sequence[str]) -> str:
-    """``['a', 'b', 'c']`` -> ``'a, b and c'``."""
-    phrases = [p for p in phrases if p]
-    if len(phrases) <= 1:
-        return "".join(phrases)
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
-
-
-def wilson(wins: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson 95% intervals (arrays) for ``wins`` of ``n``; NaN where ``n`` is 0."""
-    from simgin.statistics.stats import wilson_interval
-
-    wins = np.asarray(wins, dtype=float)
-    n = np.asarray(n, dtype=float)
-    low, high = wilson_interval(np.minimum(wins, n), n)
-    low = np.where(n > 0, low, np.nan)
-    high = np.where(n > 0, high, np.nan)
-    return np.atleast_1d(low), np.atleast_1d(high)
-
-
-def _ratio(numerator: Any, denominator: Any) -> np.ndarray:
-    numerator = np.asarray(numerator, dtype=float)
-    denominator = np.asarray(denominator, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / denominator, np.nan)
-
-
-def _order(values: Sequence[Any]) -> list[Any]:
-    """Distinct values in order of first appearance."""
-    return list(dict.fromkeys(values))
-
-
-def _no_grid(ax: Axes) -> None:
-    ax.grid(False)
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
-
 
 # -- the win-rate matrix -------------------------------------------------------------------
 
@@ -169,7 +56,7 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
     ``win_rate_low``, ``win_rate_high`` (shares) and ``unit`` (``'games'`` or ``'hands'``).
     Players appear in the order of the table.
     """
-    players = _order([*table["player"], *table["opponent"]])
+    players = ordered([*table["player"], *table["opponent"]])
     k = len(players)
     index = {name: i for i, name in enumerate(players)}
     rate = np.full((k, k), np.nan)
@@ -198,7 +85,7 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
     ax.tick_params(length=0)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
-    _no_grid(ax)
+    no_grid(ax)
     bar = fig.colorbar(image, ax=ax, shrink=0.85)
     bar.set_label(f"{unit} won by the row strategy (%)")
     ax.set_title(f"Win rate against each opponent ({unit}, 95% interval)")
@@ -305,37 +192,6 @@ def ratings_caption(table: pd.DataFrame) -> str:
 # -- outcome mix ------------------------------------------------------------------------------
 
 
-def _shown_outcomes(table: pd.DataFrame) -> list[str]:
-    return [name for name in OUTCOMES if name in table and float(table[name].sum()) > 0]
-
-
-def _stacked_outcomes(ax: Axes, table: pd.DataFrame, labels: Sequence[str]) -> None:
-    """Horizontal 100% bars of the outcome shares, one per row of ``table``, first row at the top."""
-    y = np.arange(len(table))[::-1]
-    left = np.zeros(len(table))
-    hands = table["hands"].to_numpy(float)
-    for outcome in _shown_outcomes(table):
-        share = 100 * _ratio(table[outcome].to_numpy(float), hands)
-        share = np.nan_to_num(share)
-        bars = ax.barh(y, share, left=left, color=OUTCOME_COLORS[outcome], label=OUTCOME_LABELS[outcome], height=0.7)
-        for bar, value in zip(bars, share, strict=True):
-            if value >= 7:
-                ax.text(
-                    bar.get_x() + bar.get_width() / 2,
-                    bar.get_y() + bar.get_height() / 2,
-                    f"{value:.1f}%",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if outcome != "dead" else "black",
-                )
-        left += share
-    ax.set_yticks(y, labels=list(labels))
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of hands (%)")
-    ax.grid(axis="y", visible=False)
-
-
 @styled
 def outcome_mix_chart(table: pd.DataFrame) -> Figure:
     """How hands end, one stacked bar per pairing (or variant): knock, gin, big gin, undercut, dead hand.
@@ -345,7 +201,7 @@ def outcome_mix_chart(table: pd.DataFrame) -> Figure:
     """
     fig = Figure(figsize=(WIDTH, max(1.9, 0.42 * len(table) + 1.3)), layout="constrained")
     ax = fig.add_subplot()
-    _stacked_outcomes(ax, table, table["label"])
+    stacked_outcomes(ax, table, table["label"])
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title("How hands end: outcome mix per pairing")
     return fig
@@ -353,21 +209,21 @@ def outcome_mix_chart(table: pd.DataFrame) -> Figure:
 
 def outcome_mix_caption(table: pd.DataFrame) -> str:
     """The outcome shares of one pairing, or the range of gin and dead-hand shares over several."""
-    shown = _shown_outcomes(table)
+    shown = shown_outcomes(table)
     if len(table) == 1:
         row = table.iloc[0]
         nouns = {"knock": "a knock", "gin": "gin", "big_gin": "big gin", "undercut": "an undercut"}
-        parts = [f"{percent(_ratio(row[o], row['hands']))} in {nouns[o]}" for o in shown if o != "dead"]
+        parts = [f"{percent(ratios(row[o], row['hands']))} in {nouns[o]}" for o in shown if o != "dead"]
         if parts:
             parts[0] = parts[0].replace(" in ", " end in ", 1)
         if "dead" in shown:
-            parts.append(f"{percent(_ratio(row['dead'], row['hands']))} are dead hands")
+            parts.append(f"{percent(ratios(row['dead'], row['hands']))} are dead hands")
         return f"Of the {count(row['hands'])} hands of {row['label']}, {join_phrases(parts)}."
     phrases = []
     for outcome in ("gin", "undercut", "dead"):
         if outcome not in table:
             continue
-        share = _ratio(table[outcome], table["hands"])
+        share = ratios(table[outcome], table["hands"])
         lo, hi = int(np.nanargmin(share)), int(np.nanargmax(share))
         phrases.append(
             f"{OUTCOME_LABELS[outcome]} from {percent(share[lo])} ({table['label'].iloc[lo]}) "
@@ -381,7 +237,7 @@ def outcome_mix_caption(table: pd.DataFrame) -> str:
 
 def _deadwood_frame(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Players with knocks, and their (players, 11) knock and undercut counts by deadwood."""
-    players = [p for p in _order(table["player"]) if float(table.loc[table["player"] == p, "knocks"].sum()) > 0]
+    players = [p for p in ordered(table["player"]) if float(table.loc[table["player"] == p, "knocks"].sum()) > 0]
     knocks = np.zeros((len(players), DEADWOOD_BINS))
     undercut = np.zeros((len(players), DEADWOOD_BINS))
     for i, player in enumerate(players):
@@ -405,7 +261,7 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
     left, right = fig.subplots(1, 2, width_ratios=(1, 2.2))
     total_knocks = knocks.sum(axis=1)
     total_undercut = undercut.sum(axis=1)
-    rate = _ratio(total_undercut, total_knocks)
+    rate = ratios(total_undercut, total_knocks)
     low, high = wilson(total_undercut, total_knocks)
     # Horizontal bars: the knockers' names sit one per row, so any number of them stays legible.
     y = np.arange(len(players))
@@ -426,7 +282,7 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
             continue
         k = undercut[i, 1:]
         sparse = n < MIN_BIN_KNOCKS
-        share = np.where(sparse, np.nan, 100 * _ratio(k, n))
+        share = np.where(sparse, np.nan, 100 * ratios(k, n))
         lo, hi = wilson(k, n)
         right.plot(bins, share, "o-", color=colors[i], label=f"{player} ({count(total_knocks[i])} knocks)")
         right.fill_between(
@@ -457,9 +313,9 @@ def undercut_caption(table: pd.DataFrame) -> str:
     parts = []
     for i, player in enumerate(players):
         total, cut = knocks[i].sum(), undercut[i].sum()
-        rate = _ratio(cut, total)
+        rate = ratios(cut, total)
         phrase = f"{player}'s knocks are undercut {percent(rate)} of the time ({count(cut)} of {count(total)})"
-        by_bin = np.where(knocks[i, 1:] >= MIN_BIN_KNOCKS, _ratio(undercut[i, 1:], knocks[i, 1:]), np.nan)
+        by_bin = np.where(knocks[i, 1:] >= MIN_BIN_KNOCKS, ratios(undercut[i, 1:], knocks[i, 1:]), np.nan)
         if cut > 0 and np.isfinite(by_bin).any():
             peak = int(np.nanargmax(by_bin))
             phrase += f", most often at deadwood {peak + 1} ({percent(by_bin[peak])} of {count(knocks[i, peak + 1])})"
@@ -479,7 +335,7 @@ def knock_deadwood_chart(table: pd.DataFrame) -> Figure:
     bins = np.arange(DEADWOOD_BINS)
     width = 0.8 / max(len(players), 1)
     for i, player in enumerate(players):
-        share = 100 * _ratio(knocks[i], knocks[i].sum())
+        share = 100 * ratios(knocks[i], knocks[i].sum())
         offset = (i - (len(players) - 1) / 2) * width
         ax.bar(bins + offset, share, width=width, color=PALETTE[i % len(PALETTE)], label=player)
     ax.set_xticks(bins, labels=["0\n(gin)", *[str(b) for b in bins[1:-1]], "10+"])
@@ -525,9 +381,9 @@ def hand_length_chart(table: pd.DataFrame) -> Figure:
     fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
     ax = fig.add_subplot()
     top = int(table.loc[table["hands"] > 0, "turns"].max()) if (table["hands"] > 0).any() else 60
-    for i, label in enumerate(_order(table["label"])):
+    for i, label in enumerate(ordered(table["label"])):
         rows = table[table["label"] == label].sort_values("turns")
-        share = 100 * _ratio(rows["hands"], rows["hands"].sum())
+        share = 100 * ratios(rows["hands"], rows["hands"].sum())
         color = PALETTE[i % len(PALETTE)]
         ax.plot(rows["turns"], share, drawstyle="steps-mid", color=color, label=label)
         ax.fill_between(rows["turns"], share, step="mid", color=color, alpha=0.12, linewidth=0)
@@ -545,7 +401,7 @@ def hand_length_chart(table: pd.DataFrame) -> Figure:
 def hand_length_caption(table: pd.DataFrame) -> str:
     """Mean and median hand length per pairing (the range over pairings when there are several)."""
     stats = []
-    for label in _order(table["label"]):
+    for label in ordered(table["label"]):
         rows = table[table["label"] == label].sort_values("turns")
         counts = rows["hands"].to_numpy(float)
         if counts.sum() == 0:
@@ -588,7 +444,7 @@ def points_chart(table: pd.DataFrame) -> Figure:
     left, right = fig.subplots(1, 2, sharey=True)
     y = np.arange(k)[::-1]
     labels = [f"{p} vs {o}" for p, o in zip(table["player"], table["opponent"], strict=True)]
-    players = _order([*table["player"], *table["opponent"]])
+    players = ordered([*table["player"], *table["opponent"]])
     colors = [PALETTE[players.index(p) % len(PALETTE)] for p in table["player"]]
     points = table["points_per_hand"].to_numpy(float)
     left.barh(y, points, color=colors, height=0.6)
@@ -632,7 +488,7 @@ def points_caption(table: pd.DataFrame) -> str:
 def _dealer_interval(net: float, net_sq: float, hands: float) -> tuple[float, float, float]:
     """Mean dealer margin per hand with a normal 95% interval (the squared margin is the same from both sides)."""
     if hands < 2:
-        return _ratio(net, hands).item(), math.nan, math.nan
+        return ratios(net, hands).item(), math.nan, math.nan
     mean = net / hands
     variance = max(net_sq - hands * mean * mean, 0.0) / (hands - 1)
     half = 1.959963984540054 * math.sqrt(variance / hands)
@@ -651,7 +507,7 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
     fig = Figure(figsize=(WIDTH, max(2.6, 0.45 * k + 1.6)), layout="constrained")
     left, right = fig.subplots(1, 2, sharey=True)
     y = np.arange(k)[::-1]
-    rate = _ratio(table["first_player_wins"], table["scored"])
+    rate = ratios(table["first_player_wins"], table["scored"])
     low, high = wilson(table["first_player_wins"], table["scored"])
     left.errorbar(
         100 * rate,
@@ -664,7 +520,7 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
     )
     games = table["games"].to_numpy(float) if "games" in table else np.zeros(k)
     if (games > 0).any():
-        game_rate = _ratio(table["first_dealer_wins"], games)
+        game_rate = ratios(table["first_dealer_wins"], games)
         game_low, game_high = wilson(table["first_dealer_wins"], games)
         left.errorbar(
             100 * game_rate,
@@ -699,7 +555,7 @@ def seat_edge_caption(table: pd.DataFrame) -> str:
     """The pooled first-player win share and dealer margin over all pairings, with intervals."""
     scored = float(table["scored"].sum())
     wins = float(table["first_player_wins"].sum())
-    rate = _ratio(wins, scored).item()
+    rate = ratios(wins, scored).item()
     low, high = wilson(wins, scored)
     mean, d_low, d_high = _dealer_interval(
         float(table["dealer_net"].sum()), float(table["net_sq"].sum()), float(table["hands"].sum())
@@ -717,330 +573,6 @@ def seat_edge_caption(table: pd.DataFrame) -> str:
         if rotation in ("loser", "winner"):
             sentence += f" (the {rotation} of a hand deals the next, so the hand figures mix seat and strength)"
     return sentence + "."
-
-
-# -- Oklahoma: outcomes by the up card's knock limit ------------------------------------------------------------
-
-
-def _limit_tick(limit: int) -> str:
-    names = {0: "0\nA (gin only)", 1: "1\nA", 10: "10\n10-K"}
-    return names.get(limit, str(limit))
-
-
-#: At most this many knock-limit figures (one per Oklahoma cell and pairing); the caption of the last one drawn says
-#: how many more blocks ``knock_limits.csv`` has.
-MAX_KNOCK_LIMIT_FIGURES = 6
-#: At most this many reference cells (cells whose knock limit does not come from the up card) per knock-limit figure.
-MAX_REFERENCES = 6
-
-
-def knock_limit_blocks(table: pd.DataFrame) -> list[tuple[Any, str, str]]:
-    """``(cell, label, pairing)`` of each block of ``table`` (:func:`simgin.reports.build.knock_limit_table`) whose
-    knock limit comes from the up card (column ``oklahoma``) and whose hands had several limits, in table order:
-    one knock-limit figure each (issue 32 item 1: a figure shows one cell and one pairing, never a pool)."""
-    if table.empty:
-        return []
-    played = table[(table["hands"] > 0) & table["oklahoma"].astype(bool)]
-    blocks = []
-    for key, rows in played.groupby(["cell", "label", "pairing"], sort=False, dropna=False):
-        if rows["knock_limit"].nunique() > 1:
-            blocks.append((key[0], str(key[1]), str(key[2])))
-    return blocks
-
-
-def _block_rows(table: pd.DataFrame, block: tuple[Any, str, str]) -> pd.DataFrame:
-    cell, label, pairing = block
-    same_cell = table["cell"].isna() if pd.isna(cell) else table["cell"] == cell
-    rows = table[same_cell & (table["label"] == label) & (table["pairing"] == pairing) & (table["hands"] > 0)]
-    return rows.sort_values("knock_limit")
-
-
-def knock_limit_references(table: pd.DataFrame, block: tuple[Any, str, str]) -> pd.DataFrame:
-    """The reference cells of a knock-limit figure: every cell of ``table`` whose knock limit is fixed (not from the
-    up card), for the figure's pairing alone, one row each with the cell's own ``cell_points_per_hand`` and
-    ``cell_mean_turns`` (over all its hands), never pooled over cells."""
-    pairing = block[2]
-    fixed = table[~table["oklahoma"].astype(bool) & (table["pairing"] == pairing)]
-    return fixed.drop_duplicates(["cell", "label"])[["cell", "label", "cell_points_per_hand", "cell_mean_turns"]]
-
-
-@styled
-def knock_limit_chart(table: pd.DataFrame, block: tuple[Any, str, str]) -> Figure:
-    """One Oklahoma cell and pairing broken down by the up card's knock limit; every fixed-limit cell of the same
-    pairing (up to :data:`MAX_REFERENCES`) as a horizontal reference line named by its cell.
-
-    ``table``: :func:`simgin.reports.build.knock_limit_table` (one block of rows per cell and pairing with
-    ``knock_limit``, ``hands``, ``share``, the outcome rates, ``mean_turns``, ``points_per_hand``,
-    ``doubled_share`` and the block's ``cell_points_per_hand`` and ``cell_mean_turns``); ``block``: one of
-    :func:`knock_limit_blocks`.
-    """
-    _, label, pairing = block
-    rows = _block_rows(table, block)
-    references = knock_limit_references(table, block).head(MAX_REFERENCES)
-    fig = Figure(figsize=(WIDTH, 6.4), layout="constrained")
-    grid = fig.add_gridspec(2, 2, height_ratios=(1.15, 1))
-    mix = fig.add_subplot(grid[0, :])
-    points_ax = fig.add_subplot(grid[1, 0])
-    turns_ax = fig.add_subplot(grid[1, 1])
-    limits = rows["knock_limit"].to_numpy(int)
-    bottom = np.zeros(len(rows))
-    for outcome in OUTCOMES:
-        share = np.nan_to_num(100 * rows[f"{outcome}_rate"].to_numpy(float))
-        if not share.sum() > 0:
-            continue
-        mix.bar(limits, share, bottom=bottom, color=OUTCOME_COLORS[outcome], label=OUTCOME_LABELS[outcome], width=0.7)
-        bottom += share
-    for x, deals in zip(limits, rows["share"].to_numpy(float), strict=True):
-        mix.text(x, 101, f"{100 * deals:.0f}%", ha="center", va="bottom", fontsize=8, color="#444444")
-    mix.set_ylim(0, 110)
-    mix.set_xticks(limits, labels=[_limit_tick(v) for v in limits])
-    mix.set_ylabel("share of hands (%)")
-    mix.set_xlabel("knock limit set by the up card (points); above the bars: share of deals")
-    mix.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    mix.grid(axis="x", visible=False)
-    doubled = float(rows["doubled_share"].iloc[0])
-    title = "outcome mix by knock limit"
-    if finite(doubled) and doubled > 0:
-        title += f" ({percent(doubled)} of scored hands doubled by a spade up card)"
-    mix.set_title(title)
-    for ax, column, unit in ((points_ax, "points_per_hand", "points per hand"), (turns_ax, "mean_turns", "turns")):
-        ax.plot(limits, rows[column].to_numpy(float), "o-", color=PALETTE[0], label=label)
-        for i, ref in enumerate(references.itertuples(index=False)):
-            value = float(getattr(ref, f"cell_{column}"))
-            if finite(value):
-                ax.axhline(value, color=PALETTE[(1 + i) % len(PALETTE)], linestyle="--", label=ref.label)
-        ax.set_xticks(limits)
-        ax.set_xlabel("knock limit (points)")
-        ax.set_ylabel(unit if unit != "turns" else "turns per hand")
-        ax.set_ylim(0, ax.get_ylim()[1] * 1.08)
-        ax.legend(loc="lower right", fontsize=8)
-    points_ax.set_title("Points per hand")
-    turns_ax.set_title("Hand length")
-    against = f" against {'; '.join(references['label'])}" if not references.empty else ""
-    fig.suptitle(f"{label}, {pairing}: the up card's knock limit{against}")
-    return fig
-
-
-def knock_limit_caption(table: pd.DataFrame, block: tuple[Any, str, str], more: int = 0) -> str:
-    """The cell and pairing; gin share at the lowest and highest limit, doubled hands, and the cell's points per
-    hand against each reference cell's (the same pairing, each cell alone). ``more``: blocks not drawn."""
-    _, label, pairing = block
-    rows = _block_rows(table, block)
-    low, high = rows.iloc[0], rows.iloc[-1]
-    sentence = (
-        f"Under {label}, {pairing}: gin ends {percent(low['gin_rate'])} of hands at knock limit "
-        f"{int(low['knock_limit'])} against {percent(high['gin_rate'])} at limit {int(high['knock_limit'])}"
-    )
-    doubled = float(rows["doubled_share"].iloc[0])
-    if finite(doubled):
-        sentence += f", {percent(doubled)} of scored hands are doubled by a spade up card"
-    points = float(rows["cell_points_per_hand"].iloc[0])
-    references = knock_limit_references(table, block)
-    drawn = references.head(MAX_REFERENCES)
-    if not drawn.empty:
-        others = [f"{ref.cell_points_per_hand:.1f} under {ref.label}" for ref in drawn.itertuples(index=False)]
-        sentence += f", and a hand scores {points:.1f} points against {'; '.join(others)} (the same pairing)"
-        if len(references) > len(drawn):
-            sentence += f"; {len(references) - len(drawn)} more fixed-limit cells are in knock_limits.csv"
-    else:
-        sentence += f", and a hand scores {points:.1f} points on average"
-    sentence += "."
-    if more:
-        sentence += f" {more} more Oklahoma cell and pairing blocks are not drawn: knock_limits.csv has them all."
-    return sentence
-
-
-# -- variant comparison and sweeps -----------------------------------------------------------------------------
-
-
-def _held_note(table: pd.DataFrame) -> str:
-    """``' (other switches at the baseline's values: gin_bonus at 20)'``, or empty with one switch."""
-    held = str(table["held"].iloc[0]) if "held" in table and isinstance(table["held"].iloc[0], str) else ""
-    return f" (other switches at the baseline's values: {held})" if held else ""
-
-
-def _cells_named(table: pd.DataFrame) -> str:
-    """``'cells 0 (preset=standard), 1 (preset=oklahoma)'``: the cells a figure's rows come from."""
-    if "cell" not in table or "cell_label" not in table:
-        return ""
-    return "cells " + "; ".join(f"{int(row.cell)} ({row.cell_label})" for row in table.itertuples(index=False))
-
-
-def _pairing_head(table: pd.DataFrame) -> str:
-    """``'simple vs random, one cell per value: cells 0 (...); 2 (...) (other switches at ...): '``."""
-    first = table.iloc[0]
-    cells = _cells_named(table)
-    return f"{first['player']} vs {first['opponent']}" + (f", {cells}" if cells else "") + _held_note(table) + ": "
-
-
-def axis_label(switch: str) -> str:
-    """The axis label of a rule switch, with its unit: ``knock_limit (points)``."""
-    return f"{switch} (points)" if switch in POINTS_SWITCHES else switch
-
-
-@styled
-def variant_chart(table: pd.DataFrame) -> Figure:
-    """Rule variants side by side: outcome mix, hand length, points per hand and A's win rate.
-
-    ``table``: one row per variant (value of the swept ``switch``) with ``label``, ``player``,
-    ``opponent``, ``hands``, the outcome counts, ``mean_turns``, ``points_per_hand``,
-    ``win_rate``, ``win_rate_low``, ``win_rate_high`` and ``doubled_share``.
-    """
-    k = len(table)
-    fig = Figure(figsize=(WIDTH, max(4.6, 0.5 * k + 3.6)), layout="constrained")
-    grid = fig.add_gridspec(2, 3)
-    mix = fig.add_subplot(grid[0, :])
-    _stacked_outcomes(mix, table, table["label"])
-    mix.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    mix.set_title("Outcome mix")
-    y = np.arange(k)[::-1]
-    labels = list(table["label"])
-    panels = (
-        ("mean_turns", "turns per hand", "Hand length"),
-        ("points_per_hand", "points per hand", "Points per hand"),
-    )
-    for column_index, (column, unit, title) in enumerate(panels):
-        ax = fig.add_subplot(grid[1, column_index])
-        values = table[column].to_numpy(float)
-        ax.barh(y, values, color=PALETTE[column_index + 1], height=0.6)
-        for yi, value in zip(y, values, strict=True):
-            ax.text(value, yi, f" {value:.1f}", va="center", fontsize=8)
-        ax.set_xlim(0, max(1.0, float(np.nanmax(values)) * 1.25))
-        ax.set_yticks(y, labels=labels if column_index == 0 else [""] * k)
-        ax.set_xlabel(unit)
-        ax.set_title(title)
-        ax.grid(axis="y", visible=False)
-    ax = fig.add_subplot(grid[1, 2])
-    rate = table["win_rate"].to_numpy(float)
-    low = np.where(np.isfinite(table["win_rate_low"].to_numpy(float)), table["win_rate_low"], rate)
-    high = np.where(np.isfinite(table["win_rate_high"].to_numpy(float)), table["win_rate_high"], rate)
-    ax.errorbar(100 * rate, y, xerr=[100 * (rate - low), 100 * (high - rate)], fmt="o", color=PALETTE[0], capsize=4)
-    ax.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
-    ax.set_xlim(max(0.0, min(45.0, float(np.nanmin(100 * low)) - 5)), 101)
-    ax.set_ylim(-0.6, k - 0.4)
-    ax.set_yticks(y, labels=[""] * k)
-    ax.set_xlabel(f"{table['player'].iloc[0]}'s win rate (%)")
-    ax.set_title(f"vs {table['opponent'].iloc[0]}")
-    ax.grid(axis="y", visible=False)
-    switch = str(table["switch"].iloc[0])
-    pairing = f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]}"
-    fig.suptitle(f"Rule variants compared: {switch}, {pairing}{_held_note(table)}")
-    return fig
-
-
-def variant_caption(table: pd.DataFrame) -> str:
-    """The pairing and the cells first, then the last variant against the first: hand length, points per hand, gin
-    share and doubled hands (each the cell's own numbers, the ones the knock-limit figure and the CLI give)."""
-    first, last = table.iloc[0], table.iloc[-1]
-    gin_first, gin_last = float(first["gin_rate"]), float(last["gin_rate"])
-    sentence = _pairing_head(table) + (
-        f"{last['label']} hands last {last['mean_turns']:.1f} turns against {first['mean_turns']:.1f} "
-        f"under {first['label']}, score {last['points_per_hand']:.1f} points against {first['points_per_hand']:.1f} "
-        f"and end in gin {percent(gin_last)} against {percent(gin_first)} of the time"
-    )
-    doubled = [(row["label"], row["doubled_share"]) for _, row in table.iterrows() if finite(row["doubled_share"])]
-    doubled = [(label, share) for label, share in doubled if share > 0]
-    if doubled:
-        label, share = doubled[-1]
-        sentence += f"; {percent(share)} of {label}'s scored hands are doubled"
-    return sentence + "."
-
-
-SWEEP_RATES = (
-    ("knock_rate", "knock"),
-    ("gin_rate", "gin"),
-    ("big_gin_rate", "big gin"),
-    ("undercut_rate", "undercut"),
-    ("dead_rate", "dead hand"),
-    ("first_player_win_rate", "first player wins (of scored)"),
-)
-
-
-@styled
-def sweep_chart(table: pd.DataFrame) -> Figure:
-    """A line per metric over one swept numeric switch, for one pairing, one cell per value (the other switches at
-    the baseline's values, column ``held``).
-
-    ``table``: one row per value of ``switch`` (column ``value``) with the rates of
-    :data:`SWEEP_RATES` (shares), ``win_rate`` with ``win_rate_low``/``win_rate_high``,
-    ``player``, ``opponent``, ``mean_turns``, ``points_per_hand`` and ``hands_per_game``
-    (NaN for runs of hands).
-    """
-    switch = str(table["switch"].iloc[0])
-    x = table["value"].to_numpy(float)
-    games = "hands_per_game" in table and np.isfinite(table["hands_per_game"].to_numpy(float)).any()
-    columns = 3 if games else 2
-    fig = Figure(figsize=(WIDTH, 6.4), layout="constrained")
-    axes = fig.subplots(2, columns, sharex=True).ravel()
-    rates = axes[0]
-    for i, (column, label) in enumerate(SWEEP_RATES):
-        if column not in table:
-            continue
-        values = table[column].to_numpy(float)
-        if column == "big_gin_rate" and not np.nansum(values) > 0:
-            continue
-        style = "--" if column == "first_player_win_rate" else "-"
-        rates.plot(x, 100 * values, marker="o", linestyle=style, color=PALETTE[i], label=label, markersize=4)
-    rates.set_ylabel("share (%)")
-    rates.set_ylim(0, 100)
-    rates.set_title("Outcomes")
-    rates.legend(fontsize=8, loc="best")
-    win = axes[1]
-    rate = table["win_rate"].to_numpy(float)
-    win.plot(x, 100 * rate, marker="o", color=PALETTE[0], markersize=4)
-    win.fill_between(
-        x, 100 * table["win_rate_low"].to_numpy(float), 100 * table["win_rate_high"].to_numpy(float), alpha=0.2
-    )
-    win.axhline(50, color="#888888", linewidth=0.8, linestyle="--")
-    win.set_ylabel(f"{table['player'].iloc[0]}'s win rate (%)")
-    win.set_title(f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]} (95% interval)")
-    panels = [
-        ("mean_turns", "turns per hand", "Hand length"),
-        ("points_per_hand", "points per hand", "Points per hand"),
-    ]
-    if games:
-        panels.append(("hands_per_game", "hands per game", "Game length"))
-    for ax, (column, unit, title), color in zip(axes[2:], panels, PALETTE[2:], strict=False):
-        ax.plot(x, table[column].to_numpy(float), marker="o", color=color, markersize=4)
-        ax.set_ylabel(unit)
-        ax.set_title(title)
-    for ax in axes[len(panels) + 2 :]:
-        ax.set_visible(False)
-    for ax in axes:
-        if ax.get_visible():
-            ax.set_xlabel(axis_label(switch))
-            ax.tick_params(labelbottom=True)
-    if len(x) <= 12:
-        axes[0].set_xticks(x)
-    pairing = f"{table['player'].iloc[0]} vs {table['opponent'].iloc[0]}"
-    fig.suptitle(f"Sweep over {switch}, {pairing}{_held_note(table)}")
-    return fig
-
-
-def sweep_caption(table: pd.DataFrame) -> str:
-    """From the lowest to the highest value: A's win rate, the outcome that moves most, and hand length."""
-    switch = str(table["switch"].iloc[0])
-    first, last = table.iloc[0], table.iloc[-1]
-    moves = []
-    for column, label in SWEEP_RATES[:5]:
-        if column in table and finite(first[column]) and finite(last[column]):
-            moves.append((abs(last[column] - first[column]), column, label))
-    sentence = _pairing_head(table) + (
-        f"from {switch} {_value_text(first['value'])} to {_value_text(last['value'])}, "
-        f"{first['player']}'s win rate against {first['opponent']} goes from {percent(first['win_rate'])} "
-        f"to {percent(last['win_rate'])}"
-    )
-    if moves:
-        _, column, label = max(moves)
-        sentence += f", the {label} share of hands from {percent(first[column])} to {percent(last[column])}"
-    sentence += f" and mean hand length from {first['mean_turns']:.1f} to {last['mean_turns']:.1f} turns"
-    return sentence + "."
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 # -- the sequential test ----------------------------------------------------------------------------------------------

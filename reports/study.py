@@ -16,7 +16,7 @@ gives:
 
 The first-named player's win rate is its pooled win rate against all the others with three or more
 players (``first_named``), else its pairing's win rate. Figures are :class:`~matplotlib.figure.Figure`
-objects drawn inside :func:`~simgin.reports.figures.report_style`, as in :mod:`simgin.reports.figures`.
+objects drawn inside :func:`~simgin.reports.figure_style.report_style`, as in :mod:`simgin.reports.figures`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 
 from simgin.statistics.formats import p_below
 
-from .figures import PALETTE, WIDTH, finite, join_phrases, percent, percent_interval, styled
+from .figure_style import PALETTE, WIDTH, finite, join_phrases, percent, percent_interval, styled
 
 #: The opponent's name of the first-named player's pooled results (``simgin.studies.sweep.OTHERS``).
 OTHERS = "the others"

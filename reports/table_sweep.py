@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from simgin.statistics.formats import percent
 
-from .figures import PALETTE, WIDTH, styled
+from .figure_style import PALETTE, WIDTH, styled
 
 TABLE_NAMES = {"three": "three-player table (V11)", "teams": "partnership table (V12)"}
 

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from simgin.statistics.formats import finite, p_value, percent, percent_interval
 
-from .figures import PALETTE, WIDTH, signed, styled
+from .figure_style import PALETTE, WIDTH, signed, styled
 
 PHASE_COLORS = {"search": PALETTE[0], "select": PALETTE[1], "final": PALETTE[2]}
 PHASE_LABELS = {"search": "search", "select": "finalists replayed", "final": "final measurement"}

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from simgin.statistics.formats import finite, p_value, percent
 
-from .figures import PALETTE, WIDTH, styled
+from .figure_style import PALETTE, WIDTH, styled
 
 
 def _objective(result: dict[str, Any]) -> tuple[str, float | None]:

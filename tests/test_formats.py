@@ -61,7 +61,7 @@ def test_a_missing_number_is_written_as_the_caller_says(missing: object) -> None
 
 
 def test_the_commands_reports_and_statistics_use_the_one_set() -> None:
-    from simgin.reports import figures, html, tune as report_tune, tune_rules as report_tune_rules
+    from simgin.reports import figure_style as figures, html, tune as report_tune, tune_rules as report_tune_rules
 
     from simgin.cli import run as cli_run, tune as cli_tune, tune_rules as cli_tune_rules
     from simgin.statistics import ratings

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from simgin.reports import figures as F
+from simgin.reports import figure_style as S, figures as F, variant_figures as V
 from simgin.reports.build import (
     deadwood_table,
     knock_limit_table,
@@ -207,25 +207,25 @@ def texts(fig: Figure) -> list[str]:
 
 
 def test_number_formats():
-    assert F.percent(0.61234) == "61.2%"
-    assert F.percent(float("nan")) == "n/a"
-    assert F.percent(np.float64(0.5)) == "50.0%"
-    assert F.percent(np.array(0.25)) == "25.0%"
-    assert F.percent_interval(0.598, 0.626) == "(59.8-62.6%)"
-    assert F.percent_interval(None, 0.5) == ""
-    assert F.number_interval(48.52, 49.59, signed=True) == "(+48.5 to +49.6)"
-    assert F.join_phrases(["a", "b", "c"]) == "a, b and c"
+    assert S.percent(0.61234) == "61.2%"
+    assert S.percent(float("nan")) == "n/a"
+    assert S.percent(np.float64(0.5)) == "50.0%"
+    assert S.percent(np.array(0.25)) == "25.0%"
+    assert S.percent_interval(0.598, 0.626) == "(59.8-62.6%)"
+    assert S.percent_interval(None, 0.5) == ""
+    assert S.number_interval(48.52, 49.59, signed=True) == "(+48.5 to +49.6)"
+    assert S.join_phrases(["a", "b", "c"]) == "a, b and c"
     assert cell(float("nan"), "pct") == "-"
     assert cell(12345.678, "f1") == "12,345.7"
     assert cell("x", "text") == "x"
 
 
 def test_figures_restore_matplotlib_settings(tournament_tables):
-    before = {key: matplotlib.rcParams[key] for key in F.STYLE}
+    before = {key: matplotlib.rcParams[key] for key in S.STYLE}
     fig = F.outcome_mix_chart(tournament_tables["outcomes"].frame)
     assert isinstance(fig, Figure)
-    assert {key: matplotlib.rcParams[key] for key in F.STYLE} == before
-    assert fig.axes[0].xaxis.label.get_size() == F.STYLE["axes.labelsize"]  # the style applied inside
+    assert {key: matplotlib.rcParams[key] for key in S.STYLE} == before
+    assert fig.axes[0].xaxis.label.get_size() == S.STYLE["axes.labelsize"]  # the style applied inside
 
 
 # -- one test per figure, with known numbers --------------------------------------------------------------
@@ -511,22 +511,22 @@ def limit_fixture() -> pd.DataFrame:
 
 def test_knock_limit_chart_and_caption():
     table = limit_fixture()
-    (block,) = F.knock_limit_blocks(table)
+    (block,) = V.knock_limit_blocks(table)
     assert block == (1, "oklahoma=true", "simple vs random")
-    fig = F.knock_limit_chart(table, block)
+    fig = V.knock_limit_chart(table, block)
     mix, points, turns = fig.axes
     assert len(mix.patches) == 10 * 3  # limits 1-10, knock/gin/dead
     assert "25.0% of scored hands doubled" in mix.get_title()
     assert points.get_ylabel() == "points per hand" and turns.get_ylabel() == "turns per hand"
     assert [line.get_label() for line in points.get_lines()] == ["oklahoma=true", "oklahoma=false"]
     assert fig.get_suptitle() == "oklahoma=true, simple vs random: the up card's knock limit against oklahoma=false"
-    assert F.knock_limit_caption(table, block) == (
+    assert V.knock_limit_caption(table, block) == (
         "Under oklahoma=true, simple vs random: gin ends 40.0% of hands at knock limit 1 against 5.0% at limit 10, "
         "25.0% of scored hands are doubled by a spade up card, and a hand scores 30.0 points against 25.0 under "
         "oklahoma=false (the same pairing)."
     )
     standard_only = table[~table["oklahoma"]]
-    assert F.knock_limit_blocks(standard_only) == []
+    assert V.knock_limit_blocks(standard_only) == []
 
 
 def group_fixture(switch: str, values: list, held: str = "") -> pd.DataFrame:
@@ -570,7 +570,7 @@ def group_fixture(switch: str, values: list, held: str = "") -> pd.DataFrame:
 
 def test_sweep_chart_and_caption():
     table = group_fixture("knock_limit", [6, 8, 10], held="oklahoma at false")
-    fig = F.sweep_chart(table)
+    fig = V.sweep_chart(table)
     rates, win, turns, points = fig.axes
     assert [line.get_label() for line in rates.get_lines()] == [
         "knock",
@@ -585,26 +585,26 @@ def test_sweep_chart_and_caption():
     assert fig.get_suptitle() == (
         "Sweep over knock_limit, simple vs random (other switches at the baseline's values: oklahoma at false)"
     )
-    assert F.sweep_caption(table) == (
+    assert V.sweep_caption(table) == (
         "simple vs random, cells 0 (knock_limit=6); 2 (knock_limit=8); 4 (knock_limit=10) (other switches at the "
         "baseline's values: oklahoma at false): from knock_limit 6 to 10, simple's win rate against random goes "
         "from 90.0% to 94.0%, the knock share of hands from 90.0% to 70.0% and mean hand length from 16.0 to 20.0 "
         "turns."
     )
     games = table.assign(hands_per_game=[3.0, 3.5, 4.0])
-    assert len([ax for ax in F.sweep_chart(games).axes if ax.get_visible()]) == 5
+    assert len([ax for ax in V.sweep_chart(games).axes if ax.get_visible()]) == 5
 
 
 def test_variant_chart_and_caption():
     table = group_fixture("oklahoma", [False, True])
-    fig = F.variant_chart(table)
+    fig = V.variant_chart(table)
     mix, turns, points, win = fig.axes
     assert len(mix.patches) == 2 * 4
     assert [t.get_text() for t in turns.get_yticklabels()] == ["Standard", "Oklahoma"]
     assert turns.get_xlabel() == "turns per hand" and points.get_xlabel() == "points per hand"
     assert win.get_xlabel() == "simple's win rate (%)"
     assert fig.get_suptitle() == "Rule variants compared: oklahoma, simple vs random"
-    assert F.variant_caption(table) == (
+    assert V.variant_caption(table) == (
         "simple vs random, cells 0 (oklahoma=False); 2 (oklahoma=True): Oklahoma hands last 18.0 turns against "
         "16.0 under Standard, score 60.0 points against 50.0 and end in gin 15.0% against 5.0% of the time; 25.0% of "
         "Oklahoma's scored hands are doubled."
@@ -707,7 +707,7 @@ def test_sweep_tables_hold_the_other_switches_at_the_baseline():
     assert by_variant["label"].tolist() == ["Standard", "Oklahoma"] and by_variant["cell"].tolist() == [0, 1]
     assert by_variant.loc[0, "doubled_share"] == 0.0 and 0.15 < by_variant.loc[1, "doubled_share"] < 0.35
     limits = tables["knock_limits"].frame
-    assert [cell for cell, _, _ in F.knock_limit_blocks(limits)] == [1, 3, 5]  # each Oklahoma cell alone
+    assert [cell for cell, _, _ in V.knock_limit_blocks(limits)] == [1, 3, 5]  # each Oklahoma cell alone
     assert len(tables["sweep_cells"].frame) == 6 * 2
     names = [f.name for f in report_figures(result, tables)]
     assert names == ["sweep_knock_limit", "variants_oklahoma", "knock_limits_1", "knock_limits_2", "knock_limits_3"]
