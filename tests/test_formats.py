@@ -63,11 +63,12 @@ def test_a_missing_number_is_written_as_the_caller_says(missing: object) -> None
 def test_the_commands_reports_and_statistics_use_the_one_set() -> None:
     from simgin.reports import figure_style as figures, html, tune as report_tune, tune_rules as report_tune_rules
 
-    from simgin.cli import run as cli_run, tune as cli_tune, tune_rules as cli_tune_rules
+    from simgin.cli import execution as cli_execution, run as cli_run, tune as cli_tune, tune_rules as cli_tune_rules
     from simgin.statistics import ratings
     from simgin.studies import sweep, tune_rules
 
-    assert cli_run._percent.func is formats.percent and cli_run._percent.keywords == {"missing": "-"}
+    assert cli_execution.percent_or_dash.func is formats.percent
+    assert cli_execution.percent_or_dash.keywords == {"missing": "-"}
     assert cli_run.p_value is cli_tune.p_value is ratings.p_value is formats.p_value
     assert report_tune.p_value is report_tune_rules.p_value is formats.p_value
     assert figures.percent is report_tune.percent is html.percent is sweep.percent is formats.percent

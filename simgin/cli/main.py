@@ -6,8 +6,10 @@ options, turns the library's ``ValueError`` into a one-line :class:`click.ClickE
 
 Adding a command: write one function, decorate it with ``@main.command()`` and reuse the
 shared decorators of :mod:`simgin.cli.options` (``rules_options``, ``set_option``,
-``json_option``); commands that run games live in :mod:`simgin.cli.run`, which imports
-only :mod:`simgin.cli.options`, never this module. Put an example that runs as written in its
+``json_option``, and for commands that play hands ``run_options``); commands that run games
+live in their own modules (:mod:`simgin.cli.run`, ``compare``, ``sweep``, ...), which import only
+:mod:`simgin.cli.options` and :mod:`simgin.cli.execution` (the run settings, the progress display,
+saving), never this module. Put an example that runs as written in its
 help, between ``\\b`` lines so click keeps the line breaks; ``tests/test_cli.py`` runs
 every such example and checks that every command has help text. Import heavy modules
 inside the command so ``simgin --help`` stays fast.
@@ -383,17 +385,14 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def _register_run_commands() -> None:
-    """Add the commands defined in :mod:`simgin.cli.run` (match, tournament, compare, sweep,
-    replay), :mod:`simgin.cli.plan` (plan), :mod:`simgin.cli.tune` (tune), :mod:`simgin.cli.tune_rules` (tune-rules) and
-    :mod:`simgin.cli.report` (report)."""
-    from simgin.cli.plan import COMMANDS as PLAN_COMMANDS
-    from simgin.cli.report import COMMANDS as REPORT_COMMANDS
-    from simgin.cli.run import COMMANDS as RUN_COMMANDS
-    from simgin.cli.tune import COMMANDS as TUNE_COMMANDS
-    from simgin.cli.tune_rules import COMMANDS as TUNE_RULES_COMMANDS
+    """Add the commands of the command modules: :mod:`simgin.cli.run` (match, tournament), :mod:`~simgin.cli.compare`,
+    :mod:`~simgin.cli.sweep`, :mod:`~simgin.cli.replay`, :mod:`~simgin.cli.plan`, :mod:`~simgin.cli.tune`,
+    :mod:`~simgin.cli.tune_rules` and :mod:`~simgin.cli.report`, each listing its own in ``COMMANDS``."""
+    from simgin.cli import compare, plan, replay, report, run, sweep, tune, tune_rules
 
-    for command in (*RUN_COMMANDS, *PLAN_COMMANDS, *TUNE_COMMANDS, *TUNE_RULES_COMMANDS, *REPORT_COMMANDS):
-        main.add_command(command)
+    for module in (run, compare, sweep, replay, plan, tune, tune_rules, report):
+        for command in module.COMMANDS:
+            main.add_command(command)
 
 
 _register_run_commands()

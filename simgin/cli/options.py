@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from simgin.game.cards import format_card, format_cards, parse_cards
 from simgin.game.rules import Rules
+from simgin.players.programs import MAX_DECISION_TIMEOUT
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -167,3 +170,116 @@ def show_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+class OutDirectory(click.Path):
+    """``--out DIR``: a directory path; an empty one (``--out ''``, which would mean the working
+    directory) is refused."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name is not a directory; give one, e.g. --out results", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def out_option(help_text: str) -> Callable[[F], F]:
+    """The ``--out DIR`` option."""
+    return click.option("--out", type=OutDirectory(), default=None, metavar="DIR", help=help_text)
+
+
+def run_options(func: F) -> F:
+    """The options shared by match and tournament."""
+    options = [
+        click.option("--hands", type=int, default=None, help="Hands per pairing (independent deals)."),
+        click.option("--games", type=int, default=None, help="Games to the target score per pairing."),
+        click.option(
+            "--seed", type=int, default=0, show_default=True, help="Seed of the run: same seed, same results."
+        ),
+        click.option(
+            "--duplicate/--no-duplicate",
+            default=True,
+            show_default=True,
+            help="Play each deal twice with the seats swapped (the pair is the statistical unit).",
+        ),
+        click.option("--workers", type=int, default=None, help="Worker processes (default: all cores)."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="local: a process pool on this machine; dask: a Dask cluster (pip install 'simgin[dask]').",
+        ),
+        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+        out_option("Directory for results (new or empty, or an earlier run's to resume); finished chunks are kept."),
+        click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
+        decision_timeout_option,
+        on_illegal_option,
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def check_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(
+            f"{value} is not allowed: give a number of seconds, more than 0 and at most {MAX_DECISION_TIMEOUT:g}",
+            param_hint="--decision-timeout",
+        )
+    return value
+
+
+decision_timeout_option = click.option(
+    "--decision-timeout",
+    type=click.FloatRange(min=0, max=MAX_DECISION_TIMEOUT, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    callback=check_timeout,
+    help="Time an exec: or eaai: strategy may take per decision; a slower answer stops the run.",
+)
+
+
+def program_settings(decision_timeout: float):
+    """How exec: and eaai: strategies run, from the CLI options."""
+    from simgin.players.programs import ProgramSettings
+
+    return ProgramSettings(decision_timeout=decision_timeout)
+
+
+def check_counts(hands: int | None, games: int | None) -> None:
+    from simgin.running.runner import MAX_GAMES, MAX_HANDS
+
+    if hands is not None and games is not None:
+        raise click.UsageError("give --hands or --games, not both")
+    for name, value, most in (("--hands", hands, MAX_HANDS), ("--games", games, MAX_GAMES)):
+        check_range(name, value, 1, most)
+
+
+def check_range(name: str, value: int | None, low: int, high: int, what: str = "") -> None:
+    """A one-line error naming the option, its value and the allowed range unless ``low <= value <= high``."""
+    if value is not None and not low <= value <= high:
+        raise click.ClickException(f"{name} {value}: must be between {low:,} and {high:,}{what}")
+
+
+def check_run_options(workers: int | None, seed: int, backend: str, scheduler: str | None) -> None:
+    """Bounds of --workers and --seed, checked before anything is allocated."""
+    from simgin.running import runner
+
+    check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
+    if scheduler and backend != "dask":
+        raise click.ClickException("--scheduler needs --backend dask")
+    if workers is not None:
+        try:
+            runner.check_workers(workers, backend, scheduler)
+        except ValueError as error:
+            raise click.ClickException(f"--workers {workers}: {str(error).partition(': ')[2]}") from None
+
+
+def notice(message: str) -> None:
+    """What a run reports without stopping (a Dask cluster without workers, a hand log played again): stderr."""
+    click.echo(f"simgin: {message}", err=True)
