@@ -65,7 +65,7 @@ def test_the_commands_reports_and_statistics_use_the_one_set() -> None:
 
     from simgin.cli import execution as cli_execution, run as cli_run, tune as cli_tune, tune_rules as cli_tune_rules
     from simgin.statistics import ratings
-    from simgin.studies import sweep, tune_rules
+    from simgin.studies import sweep, tune_rules_result
 
     assert cli_execution.percent_or_dash.func is formats.percent
     assert cli_execution.percent_or_dash.keywords == {"missing": "-"}
@@ -74,7 +74,7 @@ def test_the_commands_reports_and_statistics_use_the_one_set() -> None:
     assert figures.percent is report_tune.percent is html.percent is sweep.percent is formats.percent
     assert figures.percent_interval is cli_tune.percent_interval is formats.percent_interval
     assert figures.finite is formats.finite
-    assert sweep.p_below is tune_rules.p_below is cli_tune_rules.p_below is formats.p_below
+    assert sweep.p_below is tune_rules_result.p_below is cli_tune_rules.p_below is formats.p_below
 
 
 #: A share written out by hand (``100 * x`` to one decimal with a percent sign) or a p-value to two digits.
