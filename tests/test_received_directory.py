@@ -360,7 +360,7 @@ def test_numbers_beyond_64_bits_are_not_numbers_simgin_writes(tmp_path):
 def test_every_field_of_an_evaluation_record_is_type_checked():
     import dataclasses
 
-    from simgin.studies.tune import _EVALUATION_FIELDS, Evaluation
+    from simgin.studies.tune_evaluation import _EVALUATION_FIELDS, Evaluation
 
     assert [item.name for item in dataclasses.fields(Evaluation)] == list(_EVALUATION_FIELDS)
 

@@ -216,7 +216,7 @@ def test_a_budget_that_is_not_a_multiple_of_the_population_ends_with_a_partial_g
 def test_the_same_spec_on_the_same_deals_scores_the_same():
     """Common random numbers: a candidate's score depends on its parameters and the phase's deals only."""
     settings = plan("heuristic", ["simple"], params=["knock"], games=8, budget=2, popsize=2)
-    from simgin.studies.tune import _Evaluator
+    from simgin.studies.tune import Evaluator as _Evaluator
 
     with _Evaluator(settings, 1, "local", None) as evaluator:
         values = {"knock": 7.0}

@@ -4,9 +4,7 @@ next rule sets."""
 
 from __future__ import annotations
 
-import contextlib
 import math
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -19,16 +17,10 @@ from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import paired_difference
 from simgin.studies.rule_space import METRICS, Objective, TuneRulesError
-from simgin.studies.tune import SearchDirectory, batch_mean
+from simgin.studies.search import OPTIMISER_BRANCH, SearchDirectory, batch_mean, quiet_warnings
 from simgin.studies.tune_rules_settings import TuneRulesSettings
 
 SETTINGS_FILE = "tune-rules.json"
-
-
-EVALUATIONS_DIR = "evaluations"
-
-
-OPTIMISER_BRANCH = 3
 
 
 ChunkPlayer = Callable[[runner.RunConfig, runner.Chunk], Any]
@@ -282,7 +274,7 @@ class OptunaStudy:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         sequence = np.random.SeedSequence(settings.seed, spawn_key=(OPTIMISER_BRANCH,))
         seed = int(sequence.generate_state(1, dtype=np.uint32)[0])
-        with _quiet():
+        with quiet_warnings():
             sampler = optuna.samplers.TPESampler(seed=seed, constraints_func=_constraints if settings.keep else None)
             self.study = optuna.create_study(direction=settings.objective.direction, sampler=sampler)
         distributions = optuna.distributions
@@ -297,20 +289,13 @@ class OptunaStudy:
             self.study.enqueue_trial(start)
 
     def ask(self) -> Any:
-        with _quiet():
+        with quiet_warnings():
             return self.study.ask(self.distributions)
 
     def tell(self, trial: Any, value: float, constraints: Sequence[float]) -> None:
         trial.set_user_attr("constraints", [float(c) for c in constraints] or [0.0])
-        with _quiet():
+        with quiet_warnings():
             if math.isfinite(value):
                 self.study.tell(trial, value)
             else:
                 self.study.tell(trial, state=self.optuna.trial.TrialState.FAIL)
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield

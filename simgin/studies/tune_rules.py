@@ -75,7 +75,7 @@ from simgin.studies.rule_space import (
     parse_objective,
     parse_vary,
 )
-from simgin.studies.tune import phase_seed
+from simgin.studies.search import phase_seed, process_cpu_seconds
 from simgin.studies.tune_rules_result import (
     CONTRACT_KEYS,
     SIGNIFICANCE,
@@ -85,7 +85,6 @@ from simgin.studies.tune_rules_result import (
     format_score,
     keep_verdict,
     measure_final,
-    process_cpu_seconds,
     simplified_row,
     switch_effect_rows,
     switch_effects_text,
@@ -248,19 +247,7 @@ def tune_rules(
         clock = time.perf_counter()
         final_seed = phase_seed(settings.seed, "final")
         chosen = [(0, found_values)] if same else [(0, found_values), (1, dict(start_values))]
-        finals: dict[int, RuleEvaluation] = {}
-        missing = []
-        for index, values in chosen:
-            old = recorded.get(f"final-{index:04d}")
-            if old is None:
-                missing.append((index, values))
-            else:
-                check_recorded(old, values, settings.final // 2, final_seed)
-                finals[index] = old
-        for evaluation in evaluator.evaluate("final", missing, settings.final, final_seed):
-            if directory:
-                directory.save(evaluation)
-            finals[evaluation.index] = evaluation
+        finals = measure_final(evaluator, chosen, settings, final_seed, recorded, directory, check_recorded)
         for index, _ in chosen:
             note(finals[index])
         timing["final_seconds"] = time.perf_counter() - clock

@@ -141,14 +141,6 @@ def evaluation_metrics(evaluation: RuleEvaluation) -> dict[str, float]:
     return {name: evaluation.point(name) for name in evaluation.sums}
 
 
-def process_cpu_seconds() -> float:
-    import resource
-
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
 def measure_final(
     evaluator: Any,
     items: Sequence[tuple[int, dict[str, Any]]],

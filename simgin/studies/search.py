@@ -1,0 +1,155 @@
+"""The skeleton that ``simgin tune`` and ``simgin tune-rules`` share: the search directory (settings, one
+checked record per evaluation, resumable), the seeds of each phase (search, select, final), the batch means that
+give an evaluation its interval, the CPU time of a search and the optimisers' warnings kept quiet. Only the
+optimiser (CMA-ES, optuna TPE) and the search space differ between the two."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simgin.base import files
+from simgin.running import runner
+from simgin.statistics.stats import z_value
+
+PHASES = ("search", "select", "final")
+
+
+OPTIMISER_BRANCH = 3
+
+
+EVALUATIONS_DIR = "evaluations"
+
+
+def phase_seed(seed: int, phase: str, generation: int = 0) -> int:
+    """The run seed of one phase (and search generation): its own branch of ``SeedSequence(seed)``."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(PHASES.index(phase), generation))
+    return int(sequence.generate_state(1, dtype=np.uint64)[0])
+
+
+def batch_mean(sums: Sequence[float], sizes: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean per pair with a batch-means interval: chunks are independent, so the ratio estimator's variance is
+    C/(C-1) * sum((S_c - m n_c)^2) / N^2 over the C chunks (NaN bounds with one chunk).
+
+    >>> batch_mean([3.0, 1.0], [4, 4])
+    (0.5, 0.01..., 0.98...)
+    """
+    s = np.asarray(sums, dtype=float)
+    n = np.asarray(sizes, dtype=float)
+    total = float(n.sum())
+    mean = float(s.sum()) / total
+    if s.size < 2:
+        return mean, math.nan, math.nan
+    se = math.sqrt(s.size / (s.size - 1) * float(((s - mean * n) ** 2).sum())) / total
+    half = z_value(confidence) * se
+    return mean, mean - half, mean + half
+
+
+class SearchDirectory:
+    """A search's ``--out`` directory: its settings file, ``evaluations/*.json``, ``result.json`` at the end.
+
+    Shared by ``simgin tune`` (:class:`TuneDirectory`) and ``simgin tune-rules``
+    (:class:`simgin.studies.tune_rules.TuneRulesDirectory`). As a run's directory
+    (:class:`~simgin.running.runner.RunDirectory`), nothing in it is trusted: a new one must be new or empty
+    (:func:`~simgin.base.files.new_directory_problem`), the settings file must be readable and the same
+    settings, and every file is written by :func:`simgin.base.files.write_file`, never through a link planted
+    in it. An evaluation record that is damaged, edited (checksum) or of wrong types is reported (``notice``) and
+    played again.
+    """
+
+    settings_file: ClassVar[str]
+    holds: ClassVar[str]
+    """What the directory holds, in refusals: ``'a tune'``."""
+    error: ClassVar[type[ValueError]]
+    record_key: ClassVar[re.Pattern[str] | None] = None
+    """The names of evaluation records (others in the folder are ignored); None: every ``*.json``."""
+
+    def __init__(self, path: str | Path, wanted: dict[str, Any], notice: Callable[[str], None]) -> None:
+        self.path = Path(path)
+        self.notice = notice
+        settings_path = self.path / self.settings_file
+        if os.path.lexists(settings_path):
+            try:
+                recorded = files.read_json(settings_path, "use another --out directory")
+            except files.DamagedFile as error:
+                raise self.error(str(error)) from None
+            if not isinstance(recorded, dict):
+                raise self.error(f"{settings_path} is damaged (not a JSON object); use another --out directory")
+            if recorded != wanted:
+                changed = runner.show_differences(runner.setting_differences(recorded, wanted))
+                raise self.error(
+                    f"{self.path} holds {self.holds} with other settings ({changed}); "
+                    "use another --out directory or rerun with the recorded settings"
+                )
+        else:
+            problem = files.new_directory_problem(self.path, self.settings_file)
+            if problem:
+                raise self.error(problem)
+            try:
+                files.write_file(self.path, self.settings_file, json.dumps(wanted, indent=1, sort_keys=True))
+            except OSError as error:
+                raise self.error(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
+        try:
+            files.make_directory(self.path, EVALUATIONS_DIR)
+        except OSError as error:
+            raise self.error(f"cannot write the --out directory {self.path}: {error.strerror or error}") from None
+
+    def parse(self, record: Any, path: Path) -> Any:
+        """The evaluation in a record read from ``path``, checked, else a :class:`~simgin.base.files.DamagedFile`."""
+        raise NotImplementedError
+
+    def record(self, evaluation: Any) -> dict[str, Any]:
+        """What :meth:`save` writes for ``evaluation``: its fields, format and checksum."""
+        raise NotImplementedError
+
+    def recorded(self) -> dict[str, Any]:
+        """The evaluations already written and checked, by key; any other is reported and played again."""
+        found = {}
+        for file in sorted((self.path / EVALUATIONS_DIR).glob("*.json")):
+            if self.record_key is not None and not self.record_key.fullmatch(file.stem):
+                continue
+            try:
+                evaluation = self.parse(files.read_json(file, "it is played again"), file)
+                if evaluation.key != file.stem:
+                    raise files.DamagedFile(file, f"{file} holds evaluation {evaluation.key}; it is played again")
+            except files.DamagedFile as error:
+                self.notice(str(error))
+                continue
+            found[evaluation.key] = evaluation
+        return found
+
+    def save(self, evaluation: Any) -> None:
+        """Write an evaluation's record (:meth:`record`) atomically, as it finishes."""
+        try:
+            files.write_file(self.path, f"{EVALUATIONS_DIR}/{evaluation.key}.json", json.dumps(self.record(evaluation)))
+        except OSError as error:
+            raise self.error(
+                f"cannot write evaluation {evaluation.key} into {self.path}: {error.strerror or error}; "
+                "finished evaluations are kept, rerun the same command to resume"
+            ) from None
+
+
+@contextlib.contextmanager
+def quiet_warnings() -> Iterator[None]:
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def process_cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished child processes (the local pool's workers)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
