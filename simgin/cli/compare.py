@@ -15,6 +15,7 @@ from simgin.cli.options import (
     check_run_options,
     decision_timeout_option,
     echo_json,
+    execution_options,
     json_option,
     notice,
     on_illegal_option,
@@ -47,9 +48,7 @@ from simgin.game.rules import Rules
 @click.option("--max-games", type=int, default=20_000, show_default=True, help="Stop undecided after this many games.")
 @click.option("--batch", type=int, default=25, show_default=True, help="Deal pairs per batch between checks.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address.")
+@execution_options
 @out_option("Results directory (new or empty, or one of an earlier run to resume).")
 @decision_timeout_option
 @on_illegal_option

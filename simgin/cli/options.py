@@ -190,6 +190,24 @@ def out_option(help_text: str) -> Callable[[F], F]:
     return click.option("--out", type=OutDirectory(), default=None, metavar="DIR", help=help_text)
 
 
+def execution_options(func: F) -> F:
+    """Where the hands run, for every command that plays them: ``--workers``, ``--backend`` and ``--scheduler``."""
+    options = [
+        click.option("--workers", type=int, default=None, help="Worker processes (default: all cores)."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="local: a process pool on this machine; dask: a Dask cluster (pip install 'simgin[dask]').",
+        ),
+        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 def run_options(func: F) -> F:
     """The options shared by match and tournament."""
     options = [
@@ -204,15 +222,7 @@ def run_options(func: F) -> F:
             show_default=True,
             help="Play each deal twice with the seats swapped (the pair is the statistical unit).",
         ),
-        click.option("--workers", type=int, default=None, help="Worker processes (default: all cores)."),
-        click.option(
-            "--backend",
-            type=click.Choice(["local", "dask"]),
-            default="local",
-            show_default=True,
-            help="local: a process pool on this machine; dask: a Dask cluster (pip install 'simgin[dask]').",
-        ),
-        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+        execution_options,
         out_option("Directory for results (new or empty, or an earlier run's to resume); finished chunks are kept."),
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
         decision_timeout_option,

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from simgin.cli.options import on_illegal_option, plural
+from simgin.cli.options import execution_options, on_illegal_option, plural
 from simgin.game.rules import Rules
 from simgin.statistics.formats import p_value, percent, percent_interval
 
@@ -88,15 +88,7 @@ def _interval(low: float, high: float, mode: str) -> str:
     "--popsize", type=int, default=None, help="Candidates per CMA-ES generation [default: 4 + 3 ln(parameters)]."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the tune: same seed, same tuned spec.")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="local: a process pool on this machine; dask: a Dask cluster (pip install 'simgin[dask]').",
-)
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786.")
+@execution_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
