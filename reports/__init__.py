@@ -7,6 +7,7 @@
 - :mod:`~simgin.reports.study`: a sweep's answer, put first in its report: a finding and a figure per
   grid switch, the significant differences from the baseline, heat maps of each pair of switches;
 - :mod:`~simgin.reports.html`: the page template and the helpers that embed figures and tables;
+- :mod:`~simgin.reports.tables`: the tidy tables of a result, one per figure or section;
 - :mod:`~simgin.reports.build`: :func:`build_report`, which reads a run directory, builds the
   tables, draws the figures the result has data for and writes the HTML with the PNG, SVG and
   CSV files beside it. ``simgin report DIR -o report.html`` calls it.

@@ -430,7 +430,7 @@ def test_r14_r18_clustered_knocks_match_brute_force() -> None:
 
 def test_the_outcome_list_derives_from_kind_and_every_table_uses_it() -> None:
     """One outcome list (``showdown.OUTCOMES``), in the columns' old order, shared by summaries, tallies and reports."""
-    from simgin.reports import build, figure_style
+    from simgin.reports import figure_style, tables
 
     from simgin.cli import run as cli_run
     from simgin.game import showdown
@@ -439,7 +439,7 @@ def test_the_outcome_list_derives_from_kind_and_every_table_uses_it() -> None:
     assert showdown.OUTCOMES == ("knock", "gin", "big_gin", "undercut", "dead")
     assert all(type(name) is str for name in showdown.OUTCOMES)
     assert {*showdown.OUTCOMES, showdown.Kind.FORFEIT.value} == {kind.value for kind in showdown.Kind}
-    for module in (summary, figure_style, build, cli_run, tally):
+    for module in (summary, figure_style, tables, cli_run, tally):
         assert module.OUTCOMES is showdown.OUTCOMES, module.__name__
     assert [name for name in tally.TALLY_FIELDS if name.startswith("limit0_")] == [
         f"limit0_{what}" for what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points")
