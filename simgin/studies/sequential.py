@@ -25,7 +25,8 @@ from simgin.running import runner
 from simgin.running.config import Chunk
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.paired import paired_comparison, paired_sprt
-from simgin.studies.sweep import _grid_text, cell_label, parse_baseline, parse_grid, plan_sweep
+from simgin.studies.grid import cell_label, grid_text, parse_grid, plan_sweep
+from simgin.studies.sweep import parse_baseline
 
 __all__ = ["RulesSprt", "RulesSprtResult", "parse_rules_sprt", "sequential_rules_test"]
 
@@ -179,7 +180,7 @@ def sequential_rules_test(
     changes = dict(settings or {})
     base_rules = base_rules.with_settings(changes)
     if isinstance(grid, Mapping):
-        items = [f"{key}={','.join(_grid_text(v) for v in values)}" for key, values in grid.items()]
+        items = [f"{key}={','.join(grid_text(v) for v in values)}" for key, values in grid.items()]
     else:
         items = list(grid)
     parsed = parse_grid(items, base_rules)
