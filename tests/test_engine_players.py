@@ -209,3 +209,20 @@ def test_the_adapter_table_holds_what_the_view_shows_and_nothing_of_the_players_
 def test_the_table_has_room_for_every_move_of_a_capped_hand():
     # A seat plays at most half of the MAX_TURNS turns, plus the V7 take.
     assert v.LIST_CAPACITY >= k.MAX_TURNS // 2 + 2
+
+
+def test_the_engine_refuses_a_spec_where_a_resolved_player_belongs():
+    """Issue 33: ``game.play`` and ``game.multiplayer`` seat resolved players; a name is resolved in
+    ``running.engine``, and one given to the engine says so instead of failing on a missing attribute."""
+    from simgin.game import multiplayer
+
+    seeds = np.zeros(0, dtype=np.uint64)
+    message = r"'simple' is a spec: resolve it first .* simgin\.running\.engine"
+    with pytest.raises(TypeError, match=message):
+        play.play_hand_rows((resolve("greedy"), "simple"), Rules(), seeds, np.zeros(0, dtype=np.int64))
+    with pytest.raises(TypeError, match=message):
+        play.play_game_rows(("simple", resolve("greedy")), Rules(), seeds)
+    with pytest.raises(TypeError, match=message):
+        multiplayer.play_table_rows("three", (resolve("greedy"), "simple", resolve("greedy")), Rules(), seeds)
+    rows = play.play_hand_rows((resolve("simple"), resolve("greedy")), Rules(), hand_seeds(5, 4), np.arange(4) % 2)
+    assert np.array_equal(rows, play_hand_rows(("simple", "greedy"), Rules(), hand_seeds(5, 4), np.arange(4) % 2))

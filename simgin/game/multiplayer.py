@@ -105,7 +105,7 @@ def play_table_rows(table: str, bots: Sequence[Seat], rules: Rules, seeds: np.nd
     play (Hollywood, V14) are a ValueError (:meth:`Rules.check_table`).
     """
     rules.check_table(table)
-    ids, params = play.compiled_arrays(play.seated(bots, len(bots)))
+    ids, params = play.compiled_arrays(bots)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     count = seeds.shape[0]
     fields = _k.THREE_FIELD_COUNT if table == "three" else _k.TEAM_FIELD_COUNT

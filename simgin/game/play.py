@@ -67,17 +67,22 @@ def _hand_forfeit(record: _ref.HandRecord, unit: int, deal: int, hand_seed: int)
     return HandForfeit(unit, deal, move.seat, hand_seed, record.dealer, move.scores, move.decision, move.reason)
 
 
-def seated(players: Sequence[Seat], count: int = 2) -> tuple[Seat, ...]:
-    """``count`` resolved players, checked: a spec (a string) is a TypeError that says where specs are played."""
-    if isinstance(players, str) or len(players) != count:
-        raise ValueError(f"players must be {count} resolved players, got {players!r}")
+def _refuse_specs(players: Sequence[Seat]) -> None:
+    """A spec (a string) where a resolved player belongs is a TypeError that says where specs are played."""
     for player in players:
         if isinstance(player, str):
             raise TypeError(
                 f"player {player!r} is a spec: resolve it first (simgin.players.registry.resolve), or play specs "
                 "with simgin.running.engine"
             )
-    return tuple(players)
+
+
+def seated(players: Sequence[Seat]) -> tuple[Seat, Seat]:
+    """The two resolved players of a pairing, checked."""
+    if isinstance(players, str) or len(players) != 2:
+        raise ValueError(f"players must be 2 resolved players, got {players!r}")
+    _refuse_specs(players)
+    return players[0], players[1]
 
 
 def compiled_arrays(players: Sequence[Seat]) -> tuple[np.ndarray, np.ndarray]:
@@ -85,6 +90,7 @@ def compiled_arrays(players: Sequence[Seat]) -> tuple[np.ndarray, np.ndarray]:
 
     A plain-Python strategy or a program is a ValueError: it cannot sit in a numba kernel.
     """
+    _refuse_specs(players)
     for player in players:
         if not player.compiled:
             what = "a program" if player.kind == "program" else "plain Python"
