@@ -6,17 +6,17 @@ Compile time comes from numba's own compile events (``numba:compile``), recorded
 Python process the measurement starts, through a ``sitecustomize`` module put on
 ``PYTHONPATH`` (it appends one JSON line per top-level compilation to a log).
 
-    python benchmarks/bench_compile.py cold-start [--runs 3]
+    python -m benchmarks.bench_compile cold-start [--runs 3]
         `simgin match simple simple --hands 1000 --workers 1 --quiet` in a fresh process on an
         empty NUMBA_CACHE_DIR (a new one each run), then once more on the cache it filled.
-    python benchmarks/bench_compile.py suite [PYTEST_ARGS ...]
+    python -m benchmarks.bench_compile suite [PYTEST_ARGS ...]
         The test suite (`pytest -p no:cacheprovider` plus the arguments) on an empty cache:
         its wall and CPU time and the compile time summed over its processes, by kernel.
-    python benchmarks/bench_compile.py kernels
+    python -m benchmarks.bench_compile kernels
         Every kernel entry point the test suite compiles (the log of `suite` lists them), one
         after the other in one fresh process on an empty cache, each timed: their total is
         the compile time a fresh clone pays once.
-    python benchmarks/bench_compile.py breakdown "PYTHON CODE"
+    python -m benchmarks.bench_compile breakdown "PYTHON CODE"
         The code in a fresh process on an empty cache: compile CPU by numba function
         (exclusive of the functions it compiled in turn), and by compiler pass.
 
@@ -208,7 +208,7 @@ print("CPU s  entry points")
 {steps}
 print(f"{{time.process_time() - begin:6.1f}}  in all")
 """
-    print("command: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/bench_compile.py kernels", flush=True)
+    print("command: NUMBA_CACHE_DIR=$(mktemp -d) python -m benchmarks.bench_compile kernels", flush=True)
     try:
         env = dict(environment.env)
         del env["SIMGIN_COMPILE_LOG"]
@@ -269,7 +269,8 @@ for name, spent in passes.most_common(8):
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--quick", action="store_true", help="with no command: one cold start (a smoke test)")
+    commands = parser.add_subparsers(dest="command")
     first = commands.add_parser("cold-start", help="the first `simgin match` on an empty numba cache")
     first.add_argument("--runs", type=int, default=3)
     tests = commands.add_parser("suite", help="the test suite on an empty numba cache")
@@ -280,7 +281,9 @@ def main(argv: list[str] | None = None) -> None:
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "suite":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.command == "cold-start":
+    if args.command is None:  # what the suite runs (benchmarks.run_all): the cold start
+        cold_start(1 if args.quick else 3)
+    elif args.command == "cold-start":
         cold_start(args.runs)
     elif args.command == "suite":
         suite([*args.pytest_args, *extra])

@@ -31,7 +31,7 @@ measured on fewer games.
 
 Reproduce (one pairing per run keeps each piece short; the figures of a pairing do not depend on the others)::
 
-    python benchmarks/bench_eaai_entries.py --entry tonic=eaai:FRAMEWORK:TONIC:GinRummyAndTonic_Player \\
+    python -m benchmarks.bench_eaai_entries --entry tonic=eaai:FRAMEWORK:TONIC:GinRummyAndTonic_Player \\
         --bot opponent --games 200 --seed 24
 
 where FRAMEWORK and TONIC are the class directories of the compiled framework and entry.
@@ -39,10 +39,9 @@ where FRAMEWORK and TONIC are the class directories of the compiled framework an
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -50,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import simgin
+from benchmarks import harness
 from simgin.statistics.stats import wilson_interval
 
 RULES = "eaai"
@@ -161,28 +161,14 @@ def java_version() -> str:
     return lines[0] if lines else "java: unknown version"
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def header(argv: Sequence[str], workers: int | None, on_illegal: str = "forfeit") -> str:
     """The command line, the date and the machine, printed above the table."""
-    command = shlex.join(["python", "benchmarks/bench_eaai_entries.py", *argv])
-    cores = os.cpu_count()
+    command = shlex.join(["python", "-m", "benchmarks.bench_eaai_entries", *argv])
     return "\n".join(
         [
             f"Command: `{command}`",
             "",
-            f"Date and machine: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {cores} cores ({cpu_model()}), "
-            f"{workers or cores} worker(s); Python {platform.python_version()}, simgin {simgin.__version__}; "
-            f"{java_version()}",
+            f"Date and machine: {harness.machine()}; {workers or os.cpu_count()} worker(s); {java_version()}",
             "",
             f"Rules: {RULES}; duplicate deals; games to the target; an illegal move: {on_illegal}.",
         ]
@@ -191,9 +177,9 @@ def header(argv: Sequence[str], workers: int | None, on_illegal: str = "forfeit"
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = harness.parser(__doc__, quick="greedy against the test player TwinPlayer (tests/java), 4 games")
     parser.add_argument(
-        "--entry", action="append", required=True, help="NAME=eaai:CLASSPATH:CLASS, an EAAI entry (repeatable)"
+        "--entry", action="append", help="NAME=eaai:CLASSPATH:CLASS, an EAAI entry (repeatable; needed but in --quick)"
     )
     parser.add_argument("--bot", action="append", help="a simgin strategy spec (repeatable; default: opponent)")
     parser.add_argument("--games", type=int, default=200, help="games to the target per pairing (default 200)")
@@ -206,6 +192,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="an illegal move forfeits the game in progress, as in the EAAI framework (default), or stops the run",
     )
     args = parser.parse_args(argv)
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        raise harness.Skip("no java or javac here: the EAAI entries are Java programs")
+    if args.quick and not args.entry:
+        from benchmarks.bench_programs import compile_test_players
+
+        args.entry = [f"twin=eaai:{compile_test_players()}:TwinPlayer"]
+        args.bot, args.games, args.workers = ["greedy"], 4, 1
+    if not args.entry:
+        raise harness.Skip("needs --entry NAME=eaai:CLASSPATH:CLASS: EAAI entries fetched and built by hand")
     if args.games < 1:
         parser.error("--games must be at least 1")
     try:
@@ -219,8 +214,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         for bot in bots:
             rows.append(measure(bot, name, spec, args.games, args.seed, args.workers, args.on_illegal))
             print(f"  done: {bot} against {name}, {rows[-1].seconds:.0f} s", file=sys.stderr, flush=True)
+    text = table(rows, {name: entry_class(spec) for name, spec in entries})
     print()
-    print(table(rows, {name: entry_class(spec) for name, spec in entries}))
+    print(text)
+    if args.write and not args.quick:
+        body = header(argv, args.workers, args.on_illegal) + "\n\n" + text
+        print(f"wrote {harness.write_section('eaai-entries', 'Against EAAI entries (issue 24)', body)}")
 
 
 if __name__ == "__main__":

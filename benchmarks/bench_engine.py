@@ -18,8 +18,8 @@ the first run compiles every kernel, the second loads them from numba's cache.
 
 Run from the repository root::
 
-    python benchmarks/bench_engine.py            # prints a Markdown table
-    python benchmarks/bench_engine.py --quick    # fewer hands, 2 runs (a smoke test)
+    python -m benchmarks.bench_engine            # prints a Markdown table
+    python -m benchmarks.bench_engine --quick    # fewer hands, 2 runs (a smoke test)
 """
 
 from __future__ import annotations
@@ -33,16 +33,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numba
 import numpy as np
 
 import simgin.running.engine
+from benchmarks import harness
+from benchmarks.harness import QUIET_CORES, REDO_LIMIT, contended, cpu_seconds, timed_run
 from simgin.game.rules import Rules
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
-from timing import QUIET_CORES, REDO_LIMIT, contended, cpu_seconds, timed_run
 
 SEED = 20240611
 GOAL_SIMPLE_ONE_CORE = 50_000  # simple vs simple full hands per second on one core
@@ -225,14 +223,13 @@ def goal_lines(rows: list[dict[str, object]]) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__, quick="10,000 hands, 500/20 games, 2 runs")
     parser.add_argument("--hands", type=int, default=100_000, help="hands per run for play_hand_rows / play_hands")
     parser.add_argument("--simple-games", type=int, default=5_000, help="simple vs simple games per run")
     parser.add_argument("--random-games", type=int, default=200, help="random vs random games per run")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per measurement")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--no-cold-start", action="store_true", help="skip the fresh-process timings")
-    parser.add_argument("--quick", action="store_true", help="10,000 hands, 500/20 games, 2 runs")
     return parser
 
 
@@ -248,10 +245,21 @@ def run(argv: list[str] | None = None) -> tuple[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Measure, print, and with ``--write`` put the section into RESULTS.md (with the machine and the goals)."""
+    args = build_parser().parse_args(argv)
     table, goals = run(argv)
-    print(table)
-    print()
-    print("\n".join(f"- {line}" for line in goals))
+    text = "\n".join(
+        [
+            f"Measured {harness.machine()}. Reproduce: `{harness.command('bench_engine', ['--write'])}`",
+            "",
+            *(f"- {line}" for line in goals),
+            "",
+            table,
+        ]
+    )
+    print(text)
+    if args.write and not args.quick:
+        print(f"wrote {harness.write_section('engine', 'Full hands and games (compiled bots, standard rules)', text)}")
 
 
 if __name__ == "__main__":

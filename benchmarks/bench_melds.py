@@ -20,8 +20,8 @@ every discard).
 
 Run from the repository root::
 
-    python benchmarks/bench_melds.py            # prints a Markdown table
-    python benchmarks/bench_melds.py --quick    # smaller sample, 3 runs (a smoke test)
+    python -m benchmarks.bench_melds            # prints a Markdown table
+    python -m benchmarks.bench_melds --quick    # smaller sample, 3 runs (a smoke test)
 """
 
 from __future__ import annotations
@@ -31,17 +31,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numba
 import numpy as np
 from numba import njit, prange
 
 import simgin.game.melds
+from benchmarks import harness
+from benchmarks.harness import QUIET_CORES, REDO_LIMIT, contended, timed_run
 from simgin.kernels.melds import SUIT_DEADWOOD, best_discard_of_mask, deadwood_of_mask, discard_deadwoods
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module timing.py
-from timing import QUIET_CORES, REDO_LIMIT, contended, timed_run
 
 SEED = 20240611
 GOAL_ONE_CORE = 10_000_000  # 10-card deadwood evaluations per second on one core
@@ -418,12 +416,11 @@ def goal_lines(rows: list[dict[str, object]]) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__, quick="100,000 / 10,000 hands and 3 runs")
     parser.add_argument("--hands", type=int, default=1_000_000, help="10-card hands in the sample")
     parser.add_argument("--hands11", type=int, default=100_000, help="11-card hands in the sample")
     parser.add_argument("--runs", type=int, default=7, help="timed runs per measurement")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--quick", action="store_true", help="100,000 / 10,000 hands and 3 runs")
     return parser
 
 
@@ -437,10 +434,21 @@ def run(argv: list[str] | None = None) -> tuple[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Measure, print, and with ``--write`` put the section into RESULTS.md (with the machine and the goals)."""
+    args = build_parser().parse_args(argv)
     table, goals = run(argv)
-    print(table)
-    print()
-    print("\n".join(f"- {line}" for line in goals))
+    text = "\n".join(
+        [
+            f"Measured {harness.machine()}. Reproduce: `{harness.command('bench_melds', ['--write'])}`",
+            "",
+            *(f"- {line}" for line in goals),
+            "",
+            table,
+        ]
+    )
+    print(text)
+    if args.write and not args.quick:
+        print(f"wrote {harness.write_section('melds', 'Minimum deadwood: naive meld scan vs simgin', text)}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ chunk of ``--hands`` hands at 1 and 2 workers, and at 2 workers with the chunk p
 behaviour before chunks of slow pairings were cut into parts, ``runner.SLOW_PART_UNITS``): wall seconds of
 the whole run, worker and program start-up included, medians of ``--runs`` runs taking turns.
 
-    python benchmarks/bench_programs.py --workers --hands 6000 --runs 3 --write
+    python -m benchmarks.bench_programs --workers --hands 6000 --runs 3 --write
 
 Otherwise hands are played under standard rules, one worker, in this process, after a warm-up that
 starts the programs (so start-up and JIT warm-up are excluded). Each run reports wall time
@@ -23,65 +23,43 @@ and the CPU time of the whole process tree (simgin, the programs and their super
 /proc: *per core* is hands per CPU-second, which holds on a shared machine, where wall time
 does not. Medians of ``--runs`` runs.
 
-    python benchmarks/bench_programs.py
-    python benchmarks/bench_programs.py --eaai-classpath CLASSPATH --eaai-framework CLASSPATH --write
+    python -m benchmarks.bench_programs
+    python -m benchmarks.bench_programs --eaai-classpath CLASSPATH --eaai-framework CLASSPATH --write
 
 ``--write`` puts the table between the ``programs`` markers of benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-RESULTS = HERE / "RESULTS.md"
+from benchmarks import harness
+
+HERE = harness.HERE
+ROOT = harness.ROOT
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 GOALS = {"exec": 1000, "eaai": 500}
 
 
 def tree_cpu_seconds(root: int) -> float:
     """User + system CPU seconds of ``root`` and all its live descendants (from /proc)."""
-    children: dict[int, list[int]] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    total = 0.0
+    for pid in harness.process_tree(root):
         try:
-            with open(f"/proc/{entry}/stat") as handle:
+            with open(f"/proc/{pid}/stat") as handle:
                 fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    total = 0.0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
-        total += times.get(pid, 0.0)
-        stack.extend(children.get(pid, []))
+        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
     return total
-
-
-def cpu_model() -> str:
-    """The CPU's model name from /proc/cpuinfo ("unknown" elsewhere): figures differ by machine."""
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-    except OSError:
-        return "unknown CPU"
-    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
-    return names[0] if names else "unknown CPU"
 
 
 def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
@@ -144,8 +122,8 @@ def measure_workers(spec: str, hands: int, runs: int, seed: int) -> dict[str, li
 
 
 def workers_table(specs: list[tuple[str, str, str]], hands: int, runs: int, seed: int) -> str:
+    machine = harness.machine()
     """The --workers table: per pairing and case, the median wall time and hands per second of a whole run."""
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     rows = []
     for _, spec, shown in specs:
         times = measure_workers(spec, hands, runs, seed)
@@ -157,12 +135,11 @@ def workers_table(specs: list[tuple[str, str, str]], hands: int, runs: int, seed
                 f"{hands / median:,.0f} | {base / median:.2f}x |"
             )
             print(rows[-1], file=sys.stderr)
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return "\n".join(
         [
-            f"Measured {now} on {os.cpu_count()} cores ({cpu_model()}); load average at the start {load}.",
+            f"Measured {machine}.",
             "",
-            f"Reproduce: `python benchmarks/bench_programs.py --workers --hands {hands} --runs {runs}`",
+            f"Reproduce: `{harness.command('bench_programs', ['--workers', f'--hands {hands}', f'--runs {runs}'])}`",
             "",
             f"One chunk of {hands:,} hands (duplicate deals, standard rules, seed {seed}) played by `runner.run`; "
             "wall seconds of the whole run, starting the workers and the programs included (median of "
@@ -200,7 +177,7 @@ def framework_harness(framework: str, games: int) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__, quick="200 hands, one run (a smoke test)")
     parser.add_argument("--hands", type=int, default=2000, help="hands per run")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is reported)")
     parser.add_argument("--seed", type=int, default=20240611)
@@ -208,10 +185,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eaai-class", default=None, help="its player (default: ginrummy.SimpleGinRummyPlayer)")
     parser.add_argument("--eaai-framework", default=None, help="the compiled EAAI framework, to time its harness")
     parser.add_argument("--harness-games", type=int, default=2000, help="games of the framework's harness")
-    parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
     parser.add_argument("--workers", action="store_true", help="time whole runs at 1 and 2 workers instead")
     args = parser.parse_args(argv)
-
+    if args.quick:
+        args.hands, args.runs, args.harness_games, args.write = 200, 1, 200, False
+    if shutil.which("javac") is None:
+        raise harness.Skip("no javac here: the eaai: players need a Java compiler")
     os.chdir(ROOT)
     test_players = compile_test_players()
     specs = [
@@ -224,11 +203,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.workers:
         text = workers_table(specs, args.hands, args.runs, args.seed)
         if args.write:
-            _write_block("program-workers", "Program pairings on workers (issue 32 item 20)", text)
+            harness.write_section("program-workers", "Program pairings on workers (issue 32 item 20)", text)
         else:
             print(text)
         return
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    machine = harness.machine()
     rows = []
     goals = []
     for kind, spec, shown in specs:
@@ -243,22 +222,21 @@ def main(argv: list[str] | None = None) -> None:
         )
         goals.append(f"{shown}: {result['cpu']:,.0f} hands per CPU-second ({met})")
         print(rows[-1], file=sys.stderr)
-    harness = ""
+    framework = ""
     if args.eaai_framework:
         rate, hands = framework_harness(args.eaai_framework, args.harness_games)
-        harness = (
+        framework = (
             f"\nThe EAAI framework's own harness (`GinRummyGame`, SimpleGinRummyPlayer against itself, "
             f"{args.harness_games:,} games, {hands:,} hands, one JVM, JIT warm-up included): "
             f"{rate:,.0f} hands/s wall.\n"
         )
-        print(harness.strip(), file=sys.stderr)
-    command = " ".join(["python", "benchmarks/bench_programs.py", *(argv if argv is not None else sys.argv[1:])])
+        print(framework.strip(), file=sys.stderr)
+    command = harness.command("bench_programs", list(argv if argv is not None else sys.argv[1:]))
     for path in {args.eaai_classpath, args.eaai_framework} - {None}:
         command = command.replace(path, "CLASSPATH")
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = "\n".join(
         [
-            f"Measured {now} on {os.cpu_count()} cores ({cpu_model()}); load average at the start {load}.",
+            f"Measured {machine}.",
             "",
             f"Reproduce: `{command}`",
             "",
@@ -269,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
             "hands per CPU-second, all processes (median, min-max) | CPU ms per hand (simgin's share) | goal |",
             "|---|---:|---:|---:|---:|---|",
             *rows,
-            harness,
+            framework,
             "*Per core* is hands per CPU-second of the whole process tree: simgin's process, which runs "
             "the rules (the Python reference engine, as for any plain-Python strategy), `simple` (through "
             "its adapter) and the protocol, plus the program and its supervisor, which take turns with it, "
@@ -281,19 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     if not args.write:
         print(text)
         return
-    _write_block("programs", "Strategies in other languages (issue 13)", text)
-    print(f"wrote {RESULTS}; {'; '.join(goals)}", file=sys.stderr)
-
-
-def _write_block(marker: str, heading: str, text: str) -> None:
-    """Put ``text`` between the ``marker`` markers of RESULTS.md (a new section ``heading`` at the end if none)."""
-    old = RESULTS.read_text()
-    block = f"<!-- {marker}:start -->\n{text}\n<!-- {marker}:end -->"
-    if f"<!-- {marker}:start -->" in old:
-        new = re.sub(rf"(?s)<!-- {marker}:start -->.*?<!-- {marker}:end -->", lambda _: block, old)
-    else:
-        new = old.rstrip("\n") + f"\n\n## {heading}\n\n{block}\n"
-    RESULTS.write_text(new)
+    written = harness.write_section("programs", "Strategies in other languages (issue 13)", text)
+    print(f"wrote {written}; {'; '.join(goals)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

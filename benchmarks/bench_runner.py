@@ -6,27 +6,22 @@
   sampled every 0.2 s) while it plays ``--memory-hands`` hands without a hand log (goal:
   100 million hands in < 500 MB). Also reported for smaller runs, to show it is flat.
 
-    python benchmarks/bench_runner.py                       # 1M-hand timing, memory at 1M and 10M
-    python benchmarks/bench_runner.py --memory-hands 100000000 --write
+    python -m benchmarks.bench_runner                       # 1M-hand timing, memory at 1M and 10M
+    python -m benchmarks.bench_runner --memory-hands 100000000 --write
 
 ``--write`` puts the table between the ``runner`` markers of benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import os
-import re
 import statistics
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-RESULTS = HERE / "RESULTS.md"
+from benchmarks import harness
+
 SIMGIN = [sys.executable, "-m", "simgin"]
 
 
@@ -36,20 +31,8 @@ def tree_memory_mb(root: int) -> tuple[float, float]:
     RSS counts the shared libraries (numba's LLVM) once per process; PSS shares them out,
     so its sum is the memory the run really holds.
     """
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
     rss = pss = 0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
+    for pid in harness.process_tree(root):
         try:
             with open(f"/proc/{pid}/smaps_rollup") as handle:
                 for line in handle:
@@ -59,7 +42,6 @@ def tree_memory_mb(root: int) -> tuple[float, float]:
                         pss += int(line.split()[1])
         except OSError:
             pass
-        stack.extend(children.get(pid, []))
     return rss / 1e3, pss / 1e3
 
 
@@ -90,28 +72,28 @@ def measure(hands: int, workers: int | None = None) -> tuple[float, float, float
     return wall, peak[0], peak[1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> None:
+    parser = harness.parser(__doc__, quick="100,000-hand matches, one run, no memory ladder (a smoke test)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of the 1M-hand match (median)")
     parser.add_argument("--memory-hands", type=int, default=10_000_000, help="largest run for the memory column")
-    parser.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    hands = 100_000 if args.quick else 1_000_000
+    runs = 1 if args.quick else args.runs
     measure(20_000)  # warm the numba cache
-    times = [measure(1_000_000)[0] for _ in range(args.runs)]
+    times = [measure(hands)[0] for _ in range(runs)]
     rows = []
-    sizes = sorted({1_000_000, 10_000_000, args.memory_hands})
-    for hands in sizes:
-        rows.append((hands, *measure(hands)))
+    sizes = [hands] if args.quick else sorted({1_000_000, 10_000_000, args.memory_hands})
+    for size in sizes:
+        rows.append((size, *measure(size)))
     median = statistics.median(times)
     lines = [
-        f"Measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores "
-        f"(all used), numba cache warm.",
+        f"Measured {harness.machine()}; all cores used, numba cache warm.",
         "",
-        f"Reproduce: `python benchmarks/bench_runner.py --memory-hands {args.memory_hands:_} --write`",
+        f"Reproduce: `{harness.command('bench_runner', [f'--memory-hands {args.memory_hands:_}', '--write'])}`",
         "",
-        f"- `simgin match simple simple --hands 1000000 --quiet --json`: median {median:.1f} s wall over "
-        f"{len(times)} runs ({', '.join(f'{t:.1f}' for t in times)} s), {1e6 / median:,.0f} hands/s end to end; "
-        f"goal <= 15 s: **{'met' if median <= 15 else 'not met'}**.",
+        f"- `simgin match simple simple --hands {hands} --quiet --json`: median {median:.1f} s wall over "
+        f"{len(times)} runs ({', '.join(f'{t:.1f}' for t in times)} s), {hands / median:,.0f} hands/s end to end; "
+        f"goal (1,000,000 hands) <= 15 s: **{'met' if median * 1_000_000 / hands <= 15 else 'not met'}**.",
         "",
         "| hands | wall (s) | hands/s | peak memory, CLI + workers: summed RSS (MB) | summed PSS (MB) |",
         "|---:|---:|---:|---:|---:|",
@@ -124,11 +106,8 @@ def main() -> None:
     ]
     text = "\n".join(lines)
     print(text)
-    if args.write:
-        block = f"## Runner at scale (issue 4)\n\n<!-- runner:start -->\n{text}\n<!-- runner:end -->\n"
-        old = RESULTS.read_text() if RESULTS.exists() else ""
-        pattern = re.compile(r"## Runner at scale \(issue 4\)\n+<!-- runner:start -->.*?<!-- runner:end -->\n?", re.S)
-        RESULTS.write_text(pattern.sub(lambda _: block, old) if pattern.search(old) else old.rstrip() + "\n\n" + block)
+    if args.write and not args.quick:
+        print(f"wrote {harness.write_section('runner', 'Runner at scale (issue 4)', text)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ gin_bonus=10,25,40 --grid undercut_bonus=0,10,25 --grid knock_limit=5,10 --games
 it, each cell wanted with its interval above 50%.
 
 The targets of issue 24 (which raised issue 11's) are checked and stated met or missed, and
-the strength gates recorded in ``benchmarks/RESULTS.md`` (``benchmarks/gates.py``) are
+the strength gates recorded in ``benchmarks/RESULTS.md`` (``simgin/tools/gates.py``) are
 summed up: each change kept or rejected, with its SPRT decisions. The report is printed and,
-unless ``--print-only``, written between ``<!-- strength:start -->`` and
+with ``--write``, written between ``<!-- strength:start -->`` and
 ``<!-- strength:end -->`` in ``benchmarks/RESULTS.md`` (heading and markers appended when
 missing; nothing else in the file is touched), and the summary (each bot's win rate against
 simple, by preset) between ``<!-- strength-table:start -->`` and ``<!-- strength-table:end -->``
@@ -34,24 +34,22 @@ in the README.
 
 Run from the repository root::
 
-    python benchmarks/bench_strategies.py                 # the full run (about an hour on two cores)
-    python benchmarks/bench_strategies.py --quick --print-only   # a smoke test
+    python -m benchmarks.bench_strategies --write   # the full run (about an hour on two cores)
+    python -m benchmarks.bench_strategies --quick   # a smoke test
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import platform
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numba
 import numpy as np
 
+from benchmarks import harness
 from simgin.game.reference_engine import play_hand
 from simgin.game.rules import Rules
 from simgin.kernels import engine as k
@@ -62,8 +60,8 @@ from simgin.running.runner import RunConfig
 from simgin.statistics.stats import bradley_terry
 from simgin.studies.sweep import run_sweep
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
-README = Path(__file__).resolve().parent.parent / "README.md"
+RESULTS = harness.RESULTS
+README = harness.ROOT / "README.md"
 README_START = "<!-- strength-table:start -->"
 README_END = "<!-- strength-table:end -->"
 HEADING = "## Strategy strength under every preset (issue 11)"
@@ -211,26 +209,6 @@ def show(result: Duel) -> str:
     return f"{percent(result.win_rate)} ({percent(low)}-{percent(high)})"
 
 
-def machine() -> str:
-    try:
-        revision = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        if changed:
-            revision += " (with uncommitted changes)"
-    except (OSError, subprocess.CalledProcessError):
-        revision = "unknown"
-    cpu = platform.processor() or platform.machine()
-    return (
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {numba.config.NUMBA_NUM_THREADS} cores "
-        f"({cpu}); Python {platform.python_version()}, numba {numba.__version__}, numpy {np.__version__}; "
-        f"simgin revision {revision}"
-    )
-
-
 def _deals(args: argparse.Namespace, a: str, b: str) -> int:
     return args.search_games if "mcts" in (a, b) else args.games
 
@@ -350,7 +328,7 @@ def readme_table(against_simple: dict[tuple[str, str], float], args: argparse.Na
     lines = [
         "Share of games won against `simple` (games to the target, duplicate deals; "
         f"{2 * args.games:,} games per cell, {2 * args.search_games:,} for `mcts`; "
-        "`python benchmarks/bench_strategies.py`, details and intervals in benchmarks/RESULTS.md):",
+        "`python -m benchmarks.bench_strategies`, details and intervals in benchmarks/RESULTS.md):",
         "",
         "| bot | " + " | ".join(PRESETS) + " |",
         "|---|" + "---:|" * len(PRESETS),
@@ -365,10 +343,10 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
     checks: list[tuple[str, bool]] = []
     against_simple: dict[tuple[str, str], float] = {}
     lines = [
-        f"Reproduce: `python benchmarks/bench_strategies.py --games {args.games} --search-games {args.search_games} "
+        f"Reproduce: `python -m benchmarks.bench_strategies --games {args.games} --search-games {args.search_games} "
         f"--sweep-games {args.sweep_games}{' --mcts-round-robin' if args.mcts_round_robin else ''}` "
         f"({args.games:,} deals per pairing, {args.search_games:,} for pairings with mcts, {args.sweep_games:,} per "
-        f"sweep cell; seed {args.seed}). Machine: {machine()}. "
+        f"sweep cell; seed {args.seed}). Machine: {harness.machine()}. "
         + ("" if args.mcts_round_robin else "`mcts` plays `simple` and `opponent` only (its ratings rest on those). "),
         "",
         "Games to the target with duplicate deals (each deal played from both seats). *Win rate*: games won (95% "
@@ -389,7 +367,7 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def gates_summary(results: str) -> list[str]:
-    """The strength gates recorded in RESULTS.md (``benchmarks/gates.py --record``), one line per change:
+    """The strength gates recorded in RESULTS.md (``simgin/tools/gates.py --record``), one line per change:
     kept or rejected, and each preset's decision with its games."""
     if GATES_START not in results or GATES_END not in results:
         return ["Strength gates: none recorded."]
@@ -409,12 +387,7 @@ def gates_summary(results: str) -> list[str]:
 
 def write_results(report: str) -> None:
     """Replace the text between the strength markers (appending heading and markers if missing)."""
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
-    if START not in text or END not in text:
-        text = text.rstrip("\n") + f"\n\n{HEADING}\n\n{START}\n{END}\n"
-    before, rest = text.split(START, 1)
-    _, after = rest.split(END, 1)
-    RESULTS.write_text(f"{before}{START}\n{report}\n{END}{after}", encoding="utf-8")
+    harness.write_section("strength", HEADING.removeprefix("## "), report, RESULTS)
 
 
 def write_readme(table: str) -> None:
@@ -428,7 +401,7 @@ def write_readme(table: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.parser(__doc__, quick="tiny samples: a smoke test")
     parser.add_argument("--games", type=int, default=2000, help="deals (game seeds) per pairing; each played twice")
     parser.add_argument("--search-games", type=int, default=100, help="deals for pairings with mcts")
     parser.add_argument(
@@ -441,15 +414,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timing-hands", type=int, default=20, help="hands of mcts decisions timed one by one")
     parser.add_argument("--workers", type=int, default=None, help="worker processes of the sweep")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--quick", action="store_true", help="tiny samples: a smoke test")
-    parser.add_argument("--print-only", action="store_true", help="print the report, do not write RESULTS.md")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.search_games, args.sweep_games, args.speed_hands, args.timing_hands = 20, 2, 4, 200, 1
     report, table = build_report(args)
     print(report)
     print(table)
-    if not args.print_only:
+    if args.write and not args.quick:
         write_results(report)
         write_readme(table)
         print(f"written to {RESULTS} and {README}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """The headline figures of RESULTS.md and the README, re-measured in a few minutes (issue 25).
 
-``python benchmarks/run_all.py --check`` measures each figure below, compares it with the
+``python -m benchmarks.run_all --check`` measures each figure below, compares it with the
 figure recorded in the ``check`` section of benchmarks/RESULTS.md, and exits non-zero when
 one has regressed by more than 30% (40% for the exec: and eaai: figures:
 :data:`PROGRAM_TOLERANCE`). ``--record`` writes the figures it measured into that section
@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -50,9 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-RESULTS = HERE / "RESULTS.md"
+from benchmarks import harness
+from benchmarks.harness import RESULTS, ROOT, children_cpu
+
 #: A figure more than this much worse than recorded (after the reference ratio) fails the check.
 TOLERANCE = 0.30
 SEED = 20240611
@@ -129,16 +128,11 @@ def reference_seconds(repeats: int = 3) -> float:
 # -- the figures -------------------------------------------------------------------------------
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def _run_child(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of ``command`` and every process it waited for."""
-    cpu, start = _children_cpu(), time.perf_counter()
+    cpu, start = children_cpu(), time.perf_counter()
     subprocess.run(command, env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    return _children_cpu() - cpu, time.perf_counter() - start
+    return children_cpu() - cpu, time.perf_counter() - start
 
 
 def cold_start(runs: int) -> tuple[float, str]:
@@ -184,7 +178,7 @@ def _program_hands(spec: str, hands: int, runs: int) -> tuple[float, str]:
     scheduler put them (2026-12-02, on an idle and on a busy machine). On one processor the
     figure is the work itself, and it holds still between runs.
     """
-    import bench_programs
+    from benchmarks import bench_programs
 
     pinned = hasattr(os, "sched_setaffinity")
     if pinned:
@@ -206,7 +200,7 @@ def eaai_missing() -> str | None:
 
 
 def _eaai_hands(hands: int, runs: int) -> tuple[float, str]:
-    import bench_programs
+    from benchmarks import bench_programs
 
     classes = bench_programs.compile_test_players()
     try:
@@ -282,9 +276,9 @@ def record_section(values: dict[str, dict], machine: str) -> str:
     return "\n".join(
         [
             MARKERS[0],
-            "Recorded by `python benchmarks/run_all.py --check --record` (`--only NAME,...` records those figures "
+            "Recorded by `python -m benchmarks.run_all --check --record` (`--only NAME,...` records those figures "
             "alone; each row names the machine it was measured on). "
-            "`python benchmarks/run_all.py --check` re-measures these figures (a few minutes; the suite only "
+            "`python -m benchmarks.run_all --check` re-measures these figures (a few minutes; the suite only "
             "with `--suite`) and fails when one is more than 30% worse than recorded (the exec: and eaai: "
             "figures 40%: what a process switch costs a virtual machine varies from run to run), each compared "
             "as a ratio against the reference workload (fixed pure-Python and numpy work, CPU seconds) timed "
@@ -336,8 +330,6 @@ def check(
     unknown = sorted(set(only or ()) - set(FIGURES))
     if unknown:
         raise ValueError(f"unknown figure {', '.join(unknown)}: choose from {', '.join(FIGURES)}")
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
@@ -397,3 +389,34 @@ def _check(quick: bool, with_suite: bool, record: bool, machine: str, only: Sequ
         return 1
     print(f"check passed: {len(measured)} figures within their tolerance of RESULTS.md")
     return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The check as a benchmark of the suite: measure the headline figures, set them against RESULTS.md (or,
+    with ``--write``, record them there), then the figures the README and RESULTS.md state in words
+    (:mod:`benchmarks.stated`); exit 1 when one regressed or no longer matches."""
+    from benchmarks import stated
+
+    parser = harness.parser(__doc__, quick="small samples, set against RESULTS.md but not judged (a smoke test)")
+    parser.add_argument("--suite", action="store_true", help="also the test suite (several minutes)")
+    parser.add_argument(
+        "--only", default=None, help=f"measure (and record) only these figures, comma-separated: {', '.join(FIGURES)}"
+    )
+    args = parser.parse_args(argv)
+    only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only else None
+    if only and (unknown := sorted(set(only) - set(FIGURES))):
+        parser.error(f"--only: unknown figure {', '.join(unknown)}; choose from {', '.join(FIGURES)}")
+    machine = f"{harness.now()}, `nproc` = {harness.core_count()} cores, {harness.cpu_model()}, load average "
+    machine += harness.load_average()
+    print(f"check: {machine}; simgin revision {harness.git_revision()}", flush=True)
+    status = check(quick=args.quick, with_suite=args.suite, record=args.write, machine=machine, only=only)
+    # The figures the README and RESULTS.md state in words, against those just measured (issue 32 item 21).
+    status = max(status, stated.check(list(FIGURES), reference_seconds, quick=args.quick))
+    if status and args.quick:
+        print("quick: figures from small samples (a JVM or a cache barely warmed) are shown, not judged")
+    elif status:
+        sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,27 +6,21 @@ deals), compared unit by unit exactly as a sweep compares a cell with its baseli
 per cell, the share of repetitions in which each metric's raw p is below 0.05 and the share in which at least
 one metric is significant after Holm. A calibrated study rejects about 5% raw and at most 5% family-wise.
 
-    python benchmarks/null_rejection.py                     # prints the table (a few minutes)
-    python benchmarks/null_rejection.py --write             # and puts it into benchmarks/RESULTS.md
-    python benchmarks/null_rejection.py --reps 200 --sizes 2,40
+    python -m benchmarks.null_rejection                     # prints the table (a few minutes)
+    python -m benchmarks.null_rejection --write             # and puts it into benchmarks/RESULTS.md
+    python -m benchmarks.null_rejection --reps 200 --sizes 2,40
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import re
-from pathlib import Path
 
 import numpy as np
 
+from benchmarks import harness
 from simgin.running import runner
 from simgin.statistics.stats import holm
 from simgin.studies.sweep import compare_units, metric_names
-
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
-START, END = "<!-- null-rejection:start -->", "<!-- null-rejection:end -->"
 
 
 def null_units(mode: str, units: int, seed: int) -> np.ndarray:
@@ -71,31 +65,25 @@ def table(sizes: list[int], reps: int, seed: int) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = harness.parser(__doc__, quick="20 repetitions at 2 and 10 units per cell (a smoke test)")
     parser.add_argument("--sizes", default="2,4,10,20,30,50,100", help="units per cell, comma-separated")
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--write", action="store_true", help="put the table into benchmarks/RESULTS.md")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.reps = "2,10", 20
     sizes = [int(size) for size in args.sizes.split(",")]
-    command = "python benchmarks/null_rejection.py" + ("" if args.reps == 1000 else f" --reps {args.reps}")
+    command = harness.command("null_rejection", [] if args.reps == 1000 else ["--reps", str(args.reps)])
     body = (
-        f"Measured {datetime.date.today()} on a {os.cpu_count()}-core machine with `{command}`: the share of true "
+        f"Measured {harness.machine()} with `{command}`: the share of true "
         "nulls (two disjoint slices of one run of `simple` vs `greedy`, seed "
         f"{args.seed}) called significant, per metric (raw p < 0.05) and family-wise (any metric after Holm)."
         + table(sizes, args.reps, args.seed)
     )
     print(body)
-    if args.write:
-        text = RESULTS.read_text()
-        section = f"{START}\n{body}\n{END}"
-        if START in text:
-            text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: section, text, flags=re.S)
-        else:
-            marker = "## Headline figures, checked"
-            text = text.replace(marker, f"### A true null, rejected how often (issue 32)\n\n{section}\n\n{marker}")
-        RESULTS.write_text(text)
+    if args.write and not args.quick:
+        print(f"wrote {harness.write_section('null-rejection', 'A true null, rejected how often (issue 32)', body)}")
 
 
 if __name__ == "__main__":

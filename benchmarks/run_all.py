@@ -1,210 +1,160 @@
-"""Run every benchmark and rewrite benchmarks/RESULTS.md.
+"""Every benchmark of simgin, one after another: the suite (issue 33 item 3).
 
 Run from the repository root::
 
-    python benchmarks/run_all.py            # the full run (a few minutes), writes RESULTS.md
-    python benchmarks/run_all.py --quick    # a smoke test: small samples, writes nothing
-                                            # unless --output is given
-    python benchmarks/run_all.py --check    # a few minutes: re-measures the headline figures
-                                            # (cold start, hands/s of simple, opponent, exec:,
-                                            # eaai:) and exits 1 if one is > 30% worse than
-                                            # recorded in RESULTS.md (benchmarks/headline.py),
-                                            # or if a figure the README or RESULTS.md states
-                                            # in words no longer matches (benchmarks/stated.py)
-    python benchmarks/run_all.py --check --suite    # ... and the test suite (several minutes)
-    python benchmarks/run_all.py --check --record   # write the figures measured into RESULTS.md
-    python benchmarks/run_all.py --check --only exec_hands,eaai_hands --record
-                                            # measure and record only those figures
+    python -m benchmarks.run_all --quick     # every benchmark on small samples, writing nothing: a smoke
+                                             # test of the whole suite (a few minutes)
+    python -m benchmarks.run_all --write     # every benchmark in full, each writing its section of
+                                             # RESULTS.md (hours: bench_strategies alone takes about one)
+    python -m benchmarks.run_all --only bench_melds,bench_engine --write   # some of them
+    python -m benchmarks.run_all --check     # a few minutes: re-measures the headline figures (cold start,
+                                             # hands/s of simple, opponent, exec:, eaai:) and exits 1 if one is
+                                             # > 30% worse than recorded in RESULTS.md, or if a figure the README
+                                             # or RESULTS.md states in words no longer matches
+                                             # (benchmarks.headline, benchmarks.stated)
+    python -m benchmarks.run_all --check --suite     # ... and the test suite (several minutes)
+    python -m benchmarks.run_all --check --record    # write the figures measured into RESULTS.md
+    python -m benchmarks.run_all --check --only exec_hands,eaai_hands --record   # only those figures
 
-Each table is also produced on its own by the command written above it in RESULTS.md.
+Each benchmark is a module of this package with ``main(argv)`` and the common flags of
+:func:`benchmarks.harness.parser` (``--quick``, and ``--write`` where it has a section); each also runs alone
+(``python -m benchmarks.NAME``), with the command its section names. A benchmark that needs software this
+machine lacks (Java for the EAAI players, OpenSpiel and RLCard for the comparison) is reported as skipped,
+with what it needs. The whole run's summary (what ran, how long, what was skipped or failed) is printed and,
+with ``--write``, written into the ``suite`` section of RESULTS.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
-import re
-import shutil
-import subprocess
+import importlib
+import io
 import sys
 import time
-from pathlib import Path
+import traceback
+from contextlib import nullcontext, redirect_stdout
+from dataclasses import dataclass
 
-import numba
-import numpy as np
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import bench_engine  # noqa: E402  (a sibling script, found through the path set just above)
-import bench_melds  # noqa: E402
-import headline  # noqa: E402
-import stated  # noqa: E402
-import timing  # noqa: E402
-
-DEFAULT_OUTPUT = HERE / "RESULTS.md"
+from benchmarks import harness
 
 
-def cpu_model() -> str:
-    """The CPU's model name from /proc/cpuinfo (with family and model numbers when given)."""
+@dataclass(frozen=True)
+class Benchmark:
+    """One module of the suite: what it measures, whether it writes a section, what a full run adds."""
+
+    module: str
+    what: str
+    writes: bool = True
+    full: tuple[str, ...] = ()
+
+
+#: Every benchmark, in the order a full run takes them (the quick ones first).
+SUITE = (
+    Benchmark("bench_melds", "minimum-deadwood evaluations per second: a naive meld scan against the kernels"),
+    Benchmark("bench_engine", "full hands and games per second of the compiled bots, one core and all; cold start"),
+    Benchmark("ab_hands", "a fixed hand-loop workload for before/after timings", writes=False),
+    Benchmark("bench_compile", "where numba compile time goes: the first match on an empty cache", writes=False),
+    Benchmark("headline", "the headline figures against RESULTS.md, and the figures stated in words"),
+    Benchmark("bench_programs", "exec: and eaai: players: hands per second against simple"),
+    Benchmark("bench_runner", "the runner through the CLI: a 1M-hand match, memory as the hands grow"),
+    Benchmark("bench_sweep", "a 4-cell x 3-player variant sweep through the CLI, against its 3-minute goal"),
+    Benchmark("null_rejection", "how often a variant study calls a true null significant"),
+    Benchmark("rating_coverage", "coverage of the tournament's 95% rating intervals over seeded round robins"),
+    Benchmark("bench_tune", "simgin tune at its default budget through the CLI, against its goals"),
+    Benchmark("compare_engines", "simgin side by side with OpenSpiel and RLCard: speed, cost, deadwood, rules"),
+    Benchmark("bench_eaai_entries", "simgin's bots against EAAI entries (Java programs fetched by hand)"),
+    Benchmark("bench_strategies", "strength under every preset: round robins, ratings, the robustness sweep"),
+)
+
+#: The modules of the package that are not benchmarks.
+HELPERS = frozenset({"harness", "run_all", "stated"})
+
+
+@dataclass
+class Outcome:
+    benchmark: Benchmark
+    status: str  # "ran", "skipped" or "failed"
+    seconds: float
+    detail: str = ""
+
+
+def run_one(benchmark: Benchmark, quick: bool, write: bool, quiet: bool = False) -> Outcome:
+    """Run ``benchmark``'s ``main`` with the suite's flags; its output goes to stdout (or nowhere, ``quiet``)."""
+    argv = ["--quick"] if quick else [*benchmark.full, *(["--write"] if write and benchmark.writes else [])]
+    start = time.perf_counter()
     try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return platform.processor() or "unknown"
-    fields: dict[str, str] = {}
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        fields.setdefault(key.strip(), value.strip())
-    name = fields.get("model name", "unknown")
-    if "cpu family" in fields and "model" in fields:
-        name += f" (family {fields['cpu family']}, model {fields['model']})"
-    return name
+        module = importlib.import_module(f"benchmarks.{benchmark.module}")
+        with redirect_stdout(io.StringIO()) if quiet else nullcontext():
+            module.main(argv)
+    except harness.Skip as skip:
+        return Outcome(benchmark, "skipped", time.perf_counter() - start, str(skip.code))
+    except SystemExit as stop:  # a benchmark that found a problem (a failed check, a failed command)
+        if stop.code in (0, None):
+            return Outcome(benchmark, "ran", time.perf_counter() - start)
+        return Outcome(benchmark, "failed", time.perf_counter() - start, str(stop.code))
+    except Exception as error:
+        traceback.print_exc()
+        return Outcome(benchmark, "failed", time.perf_counter() - start, f"{type(error).__name__}: {error}")
+    return Outcome(benchmark, "ran", time.perf_counter() - start)
 
 
-def core_count() -> str:
-    """``nproc``: the processors this process may run on."""
-    if shutil.which("nproc"):
-        return subprocess.run(["nproc"], capture_output=True, text=True, check=True).stdout.strip()
-    return str(len(os.sched_getaffinity(0)))
-
-
-def git_revision() -> str:
-    """The checked-out commit, marked when the working tree has uncommitted changes."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=HERE.parent, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return f"{commit} (with uncommitted changes)" if dirty else commit
-
-
-def machine_lines() -> list[str]:
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return [
-        f"- Date: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- Machine: `nproc` = {core_count()} cores; CPU: {cpu_model()}; {platform.system()} {platform.release()}",
-        f"- Python {platform.python_version()}, numba {numba.__version__}, numpy {np.__version__}; "
-        f"numba threads: {numba.config.NUMBA_NUM_THREADS}",
-        f"- simgin revision: {git_revision()}",
-        f"- Load average (1, 5, 15 min) at the start: {load}",
+def summary(outcomes: list[Outcome], quick: bool) -> str:
+    command = harness.command("run_all", ["--quick"] if quick else ["--write"])
+    lines = [
+        f"Written by `{command}`; measured {harness.machine()}.",
+        "",
+        "| benchmark | what it measures | status | seconds |",
+        "|---|---|---|---:|",
     ]
-
-
-def wait_for_quiet(limit: float, window: float = 5.0, threshold: float = 0.2) -> str:
-    """Wait (up to ``limit`` seconds) for a ``window`` in which other processes use under ``threshold`` cores."""
-    deadline = time.monotonic() + limit
-    while True:
-        busy, own = timing.cpu_seconds()
-        time.sleep(window)
-        busy_after, own_after = timing.cpu_seconds()
-        other = max(0.0, (busy_after - busy) - (own_after - own)) / window
-        if other < threshold:
-            return f"quiet ({other:.2f} cores used by other processes over {window:.0f} s)"
-        if time.monotonic() >= deadline:
-            return f"busy ({other:.2f} cores used by other processes; gave up waiting after {limit:.0f} s)"
-        print(f"waiting for a quiet machine: other processes use {other:.2f} cores ...", file=sys.stderr)
-
-
-def _command(script: str, argv: list[str]) -> str:
-    return " ".join(["python", f"benchmarks/{script}", *argv])
+    for outcome in outcomes:
+        status = outcome.status + (f": {outcome.detail}" if outcome.detail else "")
+        lines.append(f"| `{outcome.benchmark.module}` | {outcome.benchmark.what} | {status} | {outcome.seconds:,.0f} |")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small samples and few runs (a smoke test)")
-    parser.add_argument("--output", type=Path, default=None, help=f"where to write (default {DEFAULT_OUTPUT})")
-    parser.add_argument(
-        "--wait-quiet", type=float, default=120.0, help="seconds to wait at most for other processes to go idle"
-    )
-    parser.add_argument(
-        "--check", action="store_true", help="re-measure the headline figures and compare them with RESULTS.md"
-    )
-    parser.add_argument("--suite", action="store_true", help="with --check: also the test suite (several minutes)")
-    parser.add_argument("--record", action="store_true", help="with --check: write the figures into RESULTS.md")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every benchmark on small samples, writing nothing")
+    parser.add_argument("--write", action="store_true", help="each benchmark writes its section of RESULTS.md")
     parser.add_argument(
         "--only",
         default=None,
-        help=f"with --check: measure (and record) only these figures, comma-separated: {', '.join(headline.FIGURES)}",
+        help="run only these benchmarks, comma-separated (with --check: these headline figures)",
     )
+    parser.add_argument("--check", action="store_true", help="the headline check (benchmarks.headline)")
+    parser.add_argument("--suite", action="store_true", help="with --check: also the test suite (several minutes)")
+    parser.add_argument("--record", action="store_true", help="with --check: write the figures into RESULTS.md")
     args = parser.parse_args(argv)
-    if (args.suite or args.record or args.only) and not args.check:
-        parser.error("--suite, --record and --only go with --check")
-    only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only else None
-    if only and (unknown := sorted(set(only) - set(headline.FIGURES))):
-        parser.error(f"--only: unknown figure {', '.join(unknown)}; choose from {', '.join(headline.FIGURES)}")
+    if (args.suite or args.record) and not args.check:
+        parser.error("--suite and --record go with --check")
     if args.check:
-        machine = f"{datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}, `nproc` = {core_count()}"
-        machine += f" cores, {cpu_model()}, load average {', '.join(f'{v:.2f}' for v in os.getloadavg())}"
-        print(f"check: {machine}; simgin revision {git_revision()}", flush=True)
-        status = headline.check(quick=args.quick, with_suite=args.suite, record=args.record, machine=machine, only=only)
-        # The figures the README and RESULTS.md state in words, against those just measured (issue 32 item 21).
-        status = max(status, stated.check(list(headline.FIGURES), headline.reference_seconds, quick=args.quick))
-        sys.exit(status)
-    output = args.output or (None if args.quick else DEFAULT_OUTPUT)
-    extra = ["--quick"] if args.quick else []
+        from benchmarks import headline
 
-    header = machine_lines()
-    header.append(f"- Machine at the start: {wait_for_quiet(args.wait_quiet)}")
-    start = time.perf_counter()
-    melds_table, melds_goals = bench_melds.run(extra)
-    engine_table, engine_goals = bench_engine.run(extra)
-    elapsed = time.perf_counter() - start
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    header += [
-        f"- Load average at the end: {load}",
-        f"- numba threading layer: {numba.threading_layer()}",
-    ]
-
-    text = "\n".join(
-        [
-            "# simgin benchmarks",
-            "",
-            f"Written by `{_command('run_all.py', extra)}` (the whole run took {elapsed:.0f} s). "
-            "Rates are medians of repeated runs, compile time excluded; the min-max spread is in "
-            "brackets. The machine may be shared, so see the load average.",
-            "",
-            *header,
-            "",
-            "## Goals",
-            "",
-            *(f"- {line}" for line in melds_goals + engine_goals),
-            "",
-            "## Minimum deadwood: naive meld scan vs simgin",
-            "",
-            f"Reproduce: `{_command('bench_melds.py', extra)}`",
-            "",
-            melds_table,
-            "",
-            "## Full hands and games (compiled bots, standard rules)",
-            "",
-            f"Reproduce: `{_command('bench_engine.py', extra)}`",
-            "",
-            engine_table,
-            "",
-        ]
-    )
-    if output is None:
-        print(text)
-    else:
-        output.write_text(text + _kept_sections(output))
-        print(f"wrote {output}", file=sys.stderr)
-
-
-def _kept_sections(output: Path) -> str:
-    """Sections other scripts maintain between ``<!-- name:start -->`` and ``<!-- name:end -->`` markers."""
-    if not output.exists():
-        return ""
-    old = output.read_text()
-    kept = []
-    for match in re.finditer(r"(?ms)^## [^\n]*\n+<!-- (\w+):start -->.*?<!-- \1:end -->\n?", old):
-        kept.append(match.group(0))
-    return "\n" + "\n".join(kept) if kept else ""
+        check_argv = ["--quick"] * args.quick + ["--suite"] * args.suite + ["--write"] * args.record
+        headline.main(check_argv + (["--only", args.only] if args.only else []))
+        return
+    if args.quick and args.write:
+        parser.error("--quick writes nothing: drop --write, or --quick for the full run")
+    chosen = list(SUITE)
+    if args.only:
+        names = [name.strip() for name in args.only.split(",") if name.strip()]
+        known = {benchmark.module: benchmark for benchmark in SUITE}
+        if unknown := sorted(set(names) - set(known)):
+            parser.error(f"--only: unknown benchmark {', '.join(unknown)}; choose from {', '.join(known)}")
+        chosen = [known[name] for name in names]
+    outcomes = []
+    for benchmark in chosen:
+        print(f"== {benchmark.module}: {benchmark.what}", flush=True)
+        outcomes.append(run_one(benchmark, args.quick, args.write))
+        outcome = outcomes[-1]
+        print(f"== {benchmark.module}: {outcome.status} in {outcome.seconds:,.0f} s {outcome.detail}", flush=True)
+    text = summary(outcomes, args.quick)
+    print()
+    print(text)
+    if args.write and not args.only:
+        print(f"wrote {harness.write_section('suite', 'The suite, last full run', text)}")
+    if any(outcome.status == "failed" for outcome in outcomes):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

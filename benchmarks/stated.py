@@ -1,6 +1,6 @@
 """The figures the README and RESULTS.md state in words, checked against what simgin measures (issue 32 item 21).
 
-``python benchmarks/run_all.py --check`` runs this after the headline figures (benchmarks/headline.py). A figure
+``python -m benchmarks.run_all --check`` runs this after the headline figures (benchmarks/headline.py). A figure
 stated in prose goes stale silently: the README said "heuristic about 100 Elo above simple" when its own command
 gave 75.7, and "about 10 to 13 CPU seconds" for a first match recorded at 8.7. Each statement below is read from
 the text (whitespace folded, so line breaks do not matter) and set against the figure it states; the check fails,
@@ -35,10 +35,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+from benchmarks.harness import RESULTS, ROOT, children_cpu
+
 README = ROOT / "README.md"
-RESULTS = HERE / "RESULTS.md"
 #: How far "about N" may be from the figure measured: a share of N.
 ABOUT = 0.15
 #: How far outside "about A to B" the figure measured may lie: a share of A below, of B above.
@@ -183,7 +182,7 @@ def recorded_figures(results: str, names: list[str]) -> list[Verdict]:
     """Every headline figure has a recorded value in RESULTS.md's check table (the suite's included)."""
     data = recorded(results)
     missing = [name for name in names if name not in data]
-    fix = "python benchmarks/run_all.py --check --suite --record"
+    fix = "python -m benchmarks.run_all --check --suite --record"
     return [
         Verdict(
             "RESULTS.md's check table",
@@ -197,13 +196,6 @@ def recorded_figures(results: str, names: list[str]) -> list[Verdict]:
 # -- the measuring ---------------------------------------------------------------------------------------------------
 
 
-def _children_cpu() -> float:
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def play_quick_start() -> dict:
     """The quick start as written, on a new empty numba cache: the tournament's ratings (Elo, by player) and CPU
     seconds, and the CPU seconds of its report (process trees, as the README counts them)."""
@@ -211,7 +203,7 @@ def play_quick_start() -> dict:
     with tempfile.TemporaryDirectory(prefix="simgin-stated-") as folder:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "cache")}
         out = Path(folder) / "demo"
-        start = _children_cpu()
+        start = children_cpu()
         played = subprocess.run(
             [*simgin, *QUICK_START, "--out", str(out), "--json", "--quiet"],
             env=env,
@@ -220,8 +212,8 @@ def play_quick_start() -> dict:
             text=True,
             check=True,
         )
-        tournament_cpu = _children_cpu() - start
-        start = _children_cpu()
+        tournament_cpu = children_cpu() - start
+        start = children_cpu()
         subprocess.run(
             [*simgin, "report", str(out), "-o", str(out / "report.html")],
             env=env,
@@ -229,7 +221,7 @@ def play_quick_start() -> dict:
             capture_output=True,
             check=True,
         )
-        report_cpu = _children_cpu() - start
+        report_cpu = children_cpu() - start
     data = json.loads(played.stdout)
     ratings = {row["player"]: row["rating"] for row in data["ratings"]}
     return {"ratings": ratings, "tournament_cpu": tournament_cpu, "report_cpu": report_cpu}

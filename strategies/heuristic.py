@@ -23,7 +23,7 @@ Policy, per decision:
   and late) scaled by ``gin_only``, and no value term. After the V7 take only cards
   leaving at most the knock limit are scored. The defaults of these weights (``LEARNED``)
   come from the data file ``heuristic_discard.json`` beside this module
-  (:func:`discard_weights`), written by ``benchmarks/train_discard.py --bot heuristic``,
+  (:func:`discard_weights`), written by ``simgin/tools/train_discard.py --bot heuristic``,
   which fits them to a search teacher on positions of this bot's own play, with the
   features taken from this bot's own estimate. Only the weights of hands a knock can end
   are learned (the fits of gin-only hands and of ``draw_margin`` lost their checks:
@@ -99,7 +99,7 @@ def with_defaults(parameters: tuple[Parameter, ...], **defaults: float) -> tuple
 
 #: The format of the learned-weights data files this simgin reads (this bot's and ``opponent``'s).
 DISCARD_MODEL_FORMAT = 1
-#: This bot's learned discard weights (``benchmarks/train_discard.py --bot heuristic --write`` writes it).
+#: This bot's learned discard weights (``simgin/tools/train_discard.py --bot heuristic --write`` writes it).
 DISCARD_MODEL = Path(__file__).with_name("heuristic_discard.json")
 #: The weights the fit may set, each a parameter of this bot: the discard score's (R9, R10, R12, V1, V9),
 #: and the draw's margin (R9, R11; one margin in every hand, this bot has no ``gin_draw_margin``).
@@ -166,15 +166,19 @@ def discard_weights(path: Path = DISCARD_MODEL) -> dict[str, float]:
     return read_weights(path, LEARNED)
 
 
-_LEARNED_DEFAULTS = discard_weights()
-PARAMETERS: tuple[Parameter, ...] = (
-    *KNOCK_PARAMETERS,
-    # The base defaults of DISCARD_PARAMETERS stay issue 11's (opponent and mcts build on them); this bot's
-    # come from its data file.
-    *with_defaults(DISCARD_PARAMETERS, **_LEARNED_DEFAULTS),
-    Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
-    Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
-)
+def parameters(learned: dict[str, float]) -> tuple[Parameter, ...]:
+    """This bot's parameters with the ``learned`` discard weights (R9) as their defaults."""
+    return (
+        *KNOCK_PARAMETERS,
+        # The base defaults of DISCARD_PARAMETERS stay issue 11's (opponent and mcts build on them); this bot's
+        # come from its data file.
+        *with_defaults(DISCARD_PARAMETERS, **learned),
+        Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
+        Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
+    )
+
+
+PARAMETERS: tuple[Parameter, ...] = parameters(discard_weights())
 
 
 class HeuristicStrategy(CompiledStrategy):

@@ -47,7 +47,7 @@ TWIN = None
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
 #: The bot before issue 24's playout policy: least-deadwood playouts and issue 11's discard weights for its
 #: candidates (the same weights early and late, in every hand), playable as ``mcts:<FROZEN_SPEC>`` to gate a
-#: change against (benchmarks/gates.py).
+#: change against (simgin/tools/gates.py).
 FROZEN = {
     "playout_policy": 0,
     "potential": 0.5,

@@ -20,7 +20,7 @@ Policy, per decision:
   the stock runs down, and the ``gin_`` weights in a hand only gin can end), with the chances
   taken from the estimate: the safe discard. The weights are *learned from search*: fitted
   to a teacher that values every discard by playouts in sampled worlds, on positions met in
-  play under rules drawn across the switches (``benchmarks/train_discard.py``). They ship as
+  play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
   are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
@@ -45,7 +45,7 @@ from simgin.strategies.heuristic import DISCARD_PARAMETERS, KNOCK_PARAMETERS, wi
 
 from simgin.game.strategy import Parameter
 
-#: The learned discard weights (``benchmarks/train_discard.py --write`` writes it).
+#: The learned discard weights (``simgin/tools/train_discard.py --write`` writes it).
 DISCARD_MODEL = Path(__file__).with_name("opponent_discard.json")
 #: The data file format this module reads (the same as ``heuristic``'s).
 DISCARD_MODEL_FORMAT = _heuristic.DISCARD_MODEL_FORMAT

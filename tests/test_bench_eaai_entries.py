@@ -1,4 +1,4 @@
-"""``benchmarks/bench_eaai_entries.py`` measures and tabulates bots against EAAI Java players.
+"""``benchmarks.bench_eaai_entries`` measures and tabulates bots against EAAI Java players.
 
 Only the project's own Java test player plays here (tests/java: the stand-in ``ginrummy`` package and
 ``TwinPlayer``), never third-party code.
@@ -6,28 +6,18 @@ Only the project's own Java test player plays here (tests/java: the stand-in ``g
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
 from simgin.players import programs
 from simgin.statistics.stats import wilson_interval
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "bench_eaai_entries.py"
-
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_eaai_entries", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_eaai_entries"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules["bench_eaai_entries"]
+    return importlib.import_module("benchmarks.bench_eaai_entries")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -71,7 +61,7 @@ def test_a_bot_plays_the_java_test_player_under_eaai_rules(bench, classpath):
 
 def test_the_header_gives_the_command_and_the_machine(bench):
     text = bench.header(["--entry", "x=eaai:c:P", "--games", "8"], workers=1, on_illegal="forfeit")
-    assert "python benchmarks/bench_eaai_entries.py --entry x=eaai:c:P --games 8" in text
+    assert "python -m benchmarks.bench_eaai_entries --entry x=eaai:c:P --games 8" in text
     assert "an illegal move: forfeit" in text
     assert f"{os.cpu_count()} cores" in text and "UTC" in text
 

@@ -1,24 +1,15 @@
-"""``benchmarks/bench_strategies.py`` writes only between its markers and computes honest intervals."""
+"""``benchmarks.bench_strategies`` writes only between its markers and computes honest intervals."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+import importlib
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_strategies.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_strategies", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_strategies"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules["bench_strategies"]
+    return importlib.import_module("benchmarks.bench_strategies")
 
 
 def test_markers_are_appended_once_and_the_rest_of_the_file_is_kept(bench, tmp_path, monkeypatch):

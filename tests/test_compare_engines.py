@@ -1,4 +1,4 @@
-"""The simgin side of the OpenSpiel/RLCard comparison (benchmarks/compare_crossval.py, compare_engines.py).
+"""The simgin side of the OpenSpiel/RLCard comparison (the package benchmarks.compare_engines).
 
 CI installs only ``.[test]``, so these tests drive the cross-validation with stub "other
 engines" written here: the exact 11-card reduction over a 10-card function, the card
@@ -8,23 +8,15 @@ writer. The last tests run the real engines when ``pyspiel`` and ``rlcard`` impo
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
+import reference
 
 import simgin
+from benchmarks.compare_engines import common, crossval, others, outcomes, scaling
 from simgin.game.cards import format_cards, parse_card, parse_cards
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-sys.path.insert(0, str(BENCHMARKS))
-
-import compare_crossval as crossval  # noqa: E402  (a script in benchmarks/, found through the path above)
-import compare_engines  # noqa: E402
-import reference  # noqa: E402
-import run_all  # noqa: E402
 
 ACE_OF_SPADES = parse_card("AS")
 
@@ -145,35 +137,19 @@ def test_going_out_answers() -> None:
     assert crossval.describe_answer(answer) == "knock after discarding any of 9C 4H"
 
 
-def test_write_section_touches_only_its_markers(tmp_path: Path) -> None:
-    results = tmp_path / "RESULTS.md"
-    head = "# simgin benchmarks\n\nsome table\n\n## Other (issue 5)\n\n<!-- other:start -->\nx\n<!-- other:end -->\n"
-    results.write_text(head)
-    compare_engines.write_section(results, "first")
-    text = results.read_text()
-    assert text.startswith(head.rstrip("\n") + "\n\n" + compare_engines.HEADING + "\n\n<!-- compare:start -->\nfirst\n")
-    compare_engines.write_section(results, "second")
-    assert results.read_text() == text.replace("first", "second")
-    kept = run_all._kept_sections(results)  # what run_all.py carries over when it rewrites the file
-    assert compare_engines.HEADING in kept and "second" in kept and "<!-- other:end -->" in kept
-    results.write_text("before\n<!-- compare:start -->\nold\n<!-- compare:end -->\nafter\n")
-    compare_engines.write_section(results, "new")
-    assert results.read_text() == "before\n<!-- compare:start -->\nnew\n<!-- compare:end -->\nafter\n"
-
-
 def test_linear_fit_recovers_the_cost_line() -> None:
     rows = [{"workers": 1, "hands": n, "seconds": 0.8 + n / 100_000} for n in (10_000, 100_000, 1_000_000)]
-    fixed, rate, worst = compare_engines.linear_fit(rows, 1)
+    fixed, rate, worst = scaling.linear_fit(rows, 1)
     assert fixed == pytest.approx(0.8) and rate == pytest.approx(100_000) and worst < 1e-9
 
 
 def test_simgin_outcome_tally_adds_up() -> None:
-    tally = compare_engines.simgin_tally(compare_engines.OPENSPIEL_CLOSEST, 400, seed=5)
+    tally = others.simgin_tally(common.OPENSPIEL_CLOSEST, 400, seed=5)
     assert tally.hands == sum(tally.kinds.values()) == 400
     assert tally.ties == tally.ties_scored_zero  # no undercut on a tie under OpenSpiel's rules
-    merged = tally.merge(compare_engines.OutcomeTally(**vars(tally)))
+    merged = tally.merge(others.OutcomeTally(**vars(tally)))
     assert merged.hands == 800 and merged.kinds["knock"] == 2 * tally.kinds["knock"]
-    rule_book = compare_engines.simgin_tally(simgin.Rules(), 400, seed=5)
+    rule_book = others.simgin_tally(simgin.Rules(), 400, seed=5)
     assert rule_book.ties_scored_zero == 0  # a tie is an undercut (R18), which scores the bonus
 
 
@@ -193,7 +169,7 @@ def test_real_engines_agree_on_a_few_hundred_hands() -> None:
 
 def test_openspiel_scores_a_tie_zero_and_allows_throwing_back_the_up_card() -> None:
     pytest.importorskip("pyspiel")
-    tie = compare_engines.openspiel_scripted_tie()
+    tie = outcomes.openspiel_scripted_tie()
     assert tie.rediscard_legal
     assert tie.deadwood == (5, 5) and tie.returns == (0.0, 0.0)
     assert tie.rule_book == "undercut, defender scores 10"

@@ -1,6 +1,6 @@
 """The ``opponent`` bot's learned discard score (issue 24): its data file, its use, its training command.
 
-The weights are fitted to a search teacher by ``benchmarks/train_discard.py`` and shipped
+The weights are fitted to a search teacher by ``simgin/tools/train_discard.py`` and shipped
 as ``strategies/opponent_discard.json``; ``kernels.heuristic.best_discard`` applies them
 (R9, R10; the knock limit of R12, V1 and V9 decides which weights and whether ``reach``
 counts).
@@ -8,9 +8,8 @@ counts).
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,14 +23,9 @@ from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.players.registry import resolve
 from simgin.running.engine import hand_seeds, play_hand_rows
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _trainer():
-    spec = importlib.util.spec_from_file_location("train_discard", ROOT / "benchmarks" / "train_discard.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("simgin.tools.train_discard")
 
 
 def test_the_shipped_weights_are_the_bots_defaults():

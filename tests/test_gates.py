@@ -1,22 +1,16 @@
-"""``benchmarks/gates.py``: the SPRT gate of issue 24 and its RESULTS.md table."""
+"""``simgin/tools/gates.py``: the SPRT gate of issue 24 and its RESULTS.md table."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+import importlib
 
 import pytest
 from simgin.strategies.opponent import FROZEN_DISCARD, FROZEN_SPEC, spec_with
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture(scope="module")
 def gates():
-    spec = importlib.util.spec_from_file_location("gates", ROOT / "benchmarks" / "gates.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("simgin.tools.gates")
 
 
 def frozen_with(**changes: float) -> str:

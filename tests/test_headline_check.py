@@ -1,4 +1,4 @@
-"""``benchmarks/run_all.py --check`` (benchmarks/headline.py): the headline figures against RESULTS.md (issue 25).
+"""``benchmarks.run_all --check`` (benchmarks/headline.py): the headline figures against RESULTS.md (issue 25).
 
 The figures are compared as ratios against a reference workload timed in the same run, and
 a regression of more than 30% fails the check; the measuring itself is replaced by fixed
@@ -7,8 +7,7 @@ values here (the real check takes minutes).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def headline():
-    spec = importlib.util.spec_from_file_location("headline", ROOT / "benchmarks" / "headline.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["headline"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules["headline"]
+    return importlib.import_module("benchmarks.headline")
 
 
 def _old(value: float, reference: float = 1.0) -> dict:
@@ -106,7 +100,7 @@ def test_results_md_records_every_figure_the_default_check_measures_and_ci_runs_
     data = headline.recorded((ROOT / "benchmarks" / "RESULTS.md").read_text())
     for name in ("cold_start", "simple_hands", "opponent_hands", "exec_hands", "eaai_hands"):
         assert data[name]["value"] > 0 and data[name]["reference"] > 0, name
-    assert "benchmarks/run_all.py --check" in (ROOT / ".ci" / "run").read_text()
+    assert "benchmarks.run_all --check" in (ROOT / ".ci" / "run").read_text()
 
 
 def test_readme_timings_name_the_check_that_measures_them():
@@ -114,7 +108,7 @@ def test_readme_timings_name_the_check_that_measures_them():
     text = (ROOT / "README.md").read_text()
     for heading in ("## Quick start", "## Running the tests", "## Strategies in other languages"):
         section = text.split("\n" + heading + "\n", 1)[1].split("\n## ", 1)[0]
-        assert "benchmarks/run_all.py --check" in section, heading
+        assert "benchmarks.run_all --check" in section, heading
     assert "about two and a half minutes" not in text and "about a minute and a half" not in text
 
 

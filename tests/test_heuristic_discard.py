@@ -1,6 +1,6 @@
 """The ``heuristic`` bot's learned discard weights (issue 24): its data file, its defaults, its training run.
 
-``benchmarks/train_discard.py --bot heuristic`` fits the weights of the discard score
+``simgin/tools/train_discard.py --bot heuristic`` fits the weights of the discard score
 (``kernels.heuristic.best_discard``: R9, R10, R12, V1, V9) and the draw's margin (R9, R11) on
 positions of ``heuristic``'s own play, and writes ``strategies/heuristic_discard.json``, which
 ``strategies/heuristic.py`` reads for its defaults.
@@ -8,10 +8,8 @@ positions of ``heuristic``'s own play, and writes ``strategies/heuristic_discard
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,15 +21,6 @@ from simgin.kernels import heuristic as kernel, parameters as pm, rule_index as 
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.players.registry import resolve
 from simgin.running.engine import hand_seeds, play_hand_rows
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_data_file_gives_the_bots_defaults_and_the_frozen_spec_the_old_weights():
@@ -51,21 +40,22 @@ def test_the_data_file_gives_the_bots_defaults_and_the_frozen_spec_the_old_weigh
 
 
 def test_the_defaults_follow_a_changed_data_file_and_a_broken_one_is_refused(tmp_path):
-    # A copy of the module beside a copy of its data file reads that file (R9: the discard weights).
-    shutil.copy(ROOT / "strategies" / "heuristic.py", tmp_path / "heuristic.py")
+    # Parameters built from another data file take its weights as defaults (R9: the discard weights) ...
     data = json.loads(heuristic.DISCARD_MODEL.read_text())
     data["weights"]["potential"] = 3.25
     data["weights"]["draw_margin"] = -1.5
     (tmp_path / "heuristic_discard.json").write_text(json.dumps(data))
-    changed = _load("heuristic_copy", tmp_path / "heuristic.py")
-    defaults = {p.name: p.default for p in changed.PARAMETERS}
+    changed = heuristic.parameters(heuristic.discard_weights(tmp_path / "heuristic_discard.json"))
+    defaults = {p.name: p.default for p in changed}
     assert defaults["potential"] == 3.25 and defaults["draw_margin"] == -1.5
     assert {p.name: p.default for p in heuristic.PARAMETERS}["potential"] != 3.25
-    # A file without one of the learned weights stops the import with the file's name and what is expected.
+    # ... and the bot's own are those of the file beside it.
+    assert heuristic.parameters(heuristic.discard_weights()) == heuristic.PARAMETERS
+    # A file without one of the learned weights is refused with the file's name and what is expected.
     del data["weights"]["reach"]
     (tmp_path / "heuristic_discard.json").write_text(json.dumps(data))
     with pytest.raises(ValueError, match="expected exactly potential") as error:
-        _load("heuristic_broken", tmp_path / "heuristic.py")
+        heuristic.discard_weights(tmp_path / "heuristic_discard.json")
     assert "heuristic_discard.json" in str(error.value)
 
 
@@ -102,7 +92,7 @@ def test_the_draw_scores_are_what_the_bot_compares():
 
 @pytest.mark.slow  # compiles the teacher's kernels afresh (they are not cached): .ci/run runs it with the slow tests
 def test_a_heuristic_training_run_is_reproducible_and_scores_as_the_bot_does(tmp_path):
-    trainer = _load("train_discard", ROOT / "benchmarks" / "train_discard.py")
+    trainer = importlib.import_module("simgin.tools.train_discard")
     first, second, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
     for path, seed in ((first, 5), (second, 5), (other, 6)):
         arguments = ["--bot", "heuristic", "--hands", "6", "--worlds", "4", "--seed", str(seed)]

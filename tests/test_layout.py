@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Folder on disk -> its name when installed (pyproject.toml's package-dir).
 PACKAGES = {"simgin": "simgin", "reports": "simgin.reports", "strategies": "simgin.strategies"}
 #: The groups of simgin/ by job, each a package.
-GROUPS = ("base", "game", "players", "running", "statistics", "studies", "cli", "kernels")
+GROUPS = ("base", "game", "players", "running", "statistics", "studies", "cli", "kernels", "tools")
 
 
 def module_files() -> dict[str, Path]:
@@ -145,6 +145,7 @@ LAYERS = {
     "reports": 7,
     "face": 8,
     "cli": 9,
+    "tools": 10,
     "top": 10,
 }
 

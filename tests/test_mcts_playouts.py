@@ -9,7 +9,7 @@ playouts, and ``strategies.mcts.FROZEN_SPEC`` plays exactly as the bot did befor
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -148,13 +148,10 @@ def test_the_frozen_spec_keeps_least_deadwood_playouts_and_the_learned_one_the_o
 
 
 def _row_hashes():
-    spec = importlib.util.spec_from_file_location("row_hashes", ROOT / "benchmarks" / "row_hashes.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("simgin.tools.row_hashes")
 
 
-#: Rows of ``mcts`` before issue 24's playout policy (revision 8f04393), from ``benchmarks/row_hashes.py``.
+#: Rows of ``mcts`` before issue 24's playout policy (revision 8f04393), from ``simgin/tools/row_hashes.py``.
 BEFORE = {
     ("mcts", "simple", "oklahoma"): "cf1b1e9e5ca4d42b03dd250595be5d3e088d1445f8757d8a155a923250763d9f",
     ("opponent", "mcts", "modern"): "a2c8d471ce0641fbe41078136cd1339e04d68b768c203d20a36dcd02783176a5",

@@ -1,4 +1,4 @@
-"""``benchmarks/run_all.py --check`` catches figures stated in words that went stale (issue 32 item 21).
+"""``benchmarks.run_all --check`` catches figures stated in words that went stale (issue 32 item 21).
 
 benchmarks/stated.py reads each figure the README and RESULTS.md state in prose and sets it against the figure
 measured now. The measuring (minutes) is replaced by the figures the issue measured; the slow test plays the quick
@@ -8,7 +8,6 @@ start's tournament and checks the README's ratings against it.
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,12 +19,7 @@ RESULTS = (ROOT / "benchmarks" / "RESULTS.md").read_text()
 
 @pytest.fixture(scope="module")
 def stated():
-    spec = importlib.util.spec_from_file_location("stated", ROOT / "benchmarks" / "stated.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["stated"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules["stated"]
+    return importlib.import_module("benchmarks.stated")
 
 
 #: The README's figures of 2026-12-02, as issue 32 item 21 found them.
@@ -95,10 +89,7 @@ def test_the_readmes_ratings_are_those_of_its_quick_start() -> None:
     """The quick start's tournament as written (same seed, any number of workers: the same ratings)."""
     import simgin
 
-    spec = importlib.util.spec_from_file_location("stated_slow", ROOT / "benchmarks" / "stated.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["stated_slow"] = module
-    spec.loader.exec_module(module)
+    module = importlib.import_module("benchmarks.stated")
     result = simgin.tournament(["simple", "greedy", "heuristic", "opponent"], games=200, rules="eaai")
     ratings = {row["player"]: row["rating"] for row in result.to_json()["ratings"]}
     played = {"ratings": ratings, "tournament_cpu": 30.0, "report_cpu": 4.0}  # CPU seconds: the check measures them

@@ -206,7 +206,7 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
 def deadwood_draw_scores(hand, top, suit_deadwood):
     """``heuristic``'s two sides of the draw (R9, R11), before its margin: (the least deadwood a discard
     leaves after taking the pile's top card ``top``, the deadwood of ``hand`` now). Also the draw scores
-    of ``benchmarks/train_discard.py --bot heuristic``."""
+    of ``simgin/tools/train_discard.py --bot heuristic``."""
     work = np.empty(52, np.int64)
     return discard_deadwoods(hand | (1 << top), suit_deadwood, work), deadwood_of_mask(hand, suit_deadwood)
 
@@ -215,7 +215,7 @@ def deadwood_draw_scores(hand, top, suit_deadwood):
 def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
     """``opponent``'s two sides of the draw (R9, R11), before its margin: (the best discard score after
     taking the pile's top card, the sum over unseen cards of their chance to arrive times the best score
-    after drawing them, the sum of those chances). Also the draw scores of ``benchmarks/train_discard.py``."""
+    after drawing them, the sum of those chances). Also the draw scores of ``simgin/tools/train_discard.py``."""
     work = np.empty(52, np.int64)
     p = np.empty(52)
     live = np.empty(52)

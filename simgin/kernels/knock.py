@@ -17,7 +17,7 @@ the game as it stands (``kernels/payoff.py``):
   force are added to those points, so one model serves every rule set: a larger undercut
   bonus makes playing on worth more, a smaller gin bonus less.
 
-The model's coefficients were fitted on Monte Carlo playouts (``benchmarks/fit_knock_model.py``
+The model's coefficients were fitted on Monte Carlo playouts (``simgin/tools/fit_knock_model.py``
 writes them): at knock decisions met in games of ``mcts`` against ``simple`` under the standard
 and Oklahoma rules, 300 sampled worlds each were played out both ways.
 """

@@ -299,7 +299,7 @@ def draw_values(
 
     Passing on the first turn leaves the offer to the other player; each playout's result is valued in
     the game (``kernels.payoff.result_value``); ``params`` and ``context`` are the playouts' (:func:`play_out`).
-    Also the draw teacher of ``benchmarks/train_discard.py``.
+    Also the draw teacher of ``simgin/tools/train_discard.py``.
     """
     case = context.copy()
     scratch = playout_scratch()

@@ -59,10 +59,10 @@ included; its ``draw_margin`` is chosen and checked on the draw positions as abo
 
 Run from the repository root::
 
-    python benchmarks/train_discard.py --seed 20261202 --fit knock --write   # the shipped file (its "command")
-    python benchmarks/train_discard.py --bot heuristic --seed 20261202 --fit knock --write  # heuristic's
-    python benchmarks/train_discard.py --fit knock --fit gin_only --fit draw  # fit every part, print only
-    python benchmarks/train_discard.py --hands 20 --worlds 16               # a smoke test
+    python -m simgin.tools.train_discard --seed 20261202 --fit knock --write   # the shipped file (its "command")
+    python -m simgin.tools.train_discard --bot heuristic --seed 20261202 --fit knock --write  # heuristic's
+    python -m simgin.tools.train_discard --fit knock --fit gin_only --fit draw  # fit every part, print only
+    python -m simgin.tools.train_discard --hands 20 --worlds 16               # a smoke test
 """
 
 from __future__ import annotations
@@ -74,13 +74,6 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from simgin.strategies import heuristic as _heuristic_bot, opponent as _opponent_bot
-from simgin.strategies.compiled import cards_to_mask, fill_table, parameter_vector
-from simgin.strategies.opponent import (
-    DISCARD_MODEL,
-    DISCARD_MODEL_FORMAT,
-    FROZEN_SPEC,
-)
 
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive
@@ -93,6 +86,13 @@ from simgin.kernels.parameters import HAND_QUALITY, NAMES, PARAMETER_CAPACITY
 from simgin.kernels.payoff import result_value
 from simgin.kernels.showdown import SUIT_VALUE
 from simgin.players.registry import resolve
+from simgin.strategies import heuristic as _heuristic_bot, opponent as _opponent_bot
+from simgin.strategies.compiled import cards_to_mask, fill_table, parameter_vector
+from simgin.strategies.opponent import (
+    DISCARD_MODEL,
+    DISCARD_MODEL_FORMAT,
+    FROZEN_SPEC,
+)
 
 #: The features of a discard, in the order of the fitted weights (``kernels.heuristic.best_discard``).
 FEATURES = (
@@ -573,8 +573,8 @@ def main(argv: list[str] | None = None) -> None:
         "format": DISCARD_MODEL_FORMAT,
         "bot": args.bot,
         "what": f"weights of the {args.bot} bot's discard score, fitted to a search teacher "
-        "(benchmarks/train_discard.py)",
-        "command": "python benchmarks/train_discard.py"
+        "(simgin/tools/train_discard.py)",
+        "command": "python -m simgin.tools.train_discard"
         + (f" --bot {args.bot}" if args.bot != "opponent" else "")
         + f" --hands {args.hands} --worlds {args.worlds} --seed {args.seed}"
         + "".join(f" --fit {regime}" for regime in args.fit or ())

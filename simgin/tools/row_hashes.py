@@ -7,8 +7,8 @@ partnership tables, and prints one SHA-256 per case and one over all of them. Ru
 revision before a change and after it, and compare (``--out FILE`` writes JSON; ``--compare
 FILE`` checks against such a file and exits non-zero on any difference)::
 
-    python benchmarks/row_hashes.py --out before.json     # on the old revision
-    python benchmarks/row_hashes.py --compare before.json # on the new one
+    python -m simgin.tools.row_hashes --out before.json     # on the old revision
+    python -m simgin.tools.row_hashes --compare before.json # on the new one
 
 ``mcts`` plays fewer hands and games (about 12 ms per decision).
 
@@ -16,7 +16,7 @@ A change of a bot's defaults that keeps its old play as a parameter set is check
 ``--play NAME=SPEC``: the cases keep the name (so they compare with the old file), and the bot
 named plays as SPEC::
 
-    python benchmarks/row_hashes.py --compare before.json --play "mcts=mcts:playout_policy=0,..."
+    python -m simgin.tools.row_hashes --compare before.json --play "mcts=mcts:playout_policy=0,..."
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ the same) before it reports it.
 
 Run from the repository root::
 
-    python benchmarks/gates.py opponent --frozen
-    python benchmarks/gates.py heuristic --frozen --seed 24 --record "heuristic: learned discard weights"
-    python benchmarks/gates.py NEW OLD --presets standard,oklahoma,straight --seed 12 --record "learned discard"
+    python -m simgin.tools.gates opponent --frozen
+    python -m simgin.tools.gates heuristic --frozen --seed 24 --record "heuristic: learned discard weights"
+    python -m simgin.tools.gates NEW OLD --presets standard,oklahoma,straight --seed 12 --record "learned discard"
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ import platform
 from pathlib import Path
 
 import numpy as np
-from simgin.strategies import heuristic, opponent
 
 import simgin
 from simgin.game.rules import Rules
 from simgin.running.engine import hand_seeds, play_hand_rows
+from simgin.strategies import heuristic, opponent
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "RESULTS.md"
 START, END = "<!-- gates:start -->", "<!-- gates:end -->"
 SPECS_START, SPECS_END = "<!-- gate-specs:start -->", "<!-- gate-specs:end -->"
 DEFAULT_PRESETS = ("standard", "oklahoma", "straight")

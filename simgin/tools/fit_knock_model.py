@@ -21,9 +21,9 @@ by a model of how the hand then ends, fitted here:
 Run from the repository root (the collection plays ``mcts``, about 30 ms a knock situation
 with 300 worlds, so the default takes some minutes on two cores)::
 
-    python benchmarks/fit_knock_model.py                 # collect, fit and print the coefficients
-    python benchmarks/fit_knock_model.py --write         # ... and write them into simgin/kernels/knock.py
-    python benchmarks/fit_knock_model.py --games 4 --worlds 50 --print-only   # a smoke test
+    python -m simgin.tools.fit_knock_model                 # collect, fit and print the coefficients
+    python -m simgin.tools.fit_knock_model --write         # ... and write them into simgin/kernels/knock.py
+    python -m simgin.tools.fit_knock_model --games 4 --worlds 50 --print-only   # a smoke test
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from simgin.strategies.compiled import cards_to_mask, fill_table
 
 from simgin.game.melds import deadwood
 from simgin.game.reference_engine import play_game
@@ -53,8 +52,9 @@ from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT, SUIT_VALUE, score_hand
 from simgin.players.registry import resolve
 from simgin.running.engine import hand_seeds
+from simgin.strategies.compiled import cards_to_mask, fill_table
 
-KNOCK_PY = Path(__file__).resolve().parent.parent / "simgin" / "kernels" / "knock.py"
+KNOCK_PY = Path(__file__).resolve().parent.parent / "kernels" / "knock.py"
 #: Columns of a situation's record: the five shares and the four mean points (share-weighted).
 GIN, UNDERCUT, KNOCK, OPPONENT_GIN, DEAD = range(5)
 GIN_POINTS, UNDERCUT_POINTS, KNOCK_POINTS, OPPONENT_GIN_POINTS = range(5, 9)

@@ -34,15 +34,16 @@ hands printed in each engine's own card names are the same cards; :func:`check_e
 verifies that against the engine's own naming function before any check runs.
 
 The engines are called as libraries (``pip install open-spiel rlcard``); nothing of theirs is
-copied here. Run through ``benchmarks/compare_engines.py``, or alone::
+copied here. Run through ``benchmarks.compare_engines``, or alone::
 
-    python benchmarks/compare_crossval.py            # 100,000 uniform + 20,000 dense hands per size
-    python benchmarks/compare_crossval.py --quick    # 2,000 + 500 (a smoke test)
+    python -m benchmarks.compare_engines.crossval            # 100,000 uniform + 20,000 dense hands per size
+    python -m benchmarks.compare_engines.crossval --quick    # 2,000 + 500 (a smoke test)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
 import sys
 import time
@@ -191,13 +192,8 @@ def going_out_of(deadwood_after: dict[int, int], knock_limit: int = KNOCK_LIMIT)
 
 
 def _reference() -> Any:
-    """``tests/reference.py``: the brute force that is the rule book in code."""
-    tests = str(ROOT / "tests")
-    if tests not in sys.path:
-        sys.path.insert(0, tests)
-    import reference
-
-    return reference
+    """``tests/reference.py``: the brute force that is the rule book in code (run from the repository root)."""
+    return importlib.import_module("tests.reference")
 
 
 def rule_book_deadwood(hand: Sequence[int]) -> int:

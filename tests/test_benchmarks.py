@@ -1,0 +1,122 @@
+"""``benchmarks/`` is a suite (issue 33 item 3): one harness, every benchmark run by ``benchmarks.run_all``,
+no ``sys.path`` edits, and no test loads a project file by its path."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from benchmarks import harness, run_all
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def package_modules() -> set[str]:
+    """The modules and packages directly in benchmarks/, by name."""
+    names = {path.stem for path in BENCHMARKS.glob("*.py") if path.stem != "__init__"}
+    return names | {path.parent.name for path in BENCHMARKS.glob("*/__init__.py")}
+
+
+def test_run_all_runs_every_benchmark_in_the_folder() -> None:
+    suite = {benchmark.module for benchmark in run_all.SUITE}
+    assert suite.isdisjoint(run_all.HELPERS)
+    assert package_modules() == suite | run_all.HELPERS
+    assert len(suite) == len(run_all.SUITE), "a benchmark listed twice"
+
+
+@pytest.mark.parametrize("benchmark", run_all.SUITE, ids=lambda benchmark: benchmark.module)
+def test_every_benchmark_takes_the_common_flags(benchmark, capsys) -> None:
+    """``main(argv)`` with ``--quick`` (and ``--write`` where it writes a section), as run_all calls it."""
+    module = importlib.import_module(f"benchmarks.{benchmark.module}")
+    assert list(inspect.signature(module.main).parameters) == ["argv"]
+    with pytest.raises(SystemExit) as done:
+        module.main(["--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    assert "--quick" in shown
+    assert ("--write" in shown) == benchmark.writes, benchmark.module
+
+
+def test_no_benchmark_or_test_edits_the_path_or_loads_a_file_by_path() -> None:
+    sources = [*BENCHMARKS.rglob("*.py"), *(ROOT / "tests").glob("*.py"), *(ROOT / "simgin" / "tools").glob("*.py")]
+    for path in sources:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                name = ast.unparse(node)
+                assert name not in ("sys.path.insert", "sys.path.append"), f"{path.name}: {name}"
+                assert node.attr != "spec_from_file_location", f"{path.name} loads a file by its path"
+
+
+def test_the_shipped_data_pipelines_and_gates_are_importable_tools() -> None:
+    for name in ("train_discard", "fit_knock_model", "gates", "row_hashes"):
+        assert not (BENCHMARKS / f"{name}.py").exists(), name
+        assert callable(importlib.import_module(f"simgin.tools.{name}").main), name
+
+
+def test_a_section_is_written_between_its_markers_only(tmp_path: Path) -> None:
+    results = tmp_path / "RESULTS.md"
+    head = "# simgin benchmarks\n\nsome table\n\n## Other (issue 5)\n\n<!-- other:start -->\nx\n<!-- other:end -->\n"
+    results.write_text(head)
+    harness.write_section("compare", "Compared", "first", results)
+    text = results.read_text()
+    assert text == head.rstrip("\n") + "\n\n## Compared\n\n<!-- compare:start -->\nfirst\n<!-- compare:end -->\n"
+    harness.write_section("compare", "Compared", "second", results)
+    assert results.read_text() == text.replace("first", "second")
+    assert harness.read_section("compare", results) == "second"
+    assert harness.read_section("missing", results) is None
+    results.write_text("before\n<!-- compare:start -->\nold\n<!-- compare:end -->\nafter\n")
+    harness.write_section("compare", "Compared", "new", results)
+    assert results.read_text() == "before\n<!-- compare:start -->\nnew\n<!-- compare:end -->\nafter\n"
+
+
+def _fake(monkeypatch, name: str, main) -> run_all.Benchmark:
+    module = types.ModuleType(f"benchmarks.{name}")
+    module.main = main
+    monkeypatch.setitem(sys.modules, f"benchmarks.{name}", module)
+    return run_all.Benchmark(name, "a fake")
+
+
+def test_a_skipped_or_failing_benchmark_is_reported_and_the_rest_still_run(monkeypatch, capsys) -> None:
+    seen = []
+
+    def skip(argv):
+        raise harness.Skip("needs Java")
+
+    def fail(argv):
+        raise RuntimeError("broken")
+
+    def ok(argv):
+        seen.append(argv)
+
+    skipped = run_all.run_one(_fake(monkeypatch, "fake_skip", skip), quick=True, write=False)
+    failed = run_all.run_one(_fake(monkeypatch, "fake_fail", fail), quick=False, write=True)
+    ran = run_all.run_one(_fake(monkeypatch, "fake_ok", ok), quick=False, write=True)
+    quick = run_all.run_one(_fake(monkeypatch, "fake_ok", ok), quick=True, write=False)
+    assert (skipped.status, skipped.detail) == ("skipped", "needs Java")
+    assert (failed.status, failed.detail) == ("failed", "RuntimeError: broken")
+    assert ran.status == quick.status == "ran"
+    assert seen == [["--write"], ["--quick"]]
+    table = run_all.summary([skipped, failed, ran], quick=True)
+    assert "| `fake_skip` | a fake | skipped: needs Java |" in table
+    assert "| `fake_fail` | a fake | failed: RuntimeError: broken |" in table
+
+
+def test_run_all_refuses_an_unknown_benchmark(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        run_all.main(["--only", "bench_nothing"])
+    assert done.value.code == 2
+    assert "unknown benchmark bench_nothing; choose from bench_melds" in capsys.readouterr().err
+
+
+def test_a_skip_run_alone_stops_with_its_message() -> None:
+    """Run alone (``python -m benchmarks.NAME``), a benchmark that cannot run exits 1 with what it needs."""
+    skip = harness.Skip("needs OpenSpiel")
+    assert isinstance(skip, SystemExit) and skip.code == "needs OpenSpiel"
