@@ -207,6 +207,12 @@ def test_exec_players_are_labelled_by_their_handshake_name_and_columns_align():
     assert len({len(line) for line in [header, *body]}) == 1  # one width for every row of the table
     ratings = [line for line in table.stdout.splitlines() if "rank " in line]
     assert len({line.index("(") for line in ratings}) == 1
+    # The labels come from the library (issue 33): a Python caller gets the ones the CLI prints.
+    import simgin
+
+    played = simgin.match(bot, "random", hands=4, workers=1)
+    assert played.labels() == {bot: "simple-example", "random": "random"}
+    assert played.labels(ask=False) == {bot: bot, "random": "random"}  # no program started
 
 
 def test_strategy_typos_get_did_you_mean_in_every_command():

@@ -136,6 +136,9 @@ def test_forfeit_completes_a_run_of_hands_and_counts_each_forfeit(bot):
     )
     hands = sorted(record["hand"] for record in records)
     assert hands == [record["hand"] for record in records], "listed in play order"
+    # The library sums them by player (issue 33: Python callers get what the CLI prints).
+    assert result.forfeits_by_player() == {bot: len(records), "simple": 0}
+    assert result.forfeit_records() == records
     for record in records:
         assert record["player"] == bot and record["opponent"] == "simple" and record["decision"] == "discard"
         hand_seed, dealer, players = runner.locate_hand(result.config, record["hand"])
@@ -428,3 +431,17 @@ def test_tune_counts_the_forfeits_of_its_final_measurement(bot):
     line = next(line for line in result.output.splitlines() if "forfeits (illegal moves)" in line)
     assert line.startswith("  forfeits (illegal moves) in the final measurement: heuristic 0, the pool ")
     assert int(line.rsplit(" ", 1)[1]) > 0
+
+
+def test_a_match_and_a_tournament_count_forfeits_by_player(bot):
+    """``MatchResult.forfeits()`` and ``TournamentResult.forfeits()``: each player's forfeits over every pairing
+    (R23: an illegal move is never played; under forfeit its player loses the hand)."""
+    import simgin
+
+    match = simgin.match(bot, "simple", hands=40, seed=3, workers=1, on_illegal="forfeit")
+    assert match.forfeits() == {bot: int(match.run.tallies[0]["forfeits_a"]), "simple": 0}
+    assert match.forfeits()[bot] > 0
+    table = simgin.tournament([bot, "simple", "random"], hands=40, seed=3, workers=1, on_illegal="forfeit")
+    counts = table.forfeits()
+    assert set(counts) == {bot, "simple", "random"} and counts["simple"] == counts["random"] == 0
+    assert counts[bot] == sum(int(t["forfeits_a"]) for t in table.run.tallies)  # bot is named first: side a

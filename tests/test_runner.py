@@ -166,7 +166,7 @@ def test_locate_hand_matches_the_run():
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"hands": 0}, "at least 1"),
+        ({"hands": 0}, "hands=0: must be between 1 and 1,000,000,000,000 per pairing"),
         ({"hands": 7}, "even"),
         ({"games": 4}, "exactly one"),
         ({"players": ("simple",)}, "two players"),

@@ -463,7 +463,7 @@ def test_help_examples_run_as_written(tmp_path, monkeypatch):
         (["--games", "8", "--hands", "8"], "give --games or --hands, not both"),
         (["--popsize", "1"], "--popsize 1: must be at least 2"),
         (["--against", "nobody"], "unknown strategy 'nobody'"),
-        (["--workers", "0"], "--workers 0: must be at least 1"),
+        (["--workers", "0"], "--workers 0: must be between 1 and"),
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     ],
 )

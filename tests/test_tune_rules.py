@@ -619,7 +619,9 @@ def test_help_examples_run_as_written(tmp_path, monkeypatch):
         (["--games", "7"], "--games 7: must be an even number >= 2"),
         (["--final", "3"], "--final 3: must be an even number >= 2"),
         (["--games", "8", "--hands", "8"], "give --games or --hands, not both"),
-        (["--workers", "0"], "--workers 0: workers=0: must be between 1 and"),
+        (["--workers", "0"], "--workers 0: must be between 1 and"),
+        # Where the trials run is declared and checked as for every command (issue 33): --scheduler too.
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     ],
 )
 def test_bad_input_is_a_one_line_error(args, message):
@@ -811,6 +813,17 @@ def test_same_result_on_dask(real):
     pytest.importorskip("distributed")
     result, _ = real
     assert without_timing(tune_rules(*REAL, workers=2, backend="dask", **TINY)) == without_timing(result)
+
+
+@pytest.mark.slow
+def test_same_result_on_a_running_dask_cluster(real):
+    """``scheduler``: the trials go to a cluster that is already running (issue 33: tune-rules takes
+    --scheduler as every other command that plays hands does), with the same result."""
+    distributed = pytest.importorskip("distributed")
+    result, _ = real
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = tune_rules(*REAL, workers=1, backend="dask", scheduler=cluster.scheduler_address, **TINY)
+    assert without_timing(remote) == without_timing(result)
 
 
 def test_an_edited_or_damaged_record_is_played_again_with_a_notice(real, tmp_path):

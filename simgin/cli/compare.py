@@ -21,7 +21,9 @@ from simgin.cli.options import (
     on_illegal_option,
     out_option,
     program_settings,
+    quiet_option,
     rules_options,
+    seed_option,
     user_error,
     warn_overridden,
 )
@@ -47,12 +49,12 @@ from simgin.game.rules import Rules
 )
 @click.option("--max-games", type=int, default=20_000, show_default=True, help="Stop undecided after this many games.")
 @click.option("--batch", type=int, default=25, show_default=True, help="Deal pairs per batch between checks.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@seed_option()
 @execution_options
 @out_option("Results directory (new or empty, or one of an earlier run to resume).")
 @decision_timeout_option
 @on_illegal_option
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option
 @rules_options
 @json_option
 def compare(

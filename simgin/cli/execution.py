@@ -26,6 +26,7 @@ from simgin.cli.options import (
     warn_overridden,
 )
 from simgin.game.rules import Rules
+from simgin.players.labels import display_labels
 from simgin.statistics.formats import percent
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -146,6 +147,32 @@ def progress_display(
             bar.__exit__(None, None, None)
 
 
+@contextlib.contextmanager
+def evaluation_progress(quiet: bool, describe: Callable[[Any], str]) -> Iterator[Callable[[Any, int, int], None]]:
+    """The progress callback of a search (``tune``, ``tune-rules``): a bar on a terminal, one step per evaluation,
+    labelled with the time so far and ``describe(evaluation)``; nothing when ``quiet`` or not a terminal."""
+    show = not quiet and sys.stderr.isatty()
+    started = time.perf_counter()
+    bar: Any = None
+
+    def progress(evaluation: Any, done: int, total: int) -> None:
+        nonlocal bar
+        if not show:
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="evaluations", file=sys.stderr, show_eta=True)
+            bar.__enter__()
+        bar.length = total
+        bar.label = f"evaluations ({time.perf_counter() - started:.0f} s, {describe(evaluation)})"
+        bar.update(1)
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+
 def finished_files(folder: Path) -> int:
     """How many finished records (``*.json``, each written whole) ``folder`` holds; 0 when it cannot be read."""
     try:
@@ -200,7 +227,7 @@ def show_table_match(result: Any, as_json: bool, partial: bool) -> None:
     summary = result.summary
     name_column = "player" if config.table == "three" else "team"
     click.echo(f"{config.table} table: {data['games']:,} games, {data['hands']:,} hands, seed {data['seed']}")
-    labels = player_labels(config.players, ask=not partial)
+    labels = display_labels(config.players, ask=not partial)
     rows = summary.to_dict(orient="records")
     names = [
         labels.get(row[name_column], row[name_column])
@@ -288,38 +315,6 @@ def save_result_json(out: Path | None, data: Callable[[], dict[str, Any]]) -> No
         raise user_error("", error) from None
 
 
-#: The longest label a program's handshake NAME gives a text column.
-MAX_LABEL = 32
-
-
-def player_labels(players: Sequence[str], ask: bool = True) -> dict[str, str]:
-    """The label of each player in text columns: an ``exec:`` program's handshake NAME (its spec is a
-    whole command line), an ``eaai:`` player's class name, else the spec itself.
-
-    A NAME is asked for once per program (it is started, shakes hands and ends); a program that
-    gives none, fails, or gives the name of another player keeps its spec, so no two players
-    share a label. JSON keeps the specs. With ``ask`` false (a partial result after Ctrl-C) no
-    program is started and ``exec:`` players keep their specs.
-    """
-    from simgin.players import programs as process_strategy
-    from simgin.players.registry import is_program
-
-    labels: dict[str, str] = {}
-    for spec in dict.fromkeys(players):
-        label = spec
-        if spec.strip().startswith(process_strategy.PREFIX) and ask:
-            try:
-                name = process_strategy.handshake_name(spec)
-            except (process_strategy.ProgramError, ValueError, OSError):
-                name = ""
-            label = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_LABEL] or spec
-        elif is_program(spec) and not spec.strip().startswith(process_strategy.PREFIX):
-            label = spec.rpartition(":")[2].strip() or spec
-        labels[spec] = label
-    taken = list(labels.values())
-    return {spec: spec if taken.count(label) > 1 else label for spec, label in labels.items()}
-
-
 def timing_line(result: Any, seconds: float) -> str:
     """Time and throughput of what this command played (D17): resumed chunks are not counted, and a
     run read back whole says so instead of a rate."""
@@ -344,12 +339,8 @@ def forfeit_lines(result: Any) -> list[str]:
     if config.on_illegal != "forfeit" or config.table != "pairs":
         return []
     unit = "games" if config.mode == "games" else "hands"
-    counts: dict[str, int] = {name: 0 for name in config.players}
-    listed: list[dict[str, Any]] = []
-    for (i, j), tally in zip(config.pairings, result.tallies, strict=True):
-        counts[config.players[i]] += int(tally["forfeits_a"])
-        counts[config.players[j]] += int(tally["forfeits_b"])
-        listed += tally.forfeits
+    counts = result.forfeits_by_player()
+    listed = result.forfeit_records()
     shown = ", ".join(f"{name} {count:,}" for name, count in counts.items())
     lines = [f"  forfeits (illegal moves, --on-illegal forfeit), {unit} lost: {shown}"]
     for record in listed[:MAX_FORFEIT_LINES]:

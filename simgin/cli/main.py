@@ -31,6 +31,7 @@ from simgin.cli.options import (
     echo_json,
     json_option,
     one_line,
+    preset_option,
     read_cards,
     rules_options,
     set_option,
@@ -285,13 +286,7 @@ def rules_command(preset: str | None, settings: Sequence[str], table: str | None
 
 @main.command("strategies")
 @click.argument("spec", required=False, metavar="[SPEC]")
-@click.option(
-    "--rules",
-    "preset",
-    default=None,
-    metavar="PRESET",
-    help=f"With SPEC: also what the bot reads from these rules ({', '.join(Rules.PRESETS)}).",
-)
+@preset_option(f"With SPEC: also what the bot reads from these rules ({', '.join(Rules.PRESETS)}).", default=None)
 @set_option
 @json_option
 def strategies_command(spec: str | None, preset: str | None, settings: Sequence[str], as_json: bool) -> None:

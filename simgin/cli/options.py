@@ -94,17 +94,32 @@ def set_option(func: F) -> F:
     )(func)
 
 
+def preset_option(help_text: str | None = None, default: str | None = "standard") -> Callable[[F], F]:
+    """``--rules PRESET`` (passed on as ``preset``), with the command's own help where it means more."""
+    return click.option(
+        "--rules",
+        "preset",
+        default=default,
+        show_default=default is not None,
+        metavar="PRESET",
+        help=help_text or f"Rules preset: {', '.join(Rules.PRESETS)}.",
+    )
+
+
+def seed_option(help_text: str = "Seed of the run: same seed, same results.") -> Callable[[F], F]:
+    """``--seed N`` (default 0), with what the seed fixes in this command."""
+    return click.option("--seed", type=int, default=0, show_default=True, help=help_text)
+
+
+def quiet_option(func: F) -> F:
+    """Add ``--quiet``: no progress bar (there is none either when stderr is not a terminal)."""
+    return click.option("--quiet", is_flag=True, help="No progress bar.")(func)
+
+
 def rules_options(func: F) -> F:
     """Add ``--rules PRESET`` and ``--set KEY=VALUE``; the command receives ``rules: Rules``."""
 
-    @click.option(
-        "--rules",
-        "preset",
-        default="standard",
-        show_default=True,
-        metavar="PRESET",
-        help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
-    )
+    @preset_option()
     @set_option
     @functools.wraps(func)
     def wrapper(*args: Any, preset: str, settings: Sequence[str], **kwargs: Any) -> Any:
@@ -208,14 +223,38 @@ def execution_options(func: F) -> F:
     return func
 
 
+def search_options(budget: str, games: str, hands: str, final: str) -> Callable[[F], F]:
+    """The size of a search (``tune``, ``tune-rules``): ``--budget``, ``--games``, ``--hands``, ``--final``, each
+    with the search's own help, and ``--out`` (the evaluations' directory, so a rerun resumes)."""
+    options = [
+        click.option("--budget", type=int, default=None, help=budget),
+        click.option("--games", type=int, default=None, help=games),
+        click.option("--hands", type=int, default=None, help=hands),
+        click.option("--final", type=int, default=None, help=final),
+    ]
+
+    def decorate(func: F) -> F:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+search_out_option = click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
+)
+
+
 def run_options(func: F) -> F:
     """The options shared by match and tournament."""
     options = [
         click.option("--hands", type=int, default=None, help="Hands per pairing (independent deals)."),
         click.option("--games", type=int, default=None, help="Games to the target score per pairing."),
-        click.option(
-            "--seed", type=int, default=0, show_default=True, help="Seed of the run: same seed, same results."
-        ),
+        seed_option(),
         click.option(
             "--duplicate/--no-duplicate",
             default=True,
@@ -227,7 +266,7 @@ def run_options(func: F) -> F:
         click.option("--hand-log", is_flag=True, help="Also write every hand to Parquet files in --out."),
         decision_timeout_option,
         on_illegal_option,
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        quiet_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -262,25 +301,33 @@ def program_settings(decision_timeout: float):
 
 
 def check_counts(hands: int | None, games: int | None) -> None:
-    from simgin.running.runner import MAX_GAMES, MAX_HANDS
+    """--hands and --games: not both, each within the bounds a run takes (:func:`running.config.check_bounds`)."""
+    from simgin.running.config import COUNT_BOUND, MOST_UNITS
 
     if hands is not None and games is not None:
         raise click.UsageError("give --hands or --games, not both")
-    for name, value, most in (("--hands", hands, MAX_HANDS), ("--games", games, MAX_GAMES)):
-        check_range(name, value, 1, most)
+    for mode, value in (("hands", hands), ("games", games)):
+        check_range(f"--{mode}", value, 1, MOST_UNITS[mode], COUNT_BOUND)
 
 
 def check_range(name: str, value: int | None, low: int, high: int, what: str = "") -> None:
-    """A one-line error naming the option, its value and the allowed range unless ``low <= value <= high``."""
-    if value is not None and not low <= value <= high:
-        raise click.ClickException(f"{name} {value}: must be between {low:,} and {high:,}{what}")
+    """A one-line error naming the option, its value and the allowed range unless ``low <= value <= high``
+    (the library's wording: :func:`simgin.running.config.check_bounds`)."""
+    from simgin.running.config import check_bounds
+
+    if value is not None:
+        try:
+            check_bounds(f"{name} {value}", value, low, high, what)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
 
 
 def check_run_options(workers: int | None, seed: int, backend: str, scheduler: str | None) -> None:
     """Bounds of --workers and --seed, checked before anything is allocated."""
     from simgin.running import runner
+    from simgin.running.config import SEED_BOUND
 
-    check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
+    check_range("--seed", seed, 0, runner.MAX_SEED, SEED_BOUND)
     if scheduler and backend != "dask":
         raise click.ClickException("--scheduler needs --backend dask")
     if workers is not None:

@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from simgin.cli.options import build_rules, echo_json, json_option, set_option, user_error
-from simgin.game.rules import Rules
+from simgin.cli.options import build_rules, echo_json, json_option, preset_option, seed_option, set_option, user_error
 
 
 @click.command()
@@ -39,18 +38,11 @@ from simgin.game.rules import Rules
     "or tournament: the first-named player against an even pairing.",
 )
 @click.option("--baseline", default=None, metavar="SWITCH=VALUE,...", help="The sweep's baseline cell (with --grid).")
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
-)
+@preset_option()
 @set_option
 @click.option("--games", type=int, default=None, help="Games per pairing (and cell) of the pilot run (default 200).")
 @click.option("--hands", type=int, default=None, help="Hands per pairing (and cell) of the pilot run instead.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the pilot run.")
+@seed_option("Seed of the pilot run.")
 @click.option("--workers", type=int, default=None, help="Worker processes for the pilot (default: all cores).")
 @json_option
 def plan(

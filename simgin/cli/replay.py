@@ -61,6 +61,7 @@ def replay(
     from simgin.game import reference_engine
     from simgin.game.rules import GAME_SWITCHES
     from simgin.running import runner
+    from simgin.running.config import SEED_BOUND
     from simgin.running.replay import locate_replay
 
     in_game = _replay_scores(scores, hand_seed)
@@ -82,7 +83,7 @@ def replay(
         if seed is None or hand_index is None:
             raise click.UsageError("give --seed S and --hand K, or --hand-seed")
         check_range("--hand", hand_index, 0, runner.MAX_HANDS - 1)
-        check_range("--seed", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
+        check_range("--seed", seed, 0, runner.MAX_SEED, SEED_BOUND)
     else:
         given = [name for name, value in (("--seed", seed), ("--hand", hand_index)) if value is not None]
         if given:

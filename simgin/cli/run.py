@@ -18,7 +18,6 @@ from simgin.cli.execution import (
     partial_json,
     partial_line,
     percent_or_dash,
-    player_labels,
     save_result_json,
     table_match,
     table_players,
@@ -33,6 +32,7 @@ from simgin.cli.options import (
 )
 from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
+from simgin.players.labels import display_labels
 from simgin.statistics.formats import p_value
 from simgin.statistics.ratings import bootstrap_label
 
@@ -87,7 +87,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
         return
     if partial:
         click.echo(partial_line(result))
-    labels = player_labels(result.config.players, ask=not partial)
+    labels = display_labels(result.config.players, ask=not partial)
     a, b = (labels[player] for player in result.config.players)
     unit = "games" if result.config.mode == "games" else "hands"
     click.echo(f"{a} vs {b}: {data['hands']:,} hands, {data['games']:,} games, seed {data['seed']}")
@@ -168,14 +168,14 @@ def _show_tournament_partial(result: Any, as_json: bool) -> None:
         echo_json(jsonable(data | {"partial": partial_json(result)}))
         return
     click.echo(partial_line(result))
-    click.echo(_tournament_table(result, player_labels(result.config.players, ask=False)))
+    click.echo(_tournament_table(result, display_labels(result.config.players, ask=False)))
 
 
 def _tournament_table(result: Any, labels: dict[str, str] | None = None) -> str:
     columns = ["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "points_per_hand", "hands", "games"]
     if result.config.on_illegal == "forfeit":
         columns.append("forfeits")
-    labels = labels or player_labels(result.config.players)
+    labels = labels or display_labels(result.config.players)
     table = result.summary[columns].copy()
     for column in ("player", "opponent"):
         table[column] = [labels.get(spec, spec) for spec in table[column]]
@@ -183,7 +183,7 @@ def _tournament_table(result: Any, labels: dict[str, str] | None = None) -> str:
 
 
 def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
-    labels = player_labels(result.config.players)
+    labels = display_labels(result.config.players)
     click.echo(_tournament_table(result, labels))
     for line in forfeit_lines(result):
         click.echo(line)

@@ -22,6 +22,7 @@ from simgin.cli.options import (
     build_rules,
     echo_json,
     json_option,
+    preset_option,
     run_options,
     set_option,
     user_error,
@@ -47,13 +48,8 @@ from simgin.statistics.formats import percent
     metavar="SWITCH=VALUE,...",
     help="The cell every other cell is compared with (default: the first cell), e.g. --baseline preset=standard.",
 )
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help=f"Base rules preset: {', '.join(Rules.PRESETS)}; a --grid preset=... dimension replaces it in its cells.",
+@preset_option(
+    f"Base rules preset: {', '.join(Rules.PRESETS)}; a --grid preset=... dimension replaces it in its cells."
 )
 @click.option(
     "--sprt",

@@ -8,15 +8,23 @@ command, not at the top, so this module imports without an import cycle.
 from __future__ import annotations
 
 import math
-import sys
-import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import click
 
-from simgin.cli.options import execution_options, on_illegal_option, plural
+from simgin.cli.options import (
+    execution_options,
+    json_option,
+    on_illegal_option,
+    plural,
+    quiet_option,
+    rules_options,
+    search_options,
+    search_out_option,
+    seed_option,
+)
 from simgin.game.rules import Rules
 from simgin.statistics.formats import p_value, percent, percent_interval
 
@@ -45,21 +53,7 @@ def _interval(low: float, high: float, mode: str) -> str:
     metavar="SPEC",
     help="An opponent of the pool (repeatable); the score is the mean over the pool.",
 )
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help=f"Rules preset: {', '.join(Rules.PRESETS)}.",
-)
-@click.option(
-    "--set",
-    "settings",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Change one rule switch, e.g. --set gin_bonus=25 (repeatable; see 'simgin rules').",
-)
+@rules_options
 @click.option(
     "--params",
     default=None,
@@ -74,35 +68,25 @@ def _interval(low: float, high: float, mode: str) -> str:
     help="Search bounds for a parameter (repeatable): makes an unbounded one tunable, or narrows declared ones.",
 )
 @click.option("--start", default=None, metavar="SPEC", help="Start values [default: the strategy's defaults].")
-@click.option("--budget", type=int, default=None, help="Candidate evaluations of the search  [default: 128].")
-@click.option(
-    "--games", type=int, default=None, help="Games per opponent per evaluation, first generation [default: 400]."
-)
-@click.option(
-    "--hands", type=int, default=None, help="Or: hands per opponent per evaluation (score: net points per hand)."
-)
-@click.option(
-    "--final", type=int, default=None, help="Games (hands) per candidate in the final measurement [default: 10x]."
+@search_options(
+    budget="Candidate evaluations of the search  [default: 128].",
+    games="Games per opponent per evaluation, first generation [default: 400].",
+    hands="Or: hands per opponent per evaluation (score: net points per hand).",
+    final="Games (hands) per candidate in the final measurement [default: 10x].",
 )
 @click.option(
     "--popsize", type=int, default=None, help="Candidates per CMA-ES generation [default: 4 + 3 ln(parameters)]."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the tune: same seed, same tuned spec.")
+@seed_option("Seed of the tune: same seed, same tuned spec.")
 @execution_options
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
-)
+@search_out_option
 @on_illegal_option
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@quiet_option
+@json_option
 def tune(
     strategy: str,
     against: tuple[str, ...],
-    preset: str,
-    settings: tuple[str, ...],
+    rules: Rules,
     params: str | None,
     bound_items: tuple[str, ...],
     start: str | None,
@@ -141,11 +125,10 @@ def tune(
       simgin tune heuristic --against simple --rules hollywood --budget 8 --games 12 --final 40 --out tune-run --quiet
       simgin report tune-run
     """
-    from simgin.cli.options import build_rules, echo_json, user_error
+    from simgin.cli.execution import evaluation_progress
+    from simgin.cli.options import echo_json, user_error
     from simgin.running import runner
     from simgin.studies.tune import DEFAULT_BUDGET, TuneBudgetWarning, TuneError, parse_bound, tune as run_tune
-
-    rules = build_rules(preset, settings)
 
     names = None if params is None else [name.strip() for name in params.split(",") if name.strip()]
     try:
@@ -157,29 +140,18 @@ def tune(
             bounds[name] = (low, high)
     except TuneError as error:
         raise user_error("", error) from None
-    show = not quiet and sys.stderr.isatty()
-    started = time.perf_counter()
-    bar: Any = None
+    mode = "games" if hands is None else "hands"
 
-    def progress(evaluation: Any, done: int, total: int) -> None:
-        nonlocal bar
-        if not show:
-            return
-        if bar is None:
-            bar = click.progressbar(length=total, label="evaluations", file=sys.stderr, show_eta=True)
-            bar.__enter__()
-        bar.length = total
-        best = f", {evaluation.phase} {_percent_or_points(evaluation.score, 'games' if hands is None else 'hands')}"
-        bar.label = f"evaluations ({time.perf_counter() - started:.0f} s{best})"
-        bar.update(1)
+    def describe(evaluation: Any) -> str:
+        return f"{evaluation.phase} {_percent_or_points(evaluation.score, mode)}"
 
     def warn(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         click.echo(f"Warning: {message}", err=True)
 
     try:
-        if not runner.kernels_cached("hands" if hands is not None else "games"):
+        if not runner.kernels_cached(mode):
             click.echo("compiling kernels, first run only (about a minute)...", err=True)
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), evaluation_progress(quiet, describe) as progress:
             warnings.simplefilter("always", TuneBudgetWarning)
             warnings.showwarning = warn
             result = run_tune(
@@ -207,9 +179,6 @@ def tune(
         raise user_error("", error) from None
     except KeyboardInterrupt:
         raise click.ClickException(_interrupted(out)) from None
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
     if as_json:
         echo_json(result.to_dict())
         return

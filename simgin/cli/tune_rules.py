@@ -8,14 +8,20 @@ are imported inside the command, so this module imports without an import cycle.
 from __future__ import annotations
 
 import math
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from simgin.cli.options import rules_options
+from simgin.cli.options import (
+    execution_options,
+    json_option,
+    quiet_option,
+    rules_options,
+    search_options,
+    search_out_option,
+    seed_option,
+)
 from simgin.game.rules import Rules
 from simgin.statistics.formats import p_below
 
@@ -63,29 +69,17 @@ keeps equal; named here so that the command line imports without the runner)."""
     help="A constraint on a metric (repeatable), e.g. --keep 'dead_rate<=0.05'; OP is <=, >=, < or >; METRIC is "
     f"one of {', '.join(KEEP_METRICS)}.",
 )
-@click.option("--budget", type=int, default=None, help="Trials of the search  [default: 40].")
-@click.option("--games", type=int, default=None, help="Games per opponent per trial [default: 200].")
-@click.option("--hands", type=int, default=None, help="Or: hands per opponent per trial (not for length=N).")
-@click.option(
-    "--final", type=int, default=None, help="Games (hands) per rule set in the final measurement [default: 10x]."
+@search_options(
+    budget="Trials of the search  [default: 40].",
+    games="Games per opponent per trial [default: 200].",
+    hands="Or: hands per opponent per trial (not for length=N).",
+    final="Games (hands) per rule set in the final measurement [default: 10x].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: same seed, same search and result.")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="local: a process pool on this machine; dask: a local Dask cluster (pip install 'simgin[dask]').",
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for every evaluation as it finishes; a rerun resumes; 'simgin report DIR' draws the search.",
-)
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@seed_option("Seed: same seed, same search and result.")
+@execution_options
+@search_out_option
+@quiet_option
+@json_option
 def tune_rules(
     players: tuple[str, ...],
     objective: str,
@@ -99,6 +93,7 @@ def tune_rules(
     seed: int,
     workers: int | None,
     backend: str,
+    scheduler: str | None,
     out: Path | None,
     quiet: bool,
     as_json: bool,
@@ -120,58 +115,43 @@ def tune_rules(
         --final 60 --out rules-run --quiet
       simgin report rules-run
     """
+    from simgin.cli.execution import evaluation_progress
     from simgin.cli.options import echo_json, user_error, warn_overridden
     from simgin.running import runner
     from simgin.studies.tune_rules import DEFAULT_BUDGET, tune_rules as run_tune_rules
 
     warn_overridden(rules, "pairs", games=hands is None)
-    show = not quiet and sys.stderr.isatty()
-    started = time.perf_counter()
-    bar: Any = None
-
-    def progress(evaluation: Any, done: int, total: int) -> None:
-        nonlocal bar
-        if not show:
-            return
-        if bar is None:
-            bar = click.progressbar(length=total, label="evaluations", file=sys.stderr, show_eta=True)
-            bar.__enter__()
-        bar.length = total
-        bar.label = f"evaluations ({time.perf_counter() - started:.0f} s, {evaluation.phase})"
-        bar.update(1)
-
     try:
 
         def on_start() -> None:
             if not runner.kernels_cached("hands" if hands is not None else "games"):
                 click.echo("compiling kernels, first run only (about a minute)...", err=True)
 
-        result = run_tune_rules(
-            list(players),
-            objective,
-            list(vary),
-            rules=rules,
-            keep=list(keep),
-            budget=DEFAULT_BUDGET if budget is None else budget,
-            games=games,
-            hands=hands,
-            final=final,
-            seed=seed,
-            workers=workers,
-            backend=backend,
-            out=out,
-            progress=progress,
-            notice=lambda message: click.echo(f"simgin: {message}", err=True),
-            on_start=on_start,
-        )
+        with evaluation_progress(quiet, lambda evaluation: evaluation.phase) as progress:
+            result = run_tune_rules(
+                list(players),
+                objective,
+                list(vary),
+                rules=rules,
+                keep=list(keep),
+                budget=DEFAULT_BUDGET if budget is None else budget,
+                games=games,
+                hands=hands,
+                final=final,
+                seed=seed,
+                workers=workers,
+                backend=backend,
+                scheduler=scheduler,
+                out=out,
+                progress=progress,
+                notice=lambda message: click.echo(f"simgin: {message}", err=True),
+                on_start=on_start,
+            )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
         kept = f"; finished evaluations are kept in {out}, rerun the same command to resume" if out else ""
         raise click.ClickException(f"interrupted{kept}") from None
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
     if as_json:
         echo_json(result.to_json())
         return

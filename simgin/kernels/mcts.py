@@ -290,6 +290,21 @@ def _playout_buffers(stock_count):
 
 
 @njit(cache=True)
+def draw_start(first_turn, take, seat, dealer, top, opponent_hand, stock):
+    """After ``seat`` takes the pile's top card (``take``) or not: (who then holds 11 cards, the card drawn,
+    whether it came from the pile). On the first turn (R11) a pass leaves the up card to the other player,
+    who takes it in a playout when it fits a meld; when both pass, the non-dealer draws from the stock."""
+    other = 1 - seat
+    if take == 1:
+        return seat, top, True
+    if not first_turn:
+        return seat, stock[0], False
+    if seat != dealer and card_fits_meld(opponent_hand, top):
+        return other, top, True
+    return (seat if seat != dealer else other), stock[0], False
+
+
+@njit(cache=True)
 def draw_values(
     first_turn, seat, hand, table, rules, known, unseen, floats, quality, levels, worlds, rng, sd, sv, totals, params,
     context,
@@ -314,17 +329,7 @@ def draw_values(
         for take in range(2):
             hands[seat] = hand
             hands[other] = opponent_hand
-            # Who then holds 11 cards, and which card they drew from where.
-            if take == 1:
-                player, drawn, from_pile = seat, top, True
-            elif not first_turn:
-                player, drawn, from_pile = seat, stock[0], False
-            elif seat != dealer and card_fits_meld(opponent_hand, top):
-                player, drawn, from_pile = other, top, True
-            else:
-                # Both passed (or the dealer passes last): the non-dealer draws from the stock.
-                player = seat if seat != dealer else other
-                drawn, from_pile = stock[0], False
+            player, drawn, from_pile = draw_start(first_turn, take, seat, dealer, top, opponent_hand, stock)
             hands[player] |= 1 << drawn
             pile_top = -1 if from_pile else top
             stock_next = 0 if from_pile else 1

@@ -78,11 +78,7 @@ class RunConfig:
         if (self.hands is None) == (self.games is None):
             raise ValueError("give exactly one of hands or games")
         count = self.count
-        if count < 1:
-            raise ValueError(f"{self.mode}={count}: must be at least 1")
-        most = MAX_HANDS if self.mode == "hands" else MAX_GAMES
-        if count > most:
-            raise ValueError(f"{self.mode}={count}: must be between 1 and {most:,} per pairing")
+        check_bounds(f"{self.mode}={count}", count, 1, MOST_UNITS[self.mode], COUNT_BOUND)
         if self.table != "pairs" and self.mode != "games":
             raise ValueError(f"a {self.table} table plays whole games: give games, not hands")
         if self.duplicate and count % self.legs:
@@ -91,10 +87,9 @@ class RunConfig:
                 f"{self.mode}={count}: must be {need} with duplicate deals "
                 f"(each deal is played in {self.legs} seatings)"
             )
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed={self.seed}: must be between 0 and {MAX_SEED} (a 64-bit seed)")
-        if self.chunk_units is not None and not 1 <= self.chunk_units <= MAX_HANDS:
-            raise ValueError(f"chunk_units={self.chunk_units}: must be between 1 and {MAX_HANDS:,}")
+        check_bounds(f"seed={self.seed}", self.seed, 0, MAX_SEED, SEED_BOUND)
+        if self.chunk_units is not None:
+            check_bounds(f"chunk_units={self.chunk_units}", self.chunk_units, 1, MAX_HANDS)
 
     @property
     def mode(self) -> str:
@@ -154,6 +149,23 @@ class RunConfig:
         """A short hash of :meth:`to_dict`: the identity of the run that every chunk record carries."""
         text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def check_bounds(label: str, value: int, low: int, high: int, what: str = "") -> None:
+    """A ValueError ``LABEL: must be between LOW and HIGH WHAT`` unless ``low <= value <= high``: the one
+    wording of a bound, for the library (``hands=0``) and the commands (``--hands 0``) alike."""
+    if not low <= value <= high:
+        raise ValueError(f"{label}: must be between {low:,} and {high:,}{what}")
+
+
+SEED_BOUND = " (a 64-bit seed)"
+"""What a seed's bound says after the range."""
+
+COUNT_BOUND = " per pairing"
+"""What the bound on hands or games says after the range."""
+
+MOST_UNITS = {"hands": MAX_HANDS, "games": MAX_GAMES}
+"""The most hands, or games, a run plays per pairing."""
 
 
 def chunk_seed(seed: int, chunk_index: int) -> int:

@@ -80,6 +80,17 @@ class MatchResult:
         """One row per player (per pairing): win rate with its interval, points, outcome rates."""
         return self.run.summary
 
+    def labels(self, ask: bool = True) -> dict[str, str]:
+        """How each player reads in a table: a program's own name, an EAAI player's class, else its spec
+        (:func:`simgin.players.labels.display_labels`; ``ask=False`` starts no program)."""
+        from simgin.players.labels import display_labels
+
+        return display_labels(self.players, ask=ask)
+
+    def forfeits(self) -> dict[str, int]:
+        """Under ``on_illegal='forfeit'``: hands (games) lost by an illegal move, by player."""
+        return self.run.forfeits_by_player()
+
     def to_json(self) -> dict[str, Any]:
         """The ``simgin match --json`` object."""
         if self.run.config.table != "pairs":
@@ -116,6 +127,16 @@ class TournamentResult:
     def summary(self) -> pd.DataFrame:
         """One row per pairing and player, as the command's table."""
         return self.run.summary
+
+    def labels(self, ask: bool = True) -> dict[str, str]:
+        """How each player reads in a table (see :meth:`MatchResult.labels`)."""
+        from simgin.players.labels import display_labels
+
+        return display_labels(self.players, ask=ask)
+
+    def forfeits(self) -> dict[str, int]:
+        """Under ``on_illegal='forfeit'``: hands (games) lost by an illegal move, by player, over the round robin."""
+        return self.run.forfeits_by_player()
 
     def result_data(self) -> dict[str, Any]:
         """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""

@@ -295,6 +295,23 @@ class RunResult:
             return summarize_table(self.config.table, self.config.players, self.tallies[0])
         return summarize(self.config, self.tallies)
 
+    def forfeits_by_player(self) -> dict[str, int]:
+        """Under ``on_illegal='forfeit'``: the hands (in games mode, the games) each player lost by an illegal
+        move, summed over its pairings; every player is listed, with 0 when it made none (R23 is kept: an
+        illegal move is never played)."""
+        counts = dict.fromkeys(self.config.players, 0)
+        if self.config.table != "pairs":
+            return counts
+        for (i, j), tally in zip(self.config.pairings, self.tallies, strict=True):
+            counts[self.config.players[i]] += int(tally["forfeits_a"])
+            counts[self.config.players[j]] += int(tally["forfeits_b"])
+        return counts
+
+    def forfeit_records(self) -> list[dict[str, Any]]:
+        """Every forfeit listed, pairing by pairing: where (hand, or game and deal), the error, and the
+        ``simgin replay`` command that plays that hand again."""
+        return [record for tally in self.tallies for record in getattr(tally, "forfeits", [])]
+
     def pairing_tally(self, a: str, b: str) -> Tally:
         """The tally of the pairing of players ``a`` and ``b`` (seen from ``a``)."""
         for index, (i, j) in enumerate(self.config.pairings):

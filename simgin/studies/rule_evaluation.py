@@ -17,7 +17,7 @@ from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import paired_difference
 from simgin.studies.rule_space import METRICS, Objective, TuneRulesError
-from simgin.studies.search import OPTIMISER_BRANCH, SearchDirectory, batch_mean, quiet_warnings
+from simgin.studies.search import OPTIMISER_BRANCH, ChunkPool, SearchDirectory, batch_mean, quiet_warnings
 from simgin.studies.tune_rules_settings import TuneRulesSettings
 
 SETTINGS_FILE = "tune-rules.json"
@@ -119,23 +119,19 @@ def _reduce(tallies: Sequence[Tally], mode: str) -> dict[str, tuple[float, float
     return out
 
 
-class Evaluator:
+class Evaluator(ChunkPool):
     """Plays rule sets on an open runner backend: one job per (rule set, opponent, chunk), consumed in job order."""
 
-    def __init__(self, settings: TuneRulesSettings, workers: int, backend: str, play_chunk: ChunkPlayer | None) -> None:
+    def __init__(
+        self,
+        settings: TuneRulesSettings,
+        workers: int,
+        backend: str,
+        play_chunk: ChunkPlayer | None,
+        scheduler: str | None = None,
+    ) -> None:
+        super().__init__(settings.mode, workers, backend, scheduler, play_chunk)
         self.settings = settings
-        self.workers = workers
-        self.backend_name = backend
-        self.play_chunk = play_chunk or _run_chunk
-        self.compile_first = workers > 1 and play_chunk is None and not runner.kernels_cached(settings.mode)
-
-    def __enter__(self) -> Evaluator:
-        self._context = runner.backend_for(self.workers, self.backend_name)
-        self.backend = self._context.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._context.__exit__(*exc)
 
     def evaluate(
         self, phase: str, candidates: Sequence[tuple[int, dict[str, Any]]], count: int, seed: int
@@ -151,21 +147,14 @@ class Evaluator:
                 chunk_lists.append(chunks)
                 jobs.extend((config, chunk) for chunk in chunks)
             plans.append(chunk_lists)
-        futures: list[Any] = []
-        if jobs and self.compile_first:
-            first = self.backend.submit(self.play_chunk, *jobs[0])
-            first.result()
-            futures.append(first)
-            self.compile_first = False
-        futures.extend(self.backend.submit(self.play_chunk, *job) for job in jobs[len(futures) :])
-        results = iter(futures)
+        results = self.results(jobs)
         for (index, values), chunk_lists in zip(candidates, plans, strict=True):
             chunk_count = len(chunk_lists[0])
             per_chunk: list[list[Tally]] = [[] for _ in range(chunk_count)]
             seconds = 0.0
             for _ in settings.opponents:
                 for c in range(chunk_count):
-                    result = next(results).result()
+                    result = next(results)
                     seconds += float(result.seconds)
                     per_chunk[c].append(result.tally)
             reduced = [_reduce(tallies, settings.mode) for tallies in per_chunk]
@@ -180,10 +169,6 @@ class Evaluator:
                 sizes={name: [float(r[name][1]) for r in reduced] for name in names},
                 seconds=seconds,
             )
-
-
-def _run_chunk(config: runner.RunConfig, chunk: runner.Chunk) -> runner.ChunkResult:
-    return runner.run_chunk(config, chunk, False)
 
 
 #: Version of an evaluation record's layout (``format``); another version is played again.

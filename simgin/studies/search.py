@@ -153,3 +153,81 @@ def process_cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def execution_workers(workers: int | None, backend: str, scheduler: str | None, error: type[ValueError]) -> int:
+    """The workers a search plays on: its ``--workers``, ``--backend`` and ``--scheduler`` checked as every
+    command checks them (``error`` is the search's own ValueError), ``workers`` or every core when None."""
+    if backend not in runner.BACKENDS:
+        raise error(f"--backend {backend!r}: choose from {', '.join(runner.BACKENDS)}")
+    if scheduler and backend != "dask":
+        raise error("--scheduler needs --backend dask")
+    if workers is not None:
+        try:
+            runner.check_workers(workers, backend, scheduler)
+        except ValueError as problem:
+            raise error(f"--workers {workers}: {str(problem).partition(': ')[2]}") from None
+    return workers or os.cpu_count() or 1
+
+
+#: What both searches' results say of their final measurement on fresh deals, in this order, in their JSON:
+#: the found and start scores with their 95% intervals, the p-value of the paired difference, the search's
+#: size and timing.
+FINAL_MEASUREMENT_KEYS = (
+    "score",
+    "score_ci",
+    "start_score",
+    "start_score_ci",
+    "p_value",
+    "evaluations",
+    "games",
+    "timing",
+)
+
+
+def play_whole_chunk(config: runner.RunConfig, chunk: runner.Chunk) -> runner.ChunkResult:
+    """One chunk of an evaluation, played without unit records (a search needs only its tally)."""
+    return runner.run_chunk(config, chunk, False)
+
+
+class ChunkPool:
+    """The runner backend a search plays its evaluations on (``tune``'s candidates, ``tune-rules``' rule sets):
+    opened once for the whole search, each batch of ``(config, chunk)`` jobs submitted together and its results
+    given back in job order. With several local workers and kernels not yet in numba's cache, the very first
+    job is played alone, so that it compiles them and the other workers load them from the cache."""
+
+    def __init__(
+        self,
+        mode: str,
+        workers: int,
+        backend: str,
+        scheduler: str | None = None,
+        play_chunk: Callable[[runner.RunConfig, runner.Chunk], Any] | None = None,
+    ) -> None:
+        self.workers = workers
+        self.backend_name = backend
+        self.scheduler = scheduler
+        self.play_chunk = play_chunk or play_whole_chunk
+        self.compile_first = (
+            workers > 1 and scheduler is None and play_chunk is None and not runner.kernels_cached(mode)
+        )
+
+    def __enter__(self) -> ChunkPool:
+        self._context = runner.backend_for(self.workers, self.backend_name, self.scheduler)
+        self.backend = self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._context.__exit__(*exc)
+
+    def results(self, jobs: Sequence[tuple[runner.RunConfig, runner.Chunk]]) -> Iterator[Any]:
+        """The result of every job, in the order of ``jobs`` (all submitted before the first is awaited)."""
+        futures: list[Any] = []
+        if jobs and self.compile_first:
+            first = self.backend.submit(self.play_chunk, *jobs[0])
+            runner.wait_result(self.backend, first)
+            futures.append(first)
+            self.compile_first = False
+        futures.extend(self.backend.submit(self.play_chunk, *job) for job in jobs[len(futures) :])
+        for future in futures:
+            yield runner.wait_result(self.backend, future)

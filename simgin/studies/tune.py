@@ -40,7 +40,6 @@ same candidates, and continues, so an interrupted tune ends exactly as an uninte
 from __future__ import annotations
 
 import math
-import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +55,7 @@ from simgin.studies.search import (
     OPTIMISER_BRANCH,
     SearchDirectory,
     batch_mean,
+    execution_workers,
     phase_seed,
     process_cpu_seconds,
     quiet_warnings,
@@ -220,13 +220,7 @@ def tune(
         seed=seed,
         on_illegal=on_illegal,
     )
-    if workers is not None and workers < 1:
-        raise TuneError(f"--workers {workers}: must be at least 1")
-    workers = workers or os.cpu_count() or 1
-    if backend not in runner.BACKENDS:
-        raise TuneError(f"--backend {backend!r}: choose from {', '.join(runner.BACKENDS)}")
-    if scheduler and backend != "dask":
-        raise TuneError("--scheduler needs --backend dask")
+    workers = execution_workers(workers, backend, scheduler, TuneError)
     optimiser = _Optimiser(settings)
     directory = TuneDirectory(out, settings, notice) if out is not None else None
     recorded = directory.recorded() if directory else {}

@@ -16,7 +16,7 @@ from simgin.base import files
 from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import z_value
-from simgin.studies.search import PHASES, SearchDirectory, batch_mean
+from simgin.studies.search import PHASES, ChunkPool, SearchDirectory, batch_mean
 from simgin.studies.tune_settings import BATCHES, TuneError, TuneSettings
 
 SETTINGS_FILE = "tune.json"
@@ -166,23 +166,12 @@ def paired_difference(a: Evaluation, b: Evaluation, confidence: float = 0.95) ->
     return {"difference": mean, "low": low, "high": high, "p_value": p_value}
 
 
-class Evaluator:
+class Evaluator(ChunkPool):
     """Plays candidates on an open runner backend: one job per (candidate, opponent, chunk), results in job order."""
 
     def __init__(self, settings: TuneSettings, workers: int, backend: str, scheduler: str | None) -> None:
+        super().__init__(settings.mode, workers, backend, scheduler)
         self.settings = settings
-        self.workers = workers
-        self.backend_name = backend
-        self.scheduler = scheduler
-        self.compile_first = workers > 1 and scheduler is None and not runner.kernels_cached(settings.mode)
-
-    def __enter__(self) -> Evaluator:
-        self._context = runner.backend_for(self.workers, self.backend_name, self.scheduler)
-        self.backend = self._context.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._context.__exit__(*exc)
 
     def evaluate(
         self, phase: str, generation: int, candidates: Sequence[tuple[int, dict[str, float]]], pairs: int, seed: int
@@ -195,17 +184,7 @@ class Evaluator:
             for opponent in settings.against:
                 config = settings.config(spec, opponent, pairs, seed)
                 jobs.extend((config, chunk) for chunk in runner.plan_chunks(config))
-        futures: list[Any] = []
-        if jobs and self.compile_first:
-            # The first job alone compiles the kernels into numba's cache; the other workers then load it.
-            first = self.backend.submit(runner.run_chunk, *jobs[0], False)
-            runner.wait_result(self.backend, first)
-            futures.append(first)
-            self.compile_first = False
-        futures.extend(
-            self.backend.submit(runner.run_chunk, config, chunk, False) for config, chunk in jobs[len(futures) :]
-        )
-        results = iter(futures)
+        results = self.results(jobs)
         opponents = settings.against
         for index, values in candidates:
             spec = settings.spec(values)
@@ -217,7 +196,7 @@ class Evaluator:
             for o, opponent in enumerate(opponents):
                 total = Tally.zero()
                 for c in range(chunk_count):
-                    result = runner.wait_result(self.backend, next(results))
+                    result = next(results)
                     seconds += result.seconds
                     sums[o, c] = pair_score_sum(result.tally, settings.mode)
                     sizes[c] = result.chunk.unit_count

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from simgin.studies.search import FINAL_MEASUREMENT_KEYS
 from simgin.studies.tune_evaluation import Evaluation
 from simgin.studies.tune_settings import METHOD, TuneSettings
 
@@ -16,14 +17,7 @@ CONTRACT_KEYS = (
     "spec",
     "parameters",
     "start_parameters",
-    "score",
-    "score_ci",
-    "start_score",
-    "start_score_ci",
-    "p_value",
-    "evaluations",
-    "games",
-    "timing",
+    *FINAL_MEASUREMENT_KEYS,
     "kept_start",
     "tuned_spec",
     "tuned_parameters",

@@ -47,14 +47,12 @@ Keep(metric='dead_rate', op='<=', bound=0.05)
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from simgin.game.rules import Rules
-from simgin.running import runner
 from simgin.studies.rule_evaluation import (
     ChunkPlayer,
     Evaluator,
@@ -75,7 +73,7 @@ from simgin.studies.rule_space import (
     parse_objective,
     parse_vary,
 )
-from simgin.studies.search import phase_seed, process_cpu_seconds
+from simgin.studies.search import execution_workers, phase_seed, process_cpu_seconds
 from simgin.studies.tune_rules_result import (
     CONTRACT_KEYS,
     SIGNIFICANCE,
@@ -112,6 +110,7 @@ def tune_rules(
     seed: int = 0,
     workers: int | None = None,
     backend: str = "local",
+    scheduler: str | None = None,
     out: str | Path | None = None,
     progress: ProgressCallback | None = None,
     play_chunk: ChunkPlayer | None = None,
@@ -126,7 +125,9 @@ def tune_rules(
     alone. ``keep``: constraints such as ``'dead_rate<=0.05'`` (:data:`METRICS`). ``budget``
     trials of ``games`` games (or ``hands`` hands) per opponent, all on the same deals;
     ``final`` games per rule set in the final measurement (default ten times ``games``).
-    ``out``: a directory that records every evaluation; a rerun resumes.
+    ``out``: a directory that records every evaluation; a rerun resumes. ``workers``, ``backend`` and
+    ``scheduler`` say where the trials run (a local pool, or a Dask cluster: ``backend='dask'``, with a
+    ``scheduler`` address for a running one); they change nothing of the result.
     ``progress(evaluation, done, total)`` is called after each evaluation, recorded ones included;
     ``notice(message)`` hears of a recorded evaluation played again (damaged or edited); ``on_start()`` is
     called once every input is checked, before anything is played (the CLI's compile notice).
@@ -153,14 +154,7 @@ def tune_rules(
         final=final,
         seed=seed,
     )
-    if workers is not None:
-        try:
-            runner.check_workers(workers, backend)
-        except ValueError as error:
-            raise TuneRulesError(f"--workers {workers}: {error}") from None
-    workers = workers or os.cpu_count() or 1
-    if backend not in runner.BACKENDS:
-        raise TuneRulesError(f"--backend {backend!r}: choose from {', '.join(runner.BACKENDS)}")
+    workers = execution_workers(workers, backend, scheduler, TuneRulesError)
     study = OptunaStudy(settings)
     directory = TuneRulesDirectory(out, settings, notice) if out is not None else None
     recorded = directory.recorded() if directory else {}
@@ -191,7 +185,7 @@ def tune_rules(
                 "optuna version: use another --out directory"
             )
 
-    with Evaluator(settings, workers, backend, play_chunk) as evaluator:
+    with Evaluator(settings, workers, backend, play_chunk, scheduler) as evaluator:
         clock = time.perf_counter()
         search_seed = phase_seed(settings.seed, "search")
         search_pairs = settings.count // 2
@@ -291,7 +285,7 @@ def tune_rules(
         # Which switch did it (issue 32 item 7): each changed switch reverted alone, on the final's deals.
         clock = time.perf_counter()
         variants = [(2 + i, dict(found_final.values) | {name: start_values[name]}) for i, name in enumerate(changed)]
-        with Evaluator(settings, workers, backend, play_chunk) as evaluator:
+        with Evaluator(settings, workers, backend, play_chunk, scheduler) as evaluator:
             measured = measure_final(evaluator, variants, settings, final_seed, recorded, directory, check_recorded)
             for evaluation in measured.values():
                 note(evaluation)

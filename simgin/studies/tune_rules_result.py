@@ -14,6 +14,7 @@ from simgin.statistics.formats import p_below, percent
 from simgin.statistics.power import detectable_difference, power_to_detect
 from simgin.studies.rule_evaluation import RuleEvaluation, objective_score, score_difference
 from simgin.studies.rule_space import Keep, Objective, number_text, shown_value
+from simgin.studies.search import FINAL_MEASUREMENT_KEYS
 from simgin.studies.tune_rules_settings import METHOD, TuneRulesSettings
 
 SIGNIFICANCE = 0.05
@@ -28,14 +29,7 @@ CONTRACT_KEYS = (
     "players",
     "rules",
     "start_rules",
-    "score",
-    "score_ci",
-    "start_score",
-    "start_score_ci",
-    "p_value",
-    "evaluations",
-    "games",
-    "timing",
+    *FINAL_MEASUREMENT_KEYS,
 )
 
 

@@ -1,0 +1,104 @@
+"""A recorded decision valued: every legal action's expected points from the player's view, the loss of the
+action chosen, and the Monte-Carlo error of both (issue 34; docs/ANALYSIS.md).
+
+The valuation reads the decision's :class:`~simgin.game.strategy.PlayerView` only (its hand, the pile, what the
+other player took, passed and discarded), written into the table a compiled bot sees
+(:func:`simgin.players.compiled.fill_table`); the worlds of ``kernels.analysis`` are drawn from it with the
+evaluator's own seed, so the same decision gets the same valuation wherever and whenever it is valued.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgin.analysis.recorder import Decision
+from simgin.game.cards import format_card
+from simgin.game.rng import derive
+from simgin.kernels import analysis as kernel, view as table_layout
+from simgin.players.compiled import fill_table
+
+DEFAULT_WORLDS = 64
+"""Worlds per decision: every action of the decision is played out once in each (docs/ANALYSIS.md)."""
+
+KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
+
+
+@dataclass(frozen=True)
+class Evaluator:
+    """How decisions are valued: ``worlds`` sampled worlds per decision, drawn from ``seed`` (the evaluator's
+    own, apart from the seed of the hands), valued in hand points or, with ``game_value``, in what they
+    are worth in the game (R20)."""
+
+    worlds: int = DEFAULT_WORLDS
+    seed: int = 0
+    game_value: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.worlds <= 100_000:
+            raise ValueError(f"worlds={self.worlds}: must be between 2 and 100,000")
+
+    def value(self, decision: Decision, key: int = 0) -> Valuation:
+        """Value every legal action of ``decision``; ``key`` (for example the hand seed and the decision's
+        place in the hand) picks its worlds, so that two decisions never share them by accident."""
+        view = decision.view
+        table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+        fill_table(table, view)
+        hand = 0
+        for card in view.hand:
+            hand |= 1 << card
+        actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
+        values = np.zeros((self.worlds, kernel.MAX_ACTIONS))
+        rng = np.array([derive(self.seed, key)], dtype=np.uint64)
+        count = kernel.action_values(
+            KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value, actions, values
+        )
+        return Valuation.of(decision, actions[:count], values[:, :count])
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """The actions of a decision with their mean values and standard errors, the action chosen and the best,
+    and the loss: the best action's value minus the chosen one's, with the standard error of that paired
+    difference over the worlds (both actions were played out in the same worlds)."""
+
+    kind: str
+    actions: tuple[int, ...]
+    values: tuple[float, ...]
+    errors: tuple[float, ...]
+    chosen: int
+    best: int
+    loss: float
+    loss_error: float
+
+    @staticmethod
+    def of(decision: Decision, actions: np.ndarray, values: np.ndarray) -> Valuation:
+        worlds = values.shape[0]
+        means = values.mean(axis=0)
+        errors = values.std(axis=0, ddof=1) / math.sqrt(worlds)
+        best = int(np.argmax(means))
+        listed = [int(action) for action in actions]
+        if decision.chosen not in listed:  # an illegal answer: the engine stops or forfeits, nothing to value
+            raise ValueError(f"{decision.kind} {decision.chosen} is not a legal action here: {listed}")
+        chosen = listed.index(decision.chosen)
+        difference = values[:, best] - values[:, chosen]
+        loss_error = float(difference.std(ddof=1) / math.sqrt(worlds)) if best != chosen else 0.0
+        return Valuation(
+            kind=decision.kind,
+            actions=tuple(listed),
+            values=tuple(float(x) for x in means),
+            errors=tuple(float(x) for x in errors),
+            chosen=decision.chosen,
+            best=listed[best],
+            loss=float(means[best] - means[chosen]),
+            loss_error=loss_error,
+        )
+
+    def action_text(self, action: int) -> str:
+        """An action as a reader says it: the card of a discard, else take/pass, pile/stock, knock/play on."""
+        if self.kind == "discard":
+            return format_card(action)
+        words = {"up_card": ("pass", "take"), "draw": ("stock", "pile"), "knock": ("play on", "knock")}
+        return words[self.kind][action]

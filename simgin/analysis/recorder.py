@@ -1,0 +1,73 @@
+"""A player whose every decision is written down: what ``simgin analyse`` values (issue 34).
+
+:class:`RecordingStrategy` wraps any player in the Python protocol (:class:`simgin.game.strategy.Strategy`):
+a compiled bot's adapter, a plain-Python strategy or a hosted program, so that the analysis sees every
+decision that the host forwards, whoever makes it. It answers exactly as the wrapped player does (same views,
+same generator), so a hand plays as it would unwrapped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simgin.game.rng import SplitMix64
+from simgin.game.strategy import PlayerView, Strategy
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision as the player made it: its kind, the view it decided from, and its answer.
+
+    ``chosen`` is the action as ``kernels.analysis`` numbers it: 1 to take the up card (R11) or the pile
+    card (R9), 0 to pass or draw from the stock; the card for a discard (R9, R10); 1 to knock, 0 to play
+    on (R12, R13)."""
+
+    kind: str
+    view: PlayerView
+    chosen: int
+
+
+class RecordingStrategy:
+    """``inner``, with every up-card, draw, discard and knock decision appended to ``log``.
+
+    The big-gin choice (V13) and the 50th-card action (V7) are forwarded but not recorded (docs/ANALYSIS.md,
+    limits). Any attribute the wrapper does not define (``end_hand``, ``name`` of the inner player, ...) is
+    the inner player's, so the engine finds exactly the methods the player has.
+    """
+
+    def __init__(self, inner: Strategy, log: list[Decision]) -> None:
+        self.inner = inner
+        self.log = log
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
+        self.inner.start_hand(view, rng)
+
+    def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:
+        answer = self.inner.take_up_card(view, rng)
+        self.log.append(Decision("up_card", view, int(bool(answer))))
+        return answer
+
+    def draw_from_pile(self, view: PlayerView, rng: SplitMix64) -> bool:
+        answer = self.inner.draw_from_pile(view, rng)
+        self.log.append(Decision("draw", view, int(bool(answer))))
+        return answer
+
+    def discard(self, view: PlayerView, rng: SplitMix64) -> int:
+        answer = self.inner.discard(view, rng)
+        self.log.append(Decision("discard", view, int(answer)))
+        return answer
+
+    def knock(self, view: PlayerView, rng: SplitMix64) -> bool:
+        answer = self.inner.knock(view, rng)
+        self.log.append(Decision("knock", view, int(bool(answer))))
+        return answer
+
+    def big_gin(self, view: PlayerView, rng: SplitMix64) -> bool:
+        return self.inner.big_gin(view, rng)
+
+    def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
+        return self.inner.take_fiftieth(view, rng)

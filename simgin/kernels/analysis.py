@@ -1,0 +1,156 @@
+"""Every legal action of one decision valued by playouts in sampled worlds: the evaluator of ``simgin analyse``
+(issue 34; docs/ANALYSIS.md).
+
+A *world* is what the deciding player cannot see, drawn from what it can: the other player's hand (the cards
+it is known to hold, from the pile, R9, plus cards drawn uniformly from those the player has not seen) and
+the order of the stock (the remaining unseen cards, shuffled). The table a decision is valued from holds
+only the player's view (``kernels.view``: its hand, the pile, what the other took, passed and discarded),
+so a valuation cannot read hidden cards. Every action of a decision is played out in the *same* worlds
+(common random numbers), so the difference between two actions, the loss of a decision, has a far smaller
+Monte-Carlo error than either value.
+
+A playout finishes the hand with the fast policy of ``kernels.mcts.play_out`` for both seats: take the pile
+card when it fits a meld, discard to the least deadwood, knock as soon as the deadwood is at most the
+hand's knock limit (R12). Its value for the player is the hand's points (R17-R19, V9's doubling included:
+positive when it wins them, negative when the other does, 0 for a dead hand, R15), or with ``game_value``
+what those points are worth in the game (``kernels.payoff.result_value``, as the bots' payoff).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgin.kernels import parameters as pm, rule_index as ri, view as v
+from simgin.kernels.knock import hand_multiplier
+from simgin.kernels.mcts import (
+    C_GONE,
+    C_KNOWS,
+    PHASE_AFTER_DISCARD,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    _playout_buffers,
+    draw_start,
+    play_out,
+    playout_context,
+    playout_scratch,
+    sample_world,
+    showdown_value,
+)
+from simgin.kernels.melds import SUIT_DEADWOOD
+from simgin.kernels.opponent import probabilities, reset_beliefs
+from simgin.kernels.payoff import result_value
+from simgin.kernels.showdown import SUIT_VALUE
+
+KIND_UP_CARD = 0
+"""Take or pass the up card on the first turn (R11): action 1 takes it, 0 passes."""
+KIND_DRAW = 1
+"""Draw the pile's top card or the stock's (R9): action 1 takes the pile card, 0 draws from the stock."""
+KIND_DISCARD = 2
+"""Which of the 11 cards to discard (R9, R10, V6): the action is the card."""
+KIND_KNOCK = 3
+"""Knock (or go gin) with the 10 cards left, or play on (R12, R13): action 1 knocks, 0 plays on."""
+KIND_NAMES = ("up_card", "draw", "discard", "knock")
+
+MAX_ACTIONS = 11
+#: Float and int memory of the world sampler's estimate (``kernels.opponent``: one weight per card).
+BELIEF_FLOATS = 64
+BELIEF_INTS = 8
+
+
+@njit(cache=True)
+def _value(points, game_value, rules, mine, theirs, multiplier):
+    if game_value:
+        return result_value(rules, mine, theirs, multiplier * points)
+    return np.float64(multiplier * points)
+
+
+@njit(cache=True)
+def legal_actions(kind, hand, table, actions):
+    """Write the legal actions of a decision of kind ``kind`` into ``actions``; return how many.
+
+    A discard may be any card held but the pile card just taken, unless the rules let it go back (R10, V6)."""
+    if kind != KIND_DISCARD:
+        actions[0] = 0
+        actions[1] = 1
+        return 2
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    banned = -1
+    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
+        banned = table[v.T_DRAWN]
+    count = 0
+    for card in range(52):
+        if (hand >> card) & 1 and card != banned:
+            actions[count] = card
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def action_values(kind, seat, hand, table, worlds, rng, game_value, actions, values):
+    """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
+    them, drawn with the generator state ``rng``); returns the number of actions.
+
+    ``hand`` is the player's hand as a mask (11 cards for a discard, 10 otherwise) and ``table`` its view
+    (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions."""
+    count = legal_actions(kind, hand, table, actions)
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    ints = np.zeros(BELIEF_INTS, np.int64)
+    floats = np.zeros(BELIEF_FLOATS)
+    reset_beliefs(ints, floats)
+    p = np.empty(52)
+    known, unseen = probabilities(seat, hand, table, floats, p)
+    stock_count = table[v.T_STOCK_COUNT]
+    hands, stock, cards, weights, work, result = _playout_buffers(max(stock_count, 1))
+    params = np.zeros(pm.PARAMETER_CAPACITY)  # playouts discard to the least deadwood (policy 0)
+    context = playout_context(params, seat, hand, table, known)
+    case = context.copy()
+    scratch = playout_scratch()
+    limit = table[v.T_KNOCK_LIMIT]
+    levels = np.empty(2, np.int64)
+    levels[0] = limit
+    levels[1] = limit
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = hand_multiplier(rules, table)
+    top = v.pile_top(table)
+    dealer = table[v.T_DEALER]
+    other = 1 - seat
+    for w in range(worlds):
+        sample_world(known, unseen, floats, 0.0, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
+        opponent_hand = hands[other]
+        for a in range(count):
+            hands[seat] = hand
+            hands[other] = opponent_hand
+            case[:] = context
+            if kind <= KIND_DRAW:  # the up card (R11) or a normal draw (R9)
+                player, drawn, from_pile = draw_start(
+                    kind == KIND_UP_CARD, actions[a], seat, dealer, top, opponent_hand, stock
+                )
+                hands[player] |= 1 << drawn
+                if from_pile:
+                    case[C_KNOWS + 1 - player] |= 1 << drawn  # the other player now knows the card
+                points = play_out(
+                    seat, player, np.int64(PHASE_DISCARD), hands, -1 if from_pile else top, drawn, from_pile,
+                    stock, 0 if from_pile else 1, levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params,
+                    case, scratch,
+                )  # fmt: skip
+            elif kind == KIND_DISCARD:
+                card = actions[a]
+                hands[seat] = hand & ~(1 << card)
+                case[C_GONE] |= 1 << card  # the discard joins the pile
+                points = play_out(
+                    seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False), stock,
+                    np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
+                )  # fmt: skip
+            elif actions[a] == 1:
+                points = showdown_value(seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
+            elif stock_count > 2:
+                points = play_out(
+                    seat, other, np.int64(PHASE_DRAW), hands, top, np.int64(-1), np.bool_(False), stock, np.int64(0),
+                    levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
+                )  # fmt: skip
+            else:
+                points = 0  # R15: the hand is dead when only two stock cards are left and nobody knocked
+            values[w, a] = _value(points, game_value, rules, mine, theirs, multiplier)
+    return count
