@@ -37,7 +37,8 @@ def __getattr__(name: str):
     """The commands as functions load their modules on first use (``import simgin`` stays light):
     ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``table_sweep``,
     ``plan``, ``tune``,
-    ``tune_rules`` (:mod:`simgin.studies`), ``report`` (:mod:`simgin.reports.build`), ``replay``
+    ``tune_rules`` (:mod:`simgin.studies`), ``analyse`` (:mod:`simgin.analysis.analyse`), ``report``
+    (:mod:`simgin.reports.build`), ``replay``
     (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
     ``describe_strategies`` (``simgin strategies``, :mod:`simgin.running.strategies_listing`), and the
     runner's ``run_match`` and ``run_tournament``; the plug-in contract and the engine's functions of
@@ -88,6 +89,10 @@ def __getattr__(name: str):
         from simgin.studies.tune_rules import tune_rules
 
         return tune_rules
+    if name == "analyse":
+        from simgin.analysis.analyse import analyse
+
+        return analyse
     import importlib
     import importlib.util
 
@@ -113,6 +118,7 @@ __all__ = [
     "Showdown",
     "Strategy",
     "__version__",
+    "analyse",
     "best_discard",
     "compare",
     "deadwood",

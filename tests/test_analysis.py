@@ -104,3 +104,156 @@ def test_stages_split_the_stock_in_thirds():
     assert [stage_of(count, rules) for count in (31, 21, 20, 11, 10, 2)] == [
         "early", "early", "middle", "middle", "late", "late",
     ]  # fmt: skip
+
+
+# -- simgin analyse and simgin.analyse ---------------------------------------------------------------------------
+
+PLAYER_KEYS = {
+    "player", "decisions", "mean_loss", "mean_loss_ci", "accuracy", "inaccuracies", "mistakes", "blunders",
+    "net_points", "skill", "luck", "by_kind",
+}  # fmt: skip
+COSTLY_KEYS = {"player", "hand", "kind", "chosen", "best", "loss", "loss_error", "replay"}
+
+
+def _invoke(*args: str):
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    return CliRunner().invoke(main, ["analyse", *args])
+
+
+def without_timing(data: dict) -> dict:
+    return {key: value for key, value in data.items() if key != "timing"}
+
+
+def test_the_json_has_its_fixed_keys_and_net_points_are_skill_plus_luck():
+    outcome = _invoke("simple", "random", "--hands", "6", "--worlds", "8", "--workers", "1", "--json")
+    assert outcome.exit_code == 0, outcome.output
+    import json
+
+    data = json.loads(outcome.stdout)
+    assert [player["player"] for player in data["players"]] == ["simple", "random"]
+    for player in data["players"]:
+        assert set(player) >= PLAYER_KEYS
+        assert player["net_points"] == pytest.approx(player["skill"] + player["luck"])
+        assert 0 <= player["accuracy"] <= 100
+        for block in player["by_kind"].values():
+            assert {"decisions", "mean_loss", "mean_loss_ci"} <= set(block)
+        assert sum(block["decisions"] for block in player["by_kind"].values()) == player["decisions"]
+    first, second = data["players"]
+    assert first["net_points"] == -second["net_points"] and first["skill"] == pytest.approx(-second["skill"])
+    assert data["costliest"] and all(set(item) >= COSTLY_KEYS for item in data["costliest"])
+    losses = [item["loss"] for item in data["costliest"]]
+    assert losses == sorted(losses, reverse=True)
+    assert data["costliest"][0]["replay"].startswith("simgin replay simple random --seed 0 --hand ")
+
+
+def test_the_same_seed_gives_the_same_analysis_on_one_and_two_workers(tmp_path):
+    import json
+
+    import simgin
+
+    one = simgin.analyse("greedy", "simple", hands=12, worlds=8, workers=1)
+    two = simgin.analyse("greedy", "simple", hands=12, worlds=8, workers=2, out=tmp_path / "run")
+    assert without_timing(one.to_json()) == without_timing(two.to_json())
+    assert one.to_frame().equals(two.to_frame())
+    saved = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert saved["kind"] == "analysis" and saved["players"] == json.loads(json.dumps(two.to_json()["players"]))
+    import pandas as pd
+
+    rows = pd.read_parquet(tmp_path / "run" / "decisions.parquet")
+    assert len(rows) == sum(player["decisions"] for player in saved["players"])
+
+
+def test_a_replayed_hand_is_the_analysed_one():
+    """Each costly decision names the 'simgin replay' that shows its hand: the same deal and seats."""
+    import json
+    import shlex
+
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    data = json.loads(_invoke("simple", "greedy", "--hands", "4", "--worlds", "8", "--workers", "1", "--json").stdout)
+    item = data["costliest"][0]
+    words = shlex.split(item["replay"])[1:]
+    shown = json.loads(CliRunner().invoke(main, [*words, "--json"]).stdout)
+    seat_of = {name: seat for seat, name in enumerate(shown["players"])}
+    assert item["player"] in seat_of
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hands", "0"], "hands=0: must be between 1 and 1,000,000"),
+        (["--games", "4"], "--games: the analysis of whole games is not built yet; give --hands"),
+        (["--worlds", "1"], "worlds=1: must be between 2 and 100,000"),
+        (["--seed", "-1"], "seed=-1: must be between 0 and"),
+        (["--workers", "0"], "--workers 0: must be between 1 and"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(args, message):
+    outcome = _invoke("simple", "random", *args, "--quiet")
+    assert outcome.exit_code == 1, outcome.output
+    assert outcome.output.startswith("Error: ") and outcome.output.count("\n") == 1, outcome.output
+    assert message in outcome.output
+
+
+NEVER_TAKES = '''
+from simgin.players.registry import resolve
+
+
+class NeverTakes:
+    """opponent, but it never takes the up card (R11): a bot made worse at one kind of decision."""
+
+    def __init__(self):
+        self.inner = resolve("opponent").make()
+        self.name = "never-takes"
+
+    def start_hand(self, view, rng):
+        self.inner.start_hand(view, rng)
+
+    def draw_from_pile(self, view, rng):
+        return self.inner.draw_from_pile(view, rng)
+
+    def discard(self, view, rng):
+        return self.inner.discard(view, rng)
+
+    def knock(self, view, rng):
+        return self.inner.knock(view, rng)
+
+    def big_gin(self, view, rng):
+        return self.inner.big_gin(view, rng)
+
+    def take_fiftieth(self, view, rng):
+        return self.inner.take_fiftieth(view, rng)
+
+    def take_up_card(self, view, rng):
+        self.inner.take_up_card(view, rng)  # keeps the inner bot's memory as it would be
+        return False
+'''
+
+
+def test_a_bot_made_worse_at_one_kind_of_decision_loses_there(tmp_path):
+    """Issue 34: an intentionally bad variant shows its loss concentrated in that kind of decision."""
+    import simgin
+
+    path = tmp_path / "never_takes.py"
+    path.write_text(NEVER_TAKES)
+    bad = simgin.analyse(f"{path}:NeverTakes", "simple", hands=60, worlds=32, workers=1).to_json()["players"][0]
+    good = simgin.analyse("opponent", "simple", hands=60, worlds=32, workers=1).to_json()["players"][0]
+    assert bad["by_kind"]["up_card"]["mean_loss"] > 1.5 * good["by_kind"]["up_card"]["mean_loss"]
+    for kind in ("draw", "discard"):  # the rest of its play is opponent's
+        assert bad["by_kind"][kind]["mean_loss"] < bad["by_kind"]["up_card"]["mean_loss"]
+
+
+def test_luck_averages_to_zero_when_a_bot_meets_itself():
+    """With the same bot on both sides skill and net points average zero, so luck does: its 95% interval per
+    hand covers 0 (a statistical check: the luck of 80 hands of simple against simple)."""
+    import simgin
+
+    data = simgin.analyse("simple", "simple", hands=80, worlds=16, workers=1).to_json()
+    low, high = data["players"][0]["luck_per_hand_ci"]
+    assert low < 0 < high
+    assert data["players"][0]["luck"] == pytest.approx(-data["players"][1]["luck"])

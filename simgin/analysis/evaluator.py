@@ -26,6 +26,10 @@ DEFAULT_WORLDS = 64
 KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
 
 
+class IllegalAction(ValueError):
+    """A recorded answer that is no legal action of its decision (the engine stopped or forfeited on it)."""
+
+
 @dataclass(frozen=True)
 class Evaluator:
     """How decisions are valued: ``worlds`` sampled worlds per decision, drawn from ``seed`` (the evaluator's
@@ -81,7 +85,7 @@ class Valuation:
         best = int(np.argmax(means))
         listed = [int(action) for action in actions]
         if decision.chosen not in listed:  # an illegal answer: the engine stops or forfeits, nothing to value
-            raise ValueError(f"{decision.kind} {decision.chosen} is not a legal action here: {listed}")
+            raise IllegalAction(f"{decision.kind} {decision.chosen} is not a legal action here: {listed}")
         chosen = listed.index(decision.chosen)
         difference = values[:, best] - values[:, chosen]
         loss_error = float(difference.std(ddof=1) / math.sqrt(worlds)) if best != chosen else 0.0

@@ -1,10 +1,11 @@
 """Hands played with every decision recorded and valued: one row per decision (issue 34).
 
-Hand ``i`` is dealt from ``derive(seed, i)`` (the hand seeds of every simgin run, docs/ENGINE.md) with
-dealers alternating, and played by the reference engine (R8-R19), which hosts every kind of player; each
-decision of both players is valued by an :class:`~simgin.analysis.evaluator.Evaluator` whose worlds are
-keyed by the hand's seed and the decision's place in the hand, so a row is the same however the hands are
-split among workers.
+Hand ``k`` is hand ``k`` of ``simgin match A B --hands N --seed S`` (its seed, dealer and seats, duplicate
+deals by default: hands 2j and 2j+1 are one deal with the seats swapped; :func:`running.runner.locate_hand`),
+so ``simgin replay A B --seed S --hand k`` shows it. It is played by the reference engine (R8-R19), which
+hosts every kind of player, and each decision of both players is valued by an
+:class:`~simgin.analysis.evaluator.Evaluator` whose worlds are keyed by the hand's seed and the decision's
+place in the hand, so a row is the same however the hands are split among workers.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from simgin.analysis.evaluator import Evaluator
+from simgin.analysis.evaluator import Evaluator, IllegalAction
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.cards import format_cards
-from simgin.game.play import hand_seeds
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.players.registry import resolve
+from simgin.running.runner import RunConfig, locate_hand
 
 STAGES = ("early", "middle", "late")
 """The stage of a hand by the stock left: more than two thirds of the cards the stock starts with, more than
@@ -30,17 +31,24 @@ one third, or the rest."""
 COLUMNS = (
     "hand",
     "player",
+    "side",
     "seat",
     "kind",
     "stage",
     "stock",
     "hand_cards",
     "pile_top",
+    "known",
     "chosen",
     "best",
     "loss",
     "loss_error",
+    "spread",
 )
+"""One row per decision: the hand, the player (``side`` 0 is the match's first-named, A), its seat, the kind
+and stage of the decision, the position (stock left, the hand, the pile's top, the cards the other is known
+to hold), the action chosen and the best, the loss and its error, and ``spread``, the best action's value
+minus the worst's (what was at stake)."""
 
 
 def stage_of(stock_count: int, rules: Rules) -> str:
@@ -53,48 +61,79 @@ def stage_of(stock_count: int, rules: Rules) -> str:
 
 @dataclass(frozen=True)
 class AnalysedHand:
-    """One hand: its seed and dealer, each player's net points (won minus lost, R17-R19), and every
-    decision's row."""
+    """One hand: its seed, dealer and players by seat, each seat's net points (won minus lost, R17-R19),
+    and every decision's row."""
 
     index: int
     seed: int
     dealer: int
+    players: tuple[str, str]
     net_points: tuple[int, int]
     rows: tuple[dict, ...]
+    swapped: bool = False
+    """Whether A sits in seat 1 (the second leg of a duplicate deal)."""
+
+    def net_of_side(self, side: int) -> int:
+        """The net points of A (``side`` 0) or B (1)."""
+        return self.net_points[side ^ int(self.swapped)]
+
+
+def known_cards(view) -> tuple[int, ...]:
+    """The cards the other player is known to hold: taken from the pile (R9) and not discarded since."""
+    held = []
+    for card in view.opponent_took:
+        if card not in view.opponent_discards:
+            held.append(card)
+    return tuple(sorted(held))
 
 
 def analyse_hand(
-    players: Sequence[str], rules: Rules, index: int, seed: int, dealer: int, evaluator: Evaluator
+    players: Sequence[str],
+    rules: Rules,
+    index: int,
+    seed: int,
+    dealer: int,
+    evaluator: Evaluator,
+    swapped: bool = False,
+    forfeit: bool = False,
 ) -> AnalysedHand:
-    """Play hand ``index`` (seed ``seed``) between ``players`` (seat order) and value every decision in it."""
+    """Play hand ``index`` (seed ``seed``) between ``players`` (seat order) and value every decision in it;
+    ``swapped``: A sits in seat 1. With ``forfeit`` an illegal move ends the hand (``--on-illegal forfeit``);
+    the illegal answer itself is not valued."""
     log: list[Decision] = []
     seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in players)
-    record = play_hand(seats, rules, seed, dealer, names=tuple(players))  # type: ignore[arg-type]
+    record = play_hand(seats, rules, seed, dealer, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     net = [0, 0]
     if record.winner >= 0:
         net[record.winner] = record.points
         net[1 - record.winner] = -record.points
     rows = []
     for place, decision in enumerate(log):
-        valued = evaluator.value(decision, key=derive(seed, place))
+        try:
+            valued = evaluator.value(decision, key=derive(seed, place))
+        except IllegalAction:
+            continue  # the forfeited move (R23 under --on-illegal forfeit): nothing legal was chosen
         view = decision.view
         rows.append(
             {
                 "hand": index,
                 "player": players[view.seat],
+                "side": view.seat ^ int(swapped),
                 "seat": view.seat,
                 "kind": decision.kind,
                 "stage": stage_of(view.stock_count, rules),
                 "stock": view.stock_count,
                 "hand_cards": format_cards(view.hand),
                 "pile_top": format_cards(view.pile[-1:]),
+                "known": format_cards(known_cards(view)),
                 "chosen": valued.action_text(valued.chosen),
                 "best": valued.action_text(valued.best),
                 "loss": valued.loss,
                 "loss_error": valued.loss_error,
+                "spread": max(valued.values) - min(valued.values),
             }
         )
-    return AnalysedHand(index, seed, dealer, (net[0], net[1]), tuple(rows))
+    return AnalysedHand(index, seed, dealer, (players[0], players[1]), (net[0], net[1]), tuple(rows), swapped)
 
 
 def analyse_hands(
@@ -103,16 +142,20 @@ def analyse_hands(
     hands: int = 100,
     seed: int = 0,
     evaluator: Evaluator | None = None,
+    duplicate: bool = True,
+    first: int = 0,
 ) -> tuple[list[AnalysedHand], pd.DataFrame]:
-    """Play ``hands`` hands of ``players`` (two specs, seat order; dealers alternate) and value every decision:
-    the hands, and one row per decision (:data:`COLUMNS`)."""
+    """Play hands ``first`` to ``first + hands - 1`` of ``simgin match A B --hands ... --seed seed`` (``players``:
+    the two specs A, B) and value every decision: the hands, and one row per decision (:data:`COLUMNS`)."""
     if len(players) != 2:
         raise ValueError(f"analysis plays two players, got {len(players)}")
     rules = rules or Rules()
     evaluator = evaluator or Evaluator()
-    played = [
-        analyse_hand(players, rules, i, int(hand_seed), i % 2, evaluator)
-        for i, hand_seed in enumerate(hand_seeds(seed, hands))
-    ]
+    config = RunConfig(tuple(players), rules, hands=2 * (first + hands), seed=seed, duplicate=duplicate)
+    played = []
+    for index in range(first, first + hands):
+        hand_seed, dealer, seats = locate_hand(config, index)
+        swapped = duplicate and index % 2 == 1
+        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped))
     frame = pd.DataFrame([row for hand in played for row in hand.rows], columns=list(COLUMNS))
     return played, frame

@@ -382,10 +382,11 @@ def _echo_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 def _register_run_commands() -> None:
     """Add the commands of the command modules: :mod:`simgin.cli.run` (match, tournament), :mod:`~simgin.cli.compare`,
     :mod:`~simgin.cli.sweep`, :mod:`~simgin.cli.replay`, :mod:`~simgin.cli.plan`, :mod:`~simgin.cli.tune`,
-    :mod:`~simgin.cli.tune_rules` and :mod:`~simgin.cli.report`, each listing its own in ``COMMANDS``."""
-    from simgin.cli import compare, plan, replay, report, run, sweep, tune, tune_rules
+    :mod:`~simgin.cli.tune_rules`, :mod:`~simgin.cli.analyse` and :mod:`~simgin.cli.report`, each listing its own
+    in ``COMMANDS``."""
+    from simgin.cli import analyse, compare, plan, replay, report, run, sweep, tune, tune_rules
 
-    for module in (run, compare, sweep, replay, plan, tune, tune_rules, report):
+    for module in (run, compare, sweep, replay, plan, tune, tune_rules, analyse, report):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -1,0 +1,167 @@
+"""``simgin.analyse``: a match played and every decision of both players valued (issue 34).
+
+The hands are those of ``simgin match A B --hands N --seed S`` (duplicate deals by default), cut into parts
+that the workers play and value independently (a local process pool or a Dask cluster, as every simgin run);
+each decision's worlds are keyed by its hand and place, so the result is the same on any number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simgin import __version__
+from simgin.analysis.evaluator import DEFAULT_WORLDS, Evaluator
+from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_hand
+from simgin.analysis.summary import THRESHOLDS, costliest, player_summary
+from simgin.base import files
+from simgin.base.strict_json import jsonable
+from simgin.game.rules import Rules
+from simgin.running import runner
+from simgin.running.config import check_bounds
+from simgin.studies.search import execution_workers
+
+#: Hands a worker plays and values in one job.
+PART_HANDS = 10
+DECISIONS_FILE = "decisions.parquet"
+RESULT_FILE = "result.json"
+KIND = "analysis"
+
+
+def analyse_part(
+    players: tuple[str, str],
+    rules: Rules,
+    seed: int,
+    duplicate: bool,
+    first: int,
+    count: int,
+    evaluator: Evaluator,
+    forfeit: bool,
+) -> list[AnalysedHand]:
+    """Hands ``first`` to ``first + count - 1`` of the match, played and valued (one worker's job)."""
+    config = runner.RunConfig(players, rules, hands=2 * (first + count), seed=seed, duplicate=duplicate)
+    played = []
+    for index in range(first, first + count):
+        hand_seed, dealer, seats = runner.locate_hand(config, index)
+        swapped = duplicate and index % 2 == 1
+        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, forfeit))
+    return played
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """An analysed match: the settings, every hand, and one row per decision (``to_frame()``)."""
+
+    players: tuple[str, str]
+    rules: Rules
+    seed: int
+    duplicate: bool
+    evaluator: Evaluator
+    hands: tuple[AnalysedHand, ...] = field(repr=False)
+    seconds: float = 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per decision (:data:`simgin.analysis.hands.COLUMNS`), in play order."""
+        rows = [row for hand in self.hands for row in hand.rows]
+        return pd.DataFrame(rows, columns=list(COLUMNS))
+
+    def net_frame(self) -> pd.DataFrame:
+        """One row per hand: its number and the net points of A (``net_0``) and B (``net_1``)."""
+        return pd.DataFrame(
+            [{"hand": hand.index, "net_0": hand.net_of_side(0), "net_1": hand.net_of_side(1)} for hand in self.hands],
+            columns=["hand", "net_0", "net_1"],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``simgin analyse --json`` object: its fixed keys ``players`` (seat order of the match: A, B)
+        and ``costliest`` (docs/ANALYSIS.md), then the settings."""
+        frame = self.to_frame()
+        net = self.net_frame()
+        players = [player_summary(side, name, frame, net) for side, name in enumerate(self.players)]
+        return jsonable(
+            {
+                "players": players,
+                "costliest": costliest(frame, self.players, self.seed, self.rules, self.duplicate),
+                "hands": len(self.hands),
+                "seed": self.seed,
+                "duplicate": self.duplicate,
+                "rules": self.rules.to_dict(),
+                "evaluator": {
+                    "worlds": self.evaluator.worlds,
+                    "seed": self.evaluator.seed,
+                    "value": "game" if self.evaluator.game_value else "hand points",
+                    "thresholds": THRESHOLDS,
+                },
+                "timing": {"seconds": self.seconds},
+                "version": __version__,
+            }
+        )
+
+    def result_data(self) -> dict[str, Any]:
+        """``result.json``: the JSON object, marked as an analysis."""
+        return {"kind": KIND, **self.to_json()}
+
+    def save(self, out: str | Path) -> None:
+        """Write ``out/result.json`` and ``out/decisions.parquet`` (``out``: a new or empty directory)."""
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        frame = self.to_frame()
+        files.write_file(folder, DECISIONS_FILE, lambda handle: frame.to_parquet(handle, index=False))
+        files.write_file(folder, RESULT_FILE, json.dumps(self.result_data(), indent=1, allow_nan=False) + "\n")
+
+
+def analyse(
+    a: str,
+    b: str,
+    *,
+    rules: Rules | str | None = None,
+    hands: int = 200,
+    seed: int = 0,
+    duplicate: bool = True,
+    worlds: int = DEFAULT_WORLDS,
+    evaluator_seed: int = 0,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    on_illegal: str = "stop",
+    out: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AnalysisResult:
+    """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` and value every decision
+    of both players (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``.
+    ``progress(hands)`` is called as parts finish. Bad input is a one-line ValueError."""
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    rules = rules or Rules()
+    check_bounds(f"hands={hands}", hands, 1, 1_000_000)
+    check_bounds(f"seed={seed}", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
+    if on_illegal not in ("stop", "forfeit"):
+        raise ValueError(f"on_illegal={on_illegal!r}: choose from stop, forfeit")
+    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed)
+    workers = execution_workers(workers, backend, scheduler, ValueError)
+    players = (a, b)
+    runner.RunConfig(players, rules, hands=2 * hands, seed=seed, duplicate=duplicate)  # checks the players
+    parts = [(first, min(PART_HANDS, hands - first)) for first in range(0, hands, PART_HANDS)]
+    start = time.perf_counter()
+    played: list[AnalysedHand] = []
+    forfeit = on_illegal == "forfeit"
+    with runner.backend_for(min(workers, len(parts)) or 1, backend, scheduler) as pool:
+        futures = [
+            pool.submit(analyse_part, players, rules, seed, duplicate, first, count, evaluator, forfeit)
+            for first, count in parts
+        ]
+        for future in futures:
+            part = runner.wait_result(pool, future)
+            played.extend(part)
+            if progress:
+                progress(len(part))
+    result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), time.perf_counter() - start)
+    if out is not None:
+        result.save(out)
+    return result

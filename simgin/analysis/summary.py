@@ -1,0 +1,149 @@
+"""What the analysis of a match says per player: loss per decision with its interval, flags, accuracy, skill
+and luck, and the costliest decisions (issue 34; the definitions are in docs/ANALYSIS.md).
+
+The unit of every interval is the hand: the decisions of one hand share its cards, so they are not
+independent; a player's mean loss per decision is a ratio of two sums over hands, and its interval is the
+ratio estimator's (delta method) with hands as the units.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simgin.game.rules import Rules
+
+#: Loss thresholds in points of the hand (docs/ANALYSIS.md): a decision counts as the worst flag whose
+#: threshold its loss exceeds by two standard errors, so that no flag comes from evaluator noise alone.
+THRESHOLDS = {"inaccuracies": 1.5, "mistakes": 4.0, "blunders": 10.0}
+NOISE_MARGIN = 2.0
+"""How many standard errors a loss must clear its threshold by."""
+COSTLIEST = 20
+Z95 = 1.959963984540054
+
+
+def flag(loss: float, loss_error: float) -> str | None:
+    """``'blunders'``, ``'mistakes'``, ``'inaccuracies'`` or None: the worst threshold ``loss`` clears by
+    :data:`NOISE_MARGIN` standard errors."""
+    found = None
+    for name, threshold in THRESHOLDS.items():
+        if loss - NOISE_MARGIN * loss_error >= threshold:
+            found = name
+    return found
+
+
+def ratio_interval(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, list[float | None]]:
+    """Σ numerators / Σ denominators over units, with its 95% interval (delta method, units independent);
+    (nan, [None, None]) without a denominator, and a zero-width interval from a single unit."""
+    total = float(denominators.sum())
+    if total == 0:
+        return math.nan, [None, None]
+    ratio = float(numerators.sum()) / total
+    units = len(numerators)
+    if units < 2:
+        return ratio, [ratio, ratio]
+    residuals = numerators - ratio * denominators
+    half = Z95 * math.sqrt(units / (units - 1) * float((residuals**2).sum())) / total
+    return ratio, [ratio - half, ratio + half]
+
+
+def mean_interval(values: np.ndarray) -> list[float | None]:
+    """The 95% normal interval of the mean of ``values`` (per-hand figures), or [None, None] under two."""
+    if len(values) < 2:
+        return [None, None]
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(len(values))
+    return [mean - half, mean + half]
+
+
+def loss_block(rows: pd.DataFrame, hands: Sequence[int]) -> dict[str, Any]:
+    """``decisions``, ``mean_loss`` and ``mean_loss_ci`` of ``rows``, hands as the units (every hand of
+    ``hands`` counts, with 0 decisions where it had none of these)."""
+    by_hand = rows.groupby("hand")["loss"].agg(["sum", "count"]).reindex(list(hands), fill_value=0)
+    mean, interval = ratio_interval(by_hand["sum"].to_numpy(float), by_hand["count"].to_numpy(float))
+    return {"decisions": len(rows), "mean_loss": mean, "mean_loss_ci": interval}
+
+
+def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame) -> dict[str, Any]:
+    """The fixed keys of one player (docs/ANALYSIS.md): loss, flags, accuracy, net points, skill and luck."""
+    hands = sorted(net["hand"])
+    mine = frame[frame["side"] == side]
+    theirs = frame[frame["side"] != side]
+    block = loss_block(mine, hands)
+    flags = [flag(loss, error) for loss, error in zip(mine["loss"], mine["loss_error"], strict=True)]
+    spread = float(mine["spread"].sum())
+    accuracy = 100.0 * (1.0 - float(mine["loss"].sum()) / spread) if spread > 0 else 100.0
+    own = mine.groupby("hand")["loss"].sum().reindex(hands, fill_value=0.0)
+    given = theirs.groupby("hand")["loss"].sum().reindex(hands, fill_value=0.0)
+    skill = (given - own).to_numpy(float)
+    points = net.set_index("hand")[f"net_{side}"].reindex(hands).to_numpy(float)
+    luck = points - skill
+    return {
+        "player": name,
+        **block,
+        "accuracy": accuracy,
+        **{name: sum(found == name for found in flags) for name in THRESHOLDS},
+        "net_points": float(points.sum()),
+        "skill": float(skill.sum()),
+        "luck": float(luck.sum()),
+        "skill_per_hand_ci": mean_interval(skill),
+        "luck_per_hand_ci": mean_interval(luck),
+        "by_kind": {kind: loss_block(rows, hands) for kind, rows in mine.groupby("kind")},
+        "by_stage": {stage: loss_block(rows, hands) for stage, rows in mine.groupby("stage")},
+    }
+
+
+def rule_flags(rules: Rules) -> list[str]:
+    """``--rules PRESET`` (the preset nearest ``rules``) and ``--set KEY=VALUE`` for every switch that differs
+    from it; nothing for the standard game."""
+    best: tuple[int, str, list[str]] | None = None
+    for name in Rules.PRESETS:
+        base = Rules.preset(name).to_dict()
+        changes = []
+        for key, value in rules.to_dict().items():
+            if base.get(key) != value:
+                shown = str(value).lower() if isinstance(value, bool) else str(value)
+                changes += ["--set", f"{key}={shown}"]
+        if best is None or len(changes) < best[0]:
+            best = (len(changes), name, changes)
+    assert best is not None
+    _, name, changes = best
+    return ([] if name == "standard" else ["--rules", name]) + changes
+
+
+def replay_command(players: Sequence[str], seed: int, hand: int, rules: Rules, duplicate: bool) -> str:
+    """The ``simgin replay`` command that shows hand ``hand`` of the match, move by move."""
+    words = ["simgin", "replay", *players, "--seed", str(seed), "--hand", str(hand), *rule_flags(rules)]
+    if not duplicate:
+        words.append("--no-duplicate")
+    return shlex.join(words)
+
+
+def costliest(
+    frame: pd.DataFrame, players: Sequence[str], seed: int, rules: Rules, duplicate: bool, count: int = COSTLIEST
+) -> list[dict[str, Any]]:
+    """The ``count`` decisions that lost the most, costliest first, each with its position and replay."""
+    top = frame.sort_values(["loss", "hand"], ascending=[False, True], kind="stable").head(count)
+    return [
+        {
+            "player": row["player"],
+            "hand": int(row["hand"]),
+            "kind": row["kind"],
+            "chosen": row["chosen"],
+            "best": row["best"],
+            "loss": float(row["loss"]),
+            "loss_error": float(row["loss_error"]),
+            "replay": replay_command(players, seed, int(row["hand"]), rules, duplicate),
+            "stage": row["stage"],
+            "hand_cards": row["hand_cards"],
+            "pile_top": row["pile_top"],
+            "known": row["known"],
+        }
+        for _, row in top.iterrows()
+        if row["loss"] > 0
+    ]

@@ -1,0 +1,170 @@
+"""``simgin analyse``: where each player's points are won and lost, decision by decision (issue 34)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simgin.cli.options import (
+    echo_json,
+    execution_options,
+    json_option,
+    on_illegal_option,
+    out_option,
+    plural,
+    quiet_option,
+    rules_options,
+    seed_option,
+    user_error,
+)
+from simgin.game.rules import Rules
+
+KIND_ORDER = ("up_card", "draw", "discard", "knock")
+
+
+@click.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@rules_options
+@click.option("--hands", type=int, default=200, show_default=True, help="Hands of the match to analyse.")
+@click.option("--games", type=int, default=None, help="Whole games (not built yet: give --hands).")
+@seed_option("Seed of the match: hand K is hand K of 'simgin match A B --hands N --seed S'.")
+@click.option(
+    "--duplicate/--no-duplicate",
+    default=True,
+    show_default=True,
+    help="As in match: hands 2j and 2j+1 are one deal with the seats swapped.",
+)
+@click.option(
+    "--worlds",
+    type=int,
+    default=64,
+    show_default=True,
+    help="The evaluator's budget: worlds per decision, each action played out once in each (docs/ANALYSIS.md).",
+)
+@click.option("--evaluator-seed", type=int, default=0, show_default=True, help="Seed of the evaluator's worlds.")
+@execution_options
+@out_option("Directory for result.json and decisions.parquet (one row per decision); new or empty.")
+@on_illegal_option
+@quiet_option
+@json_option
+def analyse(
+    a: str,
+    b: str,
+    rules: Rules,
+    hands: int,
+    games: int | None,
+    seed: int,
+    duplicate: bool,
+    worlds: int,
+    evaluator_seed: int,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    out: Path | None,
+    on_illegal: str,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Value every decision of A and B in a match, and say where each player's points go.
+
+    Plays hands of 'simgin match A B' (any players: built-in bots, plain-Python strategies, exec: and
+    eaai: programs) and values every legal action of each decision (up card, draw, discard, knock)
+    from what the deciding player knows, by playouts in sampled worlds (docs/ANALYSIS.md). Prints per
+    player the mean points lost per decision with a 95% interval (hands as the units), by kind and
+    stage of decision, the inaccuracies, mistakes and blunders (a loss over 1.5, 4 or 10 points, by
+    two standard errors), an accuracy (100 = no loss), net points split into skill and luck, and the
+    costliest decisions, each with the 'simgin replay' command that shows its hand.
+
+    \b
+    Example:
+      simgin analyse opponent heuristic --hands 20 --rules eaai --quiet
+      simgin analyse simple random --hands 10 --worlds 32 --json
+    """
+    from simgin.analysis.analyse import analyse as run_analysis
+
+    if games is not None:
+        raise click.ClickException("--games: the analysis of whole games is not built yet; give --hands")
+    show = not quiet and sys.stderr.isatty()
+    bar: Any = click.progressbar(length=hands, label="hands analysed", file=sys.stderr, show_eta=True)
+    if show:
+        bar.__enter__()
+    try:
+        result = run_analysis(
+            a,
+            b,
+            rules=rules,
+            hands=hands,
+            seed=seed,
+            duplicate=duplicate,
+            worlds=worlds,
+            evaluator_seed=evaluator_seed,
+            workers=workers,
+            backend=backend,
+            scheduler=scheduler,
+            on_illegal=on_illegal,
+            out=out,
+            progress=bar.update if show else None,
+        )
+    except ValueError as error:
+        raise user_error("", error) from None
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted: nothing is kept (the analysis has no resume yet)") from None
+    finally:
+        if show:
+            bar.__exit__(None, None, None)
+    data = result.to_json()
+    if as_json:
+        echo_json(data)
+        return
+    _echo(data, result.seconds)
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"{low:.2f}-{high:.2f}"
+
+
+def _echo(data: dict[str, Any], seconds: float) -> None:
+    players = data["players"]
+    decisions = sum(player["decisions"] for player in players)
+    click.echo(
+        f"{players[0]['player']} vs {players[1]['player']}: {plural(data['hands'], 'hand')} analysed, "
+        f"{decisions:,} decisions, {data['evaluator']['worlds']} worlds each, seed {data['seed']} "
+        f"({seconds:.1f} s)"
+    )
+    width = max(len(player["player"]) for player in players)
+    click.echo(
+        f"  {'player':<{width}}  decisions  loss/decision (95% CI)  accuracy  inaccuracies  mistakes  blunders"
+        "     net   skill    luck"
+    )
+    for player in players:
+        loss = f"{player['mean_loss']:.2f} ({_interval(*player['mean_loss_ci'])})"
+        click.echo(
+            f"  {player['player']:<{width}}  {player['decisions']:>9,}  {loss:<22}  {player['accuracy']:>8.1f}  "
+            f"{player['inaccuracies']:>12,}  {player['mistakes']:>8,}  {player['blunders']:>8,}  "
+            f"{player['net_points']:>+6.0f}  {player['skill']:>+6.0f}  {player['luck']:>+6.0f}"
+        )
+    click.echo("  mean loss per decision by kind:")
+    for player in players:
+        parts = [
+            f"{kind} {player['by_kind'][kind]['mean_loss']:.2f} ({player['by_kind'][kind]['decisions']:,})"
+            for kind in KIND_ORDER
+            if kind in player["by_kind"]
+        ]
+        click.echo(f"    {player['player']:<{width}}  " + ", ".join(parts))
+    if data["costliest"]:
+        click.echo("  costliest decisions:")
+    for rank, item in enumerate(data["costliest"][:10], 1):
+        click.echo(
+            f"  {rank:>3}. hand {item['hand']}, {item['player']}, {item['kind']} ({item['stage']}): chose "
+            f"{item['chosen']}, best {item['best']}, loss {item['loss']:.1f} +/- {item['loss_error']:.1f}"
+        )
+        known = f"; the other holds {item['known']}" if item["known"] else ""
+        click.echo(f"       hand {item['hand_cards']}; pile {item['pile_top'] or '-'}{known}")
+        click.echo(f"       {item['replay']}")
+
+
+COMMANDS = (analyse,)
