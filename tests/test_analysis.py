@@ -257,3 +257,29 @@ def test_luck_averages_to_zero_when_a_bot_meets_itself():
     low, high = data["players"][0]["luck_per_hand_ci"]
     assert low < 0 < high
     assert data["players"][0]["luck"] == pytest.approx(-data["players"][1]["luck"])
+
+
+def test_the_advice_holds_in_play_for_a_missed_gin():
+    """Issue 34's validation: the costliest decision of opponent against heuristic under eaai rules in 20 hands
+    (a discard that missed gin, R13) played again from its exact position both ways: the advice does better."""
+    import simgin
+    from simgin.analysis.advice import check_costliest
+
+    result = simgin.analyse("opponent", "heuristic", rules="eaai", hands=20, workers=1)
+    (item,) = check_costliest(result, count=1, continuations=30)
+    assert item["kind"] == "discard" and item["claimed"] > 20
+    assert item["realised"] > 2 * item["realised_error"] and item["realised"] > 10
+
+
+def test_playing_a_decision_as_it_was_changes_nothing():
+    """Forced to the action it chose, the hand is the hand: no gain in any future of the stock."""
+    from simgin.analysis.advice import play_both_ways
+
+    hands, frame = analyse_hands(("simple", "greedy"), hands=2, seed=6, evaluator=EVALUATOR)
+    row = frame.iloc[3]
+    hand = hands[int(row["hand"])]
+    check = play_both_ways(
+        hand.players, Rules(), hand.seed, hand.dealer, int(row["place"]), int(row["chosen_action"]),
+        int(row["chosen_action"]), continuations=5,
+    )  # fmt: skip
+    assert check.gain == 0 and check.gain_error == 0

@@ -44,11 +44,16 @@ COLUMNS = (
     "loss",
     "loss_error",
     "spread",
+    "place",
+    "chosen_action",
+    "best_action",
 )
 """One row per decision: the hand, the player (``side`` 0 is the match's first-named, A), its seat, the kind
 and stage of the decision, the position (stock left, the hand, the pile's top, the cards the other is known
 to hold), the action chosen and the best, the loss and its error, and ``spread``, the best action's value
-minus the worst's (what was at stake)."""
+minus the worst's (what was at stake); ``place``, the decision's number in its hand (over both seats), and the
+chosen and best actions as ``kernels.analysis`` numbers them (a card, or 1/0), to play the decision again
+(:mod:`simgin.analysis.advice`)."""
 
 
 def stage_of(stock_count: int, rules: Rules) -> str:
@@ -131,6 +136,9 @@ def analyse_hand(
                 "loss": valued.loss,
                 "loss_error": valued.loss_error,
                 "spread": max(valued.values) - min(valued.values),
+                "place": place,
+                "chosen_action": valued.chosen,
+                "best_action": valued.best,
             }
         )
     return AnalysedHand(index, seed, dealer, (players[0], players[1]), (net[0], net[1]), tuple(rows), swapped)

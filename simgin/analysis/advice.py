@@ -1,0 +1,133 @@
+"""Does the evaluator's advice hold in play? A decision played both ways from its exact position (issue 34).
+
+The hand is dealt again from its seed, so everything up to the decision is as it was: the real hidden cards
+(the other player's hand), the same players with the same generators. At the decision one player is made to
+answer with the action it chose, or with the one the evaluator recommends; afterwards both players play on as
+themselves. The stock cards not yet drawn at the decision are shuffled anew for each *continuation* (the same
+order for both actions), so the comparison is over the futures the decision could have had, not one. The
+gain of the advice is the recommended action's mean net points for the player minus the chosen action's, with
+its standard error over the continuations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simgin.analysis.recorder import Decision, RecordingStrategy
+from simgin.game.reference_engine import play_hand
+from simgin.game.rng import SplitMix64, derive, shuffled_deck
+from simgin.game.rules import Rules
+from simgin.players.registry import resolve
+
+
+class _Forced(RecordingStrategy):
+    """A recorded player whose decision number ``place`` (counted over both seats) is answered with ``action``;
+    the inner player is still asked, so its memory is what it would have been."""
+
+    def __init__(self, inner: Any, log: list[Decision], place: int, action: int) -> None:
+        super().__init__(inner, log)
+        self.place = place
+        self.action = action
+
+    def _answer(self, answer: Any, as_card: bool) -> Any:
+        if len(self.log) - 1 != self.place:
+            return answer
+        return self.action if as_card else bool(self.action)
+
+    def take_up_card(self, view, rng):  # type: ignore[no-untyped-def]
+        return self._answer(super().take_up_card(view, rng), False)
+
+    def draw_from_pile(self, view, rng):  # type: ignore[no-untyped-def]
+        return self._answer(super().draw_from_pile(view, rng), False)
+
+    def discard(self, view, rng):  # type: ignore[no-untyped-def]
+        return self._answer(super().discard(view, rng), True)
+
+    def knock(self, view, rng):  # type: ignore[no-untyped-def]
+        return self._answer(super().knock(view, rng), False)
+
+
+@dataclass(frozen=True)
+class AdviceCheck:
+    """The recommended action's mean net points minus the chosen one's, for the deciding player, over
+    ``continuations`` futures of the stock; ``gain_error`` is its standard error."""
+
+    gain: float
+    gain_error: float
+    continuations: int
+
+
+def _net(record: Any, seat: int) -> int:
+    if record.winner < 0:
+        return 0
+    return record.points if record.winner == seat else -record.points
+
+
+def play_both_ways(
+    seats: Sequence[str],
+    rules: Rules,
+    hand_seed: int,
+    dealer: int,
+    place: int,
+    chosen: int,
+    best: int,
+    continuations: int = 100,
+    seed: int = 0,
+) -> AdviceCheck:
+    """Play decision ``place`` of the hand (``seats``: the specs by seat) with ``best`` and with ``chosen``, in
+    ``continuations`` futures of the stock drawn from ``seed``."""
+    deck = shuffled_deck(SplitMix64(derive(hand_seed, 0)))
+    log: list[Decision] = []
+    players = tuple(_Forced(resolve(spec).make(), log, place, chosen) for spec in seats)
+    play_hand(players, rules, hand_seed, dealer, deck=deck)  # type: ignore[arg-type]
+    decision = log[place]
+    seat = decision.view.seat
+    hidden = 52 - decision.view.stock_count
+    rng = np.random.default_rng(seed)
+    gains = []
+    for _ in range(continuations):
+        future = list(deck[:hidden]) + [int(card) for card in rng.permutation(deck[hidden:])]
+        nets = []
+        for action in (best, chosen):
+            shared: list[Decision] = []  # one log for both seats: decisions are counted over the hand
+            played = tuple(_Forced(resolve(spec).make(), shared, place, action) for spec in seats)
+            nets.append(_net(play_hand(played, rules, hand_seed, dealer, deck=future), seat))  # type: ignore[arg-type]
+        gains.append(nets[0] - nets[1])
+    values = np.array(gains, dtype=float)
+    error = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+    return AdviceCheck(float(values.mean()), error, len(values))
+
+
+def check_costliest(result: Any, count: int = 20, continuations: int = 100, seed: int = 0) -> list[dict[str, Any]]:
+    """The ``count`` costliest decisions of an analysis (:class:`~simgin.analysis.analyse.AnalysisResult`)
+    played both ways: each with the loss the evaluator claimed and the gain the advice realised in play."""
+    from simgin.running.runner import RunConfig, locate_hand
+
+    frame = result.to_frame()
+    top = frame[frame["loss"] > 0].sort_values(["loss", "hand"], ascending=[False, True], kind="stable").head(count)
+    last = int(top["hand"].max()) + 1 if len(top) else 1
+    config = RunConfig(result.players, result.rules, hands=2 * last, seed=result.seed, duplicate=result.duplicate)
+    checked = []
+    for _, row in top.iterrows():
+        hand_seed, dealer, seats = locate_hand(config, int(row["hand"]))
+        check = play_both_ways(
+            seats, result.rules, hand_seed, dealer, int(row["place"]), int(row["chosen_action"]),
+            int(row["best_action"]), continuations, seed,
+        )  # fmt: skip
+        checked.append(
+            {
+                "hand": int(row["hand"]),
+                "player": row["player"],
+                "kind": row["kind"],
+                "claimed": float(row["loss"]),
+                "claimed_error": float(row["loss_error"]),
+                "realised": check.gain,
+                "realised_error": check.gain_error,
+            }
+        )
+    return checked
