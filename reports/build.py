@@ -28,6 +28,7 @@ from simgin.game.rules import Rules
 from simgin.running.results import load_result
 
 from . import (
+    analysis as analysis_report,
     figures as F,
     study,
     table_sweep as table_sweep_report,
@@ -134,6 +135,8 @@ def report_figures(result: dict[str, Any], tables: dict[str, ReportTable]) -> li
         return [_figure(*entry, result) for entry in tune_rules_report.FIGURES]
     if result["kind"] == "table-sweep":
         return [ReportFigure(*entry) for entry in table_sweep_report.figures(result)]
+    if result["kind"] == "analysis":
+        return [ReportFigure(*entry) for entry in analysis_report.figures(result)]
     entries = frame("table_entries")
     if entries is not None:
         made.append(
@@ -220,6 +223,8 @@ def _title(result: dict[str, Any]) -> str:
         return tune_rules_report.title(result)
     if kind == "table-sweep":
         return table_sweep_report.title(result)
+    if kind == "analysis":
+        return analysis_report.title(result)
     if kind == "tournament":
         return f"Tournament: {', '.join(players)}"
     if kind == "sweep":
@@ -241,6 +246,8 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         return tune_rules_report.facts(result)
     if result["kind"] == "table-sweep":
         return table_sweep_report.facts(result)
+    if result["kind"] == "analysis":
+        return analysis_report.facts(result)
     config = result.get("config") or {}
     mode = mode_of(config)
     facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]

@@ -17,6 +17,7 @@ from simgin.running.tally import TURN_BINS
 from simgin.statistics.ratings import bootstrap_label
 
 from . import (
+    analysis as analysis_report,
     figure_style as S,
     study,
     table_sweep as table_sweep_report,
@@ -436,6 +437,10 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
 
     if kind == "table-sweep":
         for name, title, frame, shown, note in table_sweep_report.tables(result):
+            add(name, title, frame, shown, note)
+        return tables
+    if kind == "analysis":
+        for name, title, frame, shown, note in analysis_report.tables(result):
             add(name, title, frame, shown, note)
         return tables
     if kind == "sweep":

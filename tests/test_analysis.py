@@ -283,3 +283,20 @@ def test_playing_a_decision_as_it_was_changes_nothing():
         int(row["chosen_action"]), continuations=5,
     )  # fmt: skip
     assert check.gain == 0 and check.gain_error == 0
+
+
+def test_the_report_draws_the_analysis(tmp_path):
+    """``simgin report DIR`` of an analysis: loss by kind and along the hand with intervals, skill and luck, and
+    the costliest decisions as a table with their cards."""
+    import simgin
+    from simgin.reports.analysis import cards_drawn
+
+    simgin.analyse("simple", "random", hands=6, worlds=8, workers=1, out=tmp_path / "run")
+    written = simgin.report(tmp_path / "run", tmp_path / "report.html")
+    html = written.html.read_text()
+    assert html.count("<figure ") == 3
+    for name in ("Loss by kind of decision", "Loss along the hand", "Skill and luck", "The costliest decisions"):
+        assert name in html, name
+    files = {path.name for path in (tmp_path / "report_files").iterdir()}
+    assert {"analysis_kinds.png", "analysis_players.csv", "analysis_costliest.csv"} <= files
+    assert cards_drawn("AS TD 2H") == "A\u2660 10\u2666 2\u2665"

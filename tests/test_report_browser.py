@@ -81,11 +81,16 @@ def test_a_missing_browser_skips_the_test_unless_it_is_required(monkeypatch, tmp
         chromium()
 
 
-@pytest.mark.parametrize("kind", ["tournament", "sweep"])
+@pytest.mark.parametrize("kind", ["tournament", "sweep", "analysis"])
 def test_report_in_headless_chromium(kind, tmp_path):
     chromium()  # skip (or fail) before building the report
     directory = tmp_path / "run"
-    save_result(directory, synthetic_result("tournament") if kind == "tournament" else synthetic_sweep())
+    if kind == "analysis":  # issue 34: the report of simgin analyse, its figures loaded in the browser
+        import simgin
+
+        simgin.analyse("simple", "random", hands=6, worlds=8, workers=1, out=directory)
+    else:
+        save_result(directory, synthetic_result("tournament") if kind == "tournament" else synthetic_sweep())
     html_path = write_report(directory, tmp_path / "report.html").html
     figures = html_path.read_text().count("<figure ")
     assert figures >= 3

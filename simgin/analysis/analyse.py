@@ -7,7 +7,6 @@ each decision's worlds are keyed by its hand and place, so the result is the sam
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from simgin.base.strict_json import jsonable
 from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.config import check_bounds
+from simgin.running.results import save_result
 from simgin.studies.search import execution_workers
 
 #: Hands a worker plays and values in one job.
@@ -113,7 +113,7 @@ class AnalysisResult:
         folder.mkdir(parents=True, exist_ok=True)
         frame = self.to_frame()
         files.write_file(folder, DECISIONS_FILE, lambda handle: frame.to_parquet(handle, index=False))
-        files.write_file(folder, RESULT_FILE, json.dumps(self.result_data(), indent=1, allow_nan=False) + "\n")
+        save_result(folder, self.result_data())
 
 
 def analyse(

@@ -37,7 +37,7 @@ from simgin.base import files
 from simgin.base.strict_json import jsonable
 
 RESULT_FILE = "result.json"
-KINDS = ("match", "tournament", "compare", "sweep", "table-sweep", "tune", "tune-rules")
+KINDS = ("match", "tournament", "compare", "sweep", "table-sweep", "tune", "tune-rules", "analysis")
 #: The settings files that mark a simgin output directory: a run's (:mod:`simgin.running.runner`) or a
 #: tune's (:mod:`simgin.studies.tune`).
 SETTINGS_FILES = files.SETTINGS_FILES
@@ -67,7 +67,7 @@ def load_result(directory: str | Path) -> dict[str, Any]:
     if not os.path.lexists(path) or path.is_dir():  # a link, a FIFO...: refused by the reader, saying what it is
         raise ValueError(
             f"{directory}: no {RESULT_FILE}; give the --out directory of a finished "
-            "'simgin match', 'tournament', 'compare', 'sweep', 'tune' or 'tune-rules'"
+            "'simgin match', 'tournament', 'compare', 'sweep', 'tune', 'tune-rules' or 'analyse'"
         )
     fix = "rerun the command that wrote it, with the same --out, to write it again"
     data = files.read_json(path, fix)  # a DamagedFile (a ValueError) naming the file
@@ -173,6 +173,13 @@ def check_result(data: dict[str, Any], path: Path, fix: str) -> None:
         files.check_fields(data, path, {"settings": dict, "history": list, "generations": list}, fix, "result")
         for index, row in enumerate(data["history"]):
             files.check_fields(row, path, {"phase": str, "score": (float, type(None))}, fix, f"history[{index}]")
+        return
+    if data["kind"] == "analysis":
+        fields = {"players": list, "costliest": list, "hands": int, "evaluator": dict, "duplicate": bool}
+        files.check_fields(data, path, fields, fix, "result")
+        for index, player in enumerate(data["players"]):
+            files.check_fields(player, path, {"player": str, "by_kind": dict, "mean_loss_ci": list}, fix,
+                               f"players[{index}]")  # fmt: skip
         return
     if data["kind"] == "tune-rules":
         fields = {"objective": str, "players": list, "rules": dict, "start_rules": dict, "settings": dict}

@@ -1,0 +1,270 @@
+"""The report of ``simgin analyse --out DIR`` (issue 34): where each player's points go, decision by decision.
+
+Figures: the points lost per decision by kind of decision, per player, with 95% intervals; the loss along
+the hand (early, middle and late stock); each player's net points split into skill and luck. Tables: the
+players' summary, the loss by kind and by stage, and the costliest decisions with their positions, the cards
+written with their suit symbols (docs/ANALYSIS.md has the definitions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .figure_style import PALETTE, WIDTH, styled
+
+KINDS = ("up_card", "draw", "discard", "knock")
+KIND_LABELS = {"up_card": "up card (R11)", "draw": "draw (R9)", "discard": "discard (R9, R10)", "knock": "knock (R12)"}
+STAGES = ("early", "middle", "late")
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def cards_drawn(text: str) -> str:
+    """Cards as a reader sees them on a table: ``'AS TD'`` becomes ``'A♠ 10♦'``."""
+    shown = []
+    for card in text.split():
+        rank, suit = card[:-1], card[-1]
+        shown.append(("10" if rank == "T" else rank) + SUITS.get(suit, suit))
+    return " ".join(shown)
+
+
+def _players(result: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(result["players"])
+
+
+def players_table(result: dict[str, Any]) -> pd.DataFrame:
+    rows = []
+    for player in _players(result):
+        low, high = player["mean_loss_ci"]
+        rows.append(
+            {
+                "player": player["player"],
+                "decisions": player["decisions"],
+                "mean_loss": player["mean_loss"],
+                "mean_loss_low": low,
+                "mean_loss_high": high,
+                "accuracy": player["accuracy"],
+                "inaccuracies": player["inaccuracies"],
+                "mistakes": player["mistakes"],
+                "blunders": player["blunders"],
+                "net_points": player["net_points"],
+                "skill": player["skill"],
+                "luck": player["luck"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def breakdown_table(result: dict[str, Any], key: str, order: tuple[str, ...]) -> pd.DataFrame:
+    """One row per player and kind (``key='by_kind'``) or stage (``'by_stage'``): decisions, mean loss, interval."""
+    rows = []
+    for player in _players(result):
+        for name in order:
+            block = player.get(key, {}).get(name)
+            if block is None:
+                continue
+            low, high = block["mean_loss_ci"]
+            rows.append(
+                {
+                    "player": player["player"],
+                    key.removeprefix("by_"): name,
+                    "decisions": block["decisions"],
+                    "mean_loss": block["mean_loss"],
+                    "mean_loss_low": low,
+                    "mean_loss_high": high,
+                }
+            )
+    return pd.DataFrame(rows, columns=["player", key.removeprefix("by_"), "decisions", "mean_loss", "mean_loss_low",
+                                       "mean_loss_high"])  # fmt: skip
+
+
+def costliest_table(result: dict[str, Any]) -> pd.DataFrame:
+    rows = [
+        {
+            "player": item["player"],
+            "hand": item["hand"],
+            "kind": item["kind"],
+            "stage": item.get("stage", ""),
+            "cards": cards_drawn(item.get("hand_cards", "")),
+            "pile_top": cards_drawn(item.get("pile_top", "")),
+            "other_holds": cards_drawn(item.get("known", "")),
+            "chosen": cards_drawn(item["chosen"]) if item["kind"] == "discard" else item["chosen"],
+            "best": cards_drawn(item["best"]) if item["kind"] == "discard" else item["best"],
+            "loss": item["loss"],
+            "loss_error": item["loss_error"],
+            "replay": item["replay"],
+        }
+        for item in result["costliest"]
+    ]
+    return pd.DataFrame(rows)
+
+
+def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[str, str], str]]:
+    """(name, title, frame, shown columns with formats, note) of every table of an analysis report."""
+    loss = {"mean_loss": "f2", "mean_loss_low": "f2", "mean_loss_high": "f2"}
+    return [
+        (
+            "analysis_players",
+            "Each player's decisions",
+            players_table(result),
+            {
+                "player": "text",
+                "decisions": "int",
+                **loss,
+                "accuracy": "f1",
+                "inaccuracies": "int",
+                "mistakes": "int",
+                "blunders": "int",
+                "net_points": "f1",
+                "skill": "f1",
+                "luck": "f1",
+            },
+            "Points of the hand lost per decision with its 95% interval (hands as the units); net points = skill + "
+            "luck (docs/ANALYSIS.md).",
+        ),
+        (
+            "analysis_by_kind",
+            "Loss by kind of decision",
+            breakdown_table(result, "by_kind", KINDS),
+            {"player": "text", "kind": "text", "decisions": "int", **loss},
+            "",
+        ),
+        (
+            "analysis_by_stage",
+            "Loss along the hand",
+            breakdown_table(result, "by_stage", STAGES),
+            {"player": "text", "stage": "text", "decisions": "int", **loss},
+            "Stages are thirds of the stock a hand starts with.",
+        ),
+        (
+            "analysis_costliest",
+            "The costliest decisions",
+            costliest_table(result),
+            {
+                "player": "text",
+                "hand": "int",
+                "kind": "text",
+                "cards": "text",
+                "pile_top": "text",
+                "other_holds": "text",
+                "chosen": "text",
+                "best": "text",
+                "loss": "f1",
+                "loss_error": "f1",
+                "replay": "text",
+            },
+            "Each with the cards the player held, the pile's top and the cards the other was known to hold; "
+            "'replay' is the command that shows the hand move by move.",
+        ),
+    ]
+
+
+def _grouped_bars(ax: Any, frame: pd.DataFrame, column: str, order: tuple[str, ...], players: list[str]) -> None:
+    width = 0.8 / max(len(players), 1)
+    for k, name in enumerate(players):
+        rows = frame[frame["player"] == name].set_index(column).reindex(list(order))
+        value = rows["mean_loss"].to_numpy(float)
+        errors = np.vstack(
+            [
+                np.nan_to_num(value - rows["mean_loss_low"].to_numpy(float)),
+                np.nan_to_num(rows["mean_loss_high"].to_numpy(float) - value),
+            ]
+        )
+        x = np.arange(len(order)) + k * width
+        ax.bar(x, np.nan_to_num(value), width=width, yerr=errors, color=PALETTE[k % len(PALETTE)], label=name,
+               capsize=3)  # fmt: skip
+    ax.set_xticks(np.arange(len(order)) + 0.4 - width / 2, labels=[KIND_LABELS.get(name, name) for name in order])
+    ax.set_ylabel("points lost per decision, 95% interval")
+    ax.legend(loc="upper left", fontsize="small")
+
+
+@styled
+def kind_chart(result: dict[str, Any]) -> Figure:
+    """Points lost per decision by kind of decision, per player, with 95% intervals."""
+    fig = Figure(figsize=(WIDTH, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    names = [player["player"] for player in _players(result)]
+    _grouped_bars(ax, breakdown_table(result, "by_kind", KINDS), "kind", KINDS, names)
+    ax.set_title("Where the points are lost: by kind of decision")
+    return fig
+
+
+def kind_caption(result: dict[str, Any]) -> str:
+    table = breakdown_table(result, "by_kind", KINDS)
+    worst = table.loc[table["mean_loss"].idxmax()] if len(table) else None
+    text = f"{result['hands']:,} hands; each decision valued in {result['evaluator']['worlds']} worlds."
+    if worst is not None:
+        text += (
+            f" The costliest kind per decision: {worst['player']}'s {worst['kind']} decisions, "
+            f"{worst['mean_loss']:.2f} points each ({int(worst['decisions']):,} decisions)."
+        )
+    return text
+
+
+@styled
+def stage_chart(result: dict[str, Any]) -> Figure:
+    """Points lost per decision along the hand (early, middle, late stock), per player, with 95% intervals."""
+    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    names = [player["player"] for player in _players(result)]
+    _grouped_bars(ax, breakdown_table(result, "by_stage", STAGES), "stage", STAGES, names)
+    ax.set_title("Loss along the hand: early, middle and late stock")
+    return fig
+
+
+def stage_caption(result: dict[str, Any]) -> str:
+    return "Stages are thirds of the stock a hand starts with; intervals use hands as the units."
+
+
+@styled
+def luck_chart(result: dict[str, Any]) -> Figure:
+    """Each player's net points split into skill and luck (net = skill + luck)."""
+    fig = Figure(figsize=(WIDTH, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    players = _players(result)
+    parts = ("net_points", "skill", "luck")
+    width = 0.8 / len(parts)
+    for k, part in enumerate(parts):
+        values = [player[part] for player in players]
+        ax.bar(np.arange(len(players)) + k * width, values, width=width, color=PALETTE[k], label=part.replace("_", " "))
+    ax.axhline(0, color="#888888", linewidth=0.8)
+    ax.set_xticks(np.arange(len(players)) + width, labels=[player["player"] for player in players])
+    ax.set_ylabel("points over the hands analysed")
+    ax.set_title("Net points = skill + luck")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def luck_caption(result: dict[str, Any]) -> str:
+    first = _players(result)[0]
+    return (
+        f"{first['player']}: net {first['net_points']:+.0f} points = skill {first['skill']:+.0f} + luck "
+        f"{first['luck']:+.0f}. Skill is the value both players' decisions moved towards the player (the other's "
+        "losses minus its own); luck is the rest, the chance events and what the evaluator's values miss."
+    )
+
+
+def figures(result: dict[str, Any]) -> list[tuple[str, str, Figure, str, str]]:
+    """(name, title, figure, caption, table) of every figure."""
+    return [
+        ("analysis_kinds", "Loss by kind of decision", kind_chart(result), kind_caption(result), "analysis_by_kind"),
+        ("analysis_stages", "Loss along the hand", stage_chart(result), stage_caption(result), "analysis_by_stage"),
+        ("analysis_luck", "Skill and luck", luck_chart(result), luck_caption(result), "analysis_players"),
+    ]
+
+
+def title(result: dict[str, Any]) -> str:
+    return "Decision analysis: " + " vs ".join(player["player"] for player in _players(result))
+
+
+def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
+    evaluator = result["evaluator"]
+    return [
+        ("players", ", ".join(player["player"] for player in _players(result))),
+        ("hands", f"{result['hands']:,} (duplicate deals: {'yes' if result['duplicate'] else 'no'})"),
+        ("evaluator", f"{evaluator['worlds']} worlds per decision, seed {evaluator['seed']}, in {evaluator['value']}"),
+        ("seed", str(result["seed"])),
+    ]
