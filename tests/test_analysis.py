@@ -288,8 +288,9 @@ def test_playing_a_decision_as_it_was_changes_nothing():
 def test_the_report_draws_the_analysis(tmp_path):
     """``simgin report DIR`` of an analysis: loss by kind and along the hand with intervals, skill and luck, and
     the costliest decisions as a table with their cards."""
-    import simgin
     from simgin.reports.analysis import cards_drawn
+
+    import simgin
 
     simgin.analyse("simple", "random", hands=6, worlds=8, workers=1, out=tmp_path / "run")
     written = simgin.report(tmp_path / "run", tmp_path / "report.html")
