@@ -86,7 +86,8 @@ def test_the_same_seed_gives_the_same_rows_and_a_hand_alone_gives_its_rows():
     hands, frame = analyse_hands(("simple", "greedy"), hands=4, seed=3, evaluator=EVALUATOR)
     _, same = analyse_hands(("simple", "greedy"), hands=4, seed=3, evaluator=EVALUATOR)
     assert frame.equals(same)
-    alone = analyse_hand(("simple", "greedy"), Rules(), 2, hands[2].seed, hands[2].dealer, EVALUATOR)
+    replay = hands[2].rows[0]["replay"]
+    alone = analyse_hand(hands[2].players, Rules(), 2, hands[2].seed, hands[2].dealer, EVALUATOR, replay=replay)
     assert alone.rows == hands[2].rows
     assert all(sum(hand.net_points) == 0 for hand in hands)
 
@@ -187,7 +188,8 @@ def test_a_replayed_hand_is_the_analysed_one():
     ("args", "message"),
     [
         (["--hands", "0"], "hands=0: must be between 1 and 1,000,000"),
-        (["--games", "4"], "--games: the analysis of whole games is not built yet; give --hands"),
+        (["--games", "4", "--hands", "4"], "give --hands or --games, not both"),
+        (["--games", "0"], "games=0: must be between 1 and 1,000,000"),
         (["--worlds", "1"], "worlds=1: must be between 2 and 100,000"),
         (["--seed", "-1"], "seed=-1: must be between 0 and"),
         (["--workers", "0"], "--workers 0: must be between 1 and"),
@@ -301,3 +303,31 @@ def test_the_report_draws_the_analysis(tmp_path):
     files = {path.name for path in (tmp_path / "report_files").iterdir()}
     assert {"analysis_kinds.png", "analysis_players.csv", "analysis_costliest.csv"} <= files
     assert cards_drawn("AS TD 2H") == "A\u2660 10\u2666 2\u2665"
+
+
+def test_games_are_valued_in_the_game_and_replay_hand_by_hand():
+    """``--games``: each hand of a game is worth what it is in the game (R20, the bots' payoff), for the net
+    points as for the evaluator; the identity holds, the workers change nothing, and each costly decision names
+    the replay of its hand of the game (seed, dealer, scores)."""
+    import json
+    import shlex
+
+    from click.testing import CliRunner
+
+    import simgin
+    from simgin.cli.main import main
+
+    one = simgin.analyse("greedy", "simple", games=2, worlds=8, workers=1)
+    two = simgin.analyse("greedy", "simple", games=2, worlds=8, workers=2)
+    data = one.to_json()
+    assert without_timing(data) == without_timing(two.to_json())
+    assert data["mode"] == "games" and data["games"] == 2 and data["hands"] >= 2
+    assert data["evaluator"]["value"] == "game"
+    for player in data["players"]:
+        assert player["net_points"] == pytest.approx(player["skill"] + player["luck"])
+    item = data["costliest"][0]
+    words = shlex.split(item["replay"])[1:]
+    assert "--hand-seed" in words and "--scores" in words
+    shown = CliRunner().invoke(main, [*words, "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert item["player"] in json.loads(shown.stdout)["players"]

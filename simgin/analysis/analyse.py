@@ -17,21 +17,32 @@ import pandas as pd
 
 from simgin import __version__
 from simgin.analysis.evaluator import DEFAULT_WORLDS, Evaluator
-from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_hand
-from simgin.analysis.summary import THRESHOLDS, costliest, player_summary
+from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_game, analyse_hand
+from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command, replay_hand_command
 from simgin.base import files
 from simgin.base.strict_json import jsonable
+from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.running import runner
-from simgin.running.config import check_bounds
+from simgin.running.config import check_bounds, chunk_seed
 from simgin.running.results import save_result
 from simgin.studies.search import execution_workers
 
-#: Hands a worker plays and values in one job.
+#: Hands (games) a worker plays and values in one job.
 PART_HANDS = 10
+PART_GAMES = 1
 DECISIONS_FILE = "decisions.parquet"
 RESULT_FILE = "result.json"
 KIND = "analysis"
+
+
+def locate_game(config: runner.RunConfig, game: int) -> tuple[int, tuple[str, str]]:
+    """Where game ``game`` of a games run comes from (first pairing): (game seed, players by seat). Games are
+    numbered in play order: with duplicate deals, games 2j and 2j + 1 are the two legs of unit j."""
+    unit, leg = divmod(game, config.legs)
+    chunk_index, j = divmod(unit, config.units_per_chunk)
+    a, b = config.players[0], config.players[1]
+    return derive(chunk_seed(config.seed, chunk_index), j), ((b, a) if leg else (a, b))
 
 
 def analyse_part(
@@ -43,14 +54,24 @@ def analyse_part(
     count: int,
     evaluator: Evaluator,
     forfeit: bool,
+    mode: str = "hands",
 ) -> list[AnalysedHand]:
-    """Hands ``first`` to ``first + count - 1`` of the match, played and valued (one worker's job)."""
-    config = runner.RunConfig(players, rules, hands=2 * (first + count), seed=seed, duplicate=duplicate)
+    """Hands (or games) ``first`` to ``first + count - 1`` of the match, played and valued (one worker's job)."""
+    config = runner.RunConfig(players, rules, **{mode: 2 * (first + count)}, seed=seed, duplicate=duplicate)
     played = []
     for index in range(first, first + count):
-        hand_seed, dealer, seats = runner.locate_hand(config, index)
         swapped = duplicate and index % 2 == 1
-        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, forfeit))
+        if mode == "games":
+            game_seed, seats = locate_game(config, index)
+
+            def replay_of(seat_players, hand_seed, dealer, scores):  # type: ignore[no-untyped-def]
+                return replay_hand_command(seat_players, hand_seed, dealer, scores, rules)
+
+            played.append(analyse_game(seats, rules, index, game_seed, evaluator, swapped, forfeit, replay_of))
+            continue
+        hand_seed, dealer, seats = runner.locate_hand(config, index)
+        replay = replay_command(players, seed, index, rules, duplicate)
+        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, forfeit, replay))
     return played
 
 
@@ -64,7 +85,9 @@ class AnalysisResult:
     duplicate: bool
     evaluator: Evaluator
     hands: tuple[AnalysedHand, ...] = field(repr=False)
+    """The hands analysed (with ``mode='games'``, the games: each holds the rows of all its hands)."""
     seconds: float = 0.0
+    mode: str = "hands"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per decision (:data:`simgin.analysis.hands.COLUMNS`), in play order."""
@@ -87,8 +110,10 @@ class AnalysisResult:
         return jsonable(
             {
                 "players": players,
-                "costliest": costliest(frame, self.players, self.seed, self.rules, self.duplicate),
-                "hands": len(self.hands),
+                "costliest": costliest(frame),
+                "hands": int(frame.groupby(["hand", "deal"]).ngroups) if self.mode == "games" else len(self.hands),
+                "games": len(self.hands) if self.mode == "games" else 0,
+                "mode": self.mode,
                 "seed": self.seed,
                 "duplicate": self.duplicate,
                 "rules": self.rules.to_dict(),
@@ -121,7 +146,8 @@ def analyse(
     b: str,
     *,
     rules: Rules | str | None = None,
-    hands: int = 200,
+    hands: int | None = None,
+    games: int | None = None,
     seed: int = 0,
     duplicate: bool = True,
     worlds: int = DEFAULT_WORLDS,
@@ -133,35 +159,42 @@ def analyse(
     out: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> AnalysisResult:
-    """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` and value every decision
-    of both players (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``.
-    ``progress(hands)`` is called as parts finish. Bad input is a one-line ValueError."""
+    """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
+    whose hands are valued in what they are worth in the game) and value every decision of both players
+    (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``; 200 hands when neither is
+    given. ``progress(units)`` is called as parts finish. Bad input is a one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules or Rules()
-    check_bounds(f"hands={hands}", hands, 1, 1_000_000)
+    if hands is not None and games is not None:
+        raise ValueError("give hands or games, not both")
+    mode = "games" if games is not None else "hands"
+    count = games if games is not None else 200 if hands is None else hands
+    check_bounds(f"{mode}={count}", count, 1, 1_000_000)
     check_bounds(f"seed={seed}", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
     if on_illegal not in ("stop", "forfeit"):
         raise ValueError(f"on_illegal={on_illegal!r}: choose from stop, forfeit")
-    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed)
+    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed, game_value=mode == "games")
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
-    runner.RunConfig(players, rules, hands=2 * hands, seed=seed, duplicate=duplicate)  # checks the players
-    parts = [(first, min(PART_HANDS, hands - first)) for first in range(0, hands, PART_HANDS)]
+    runner.RunConfig(players, rules, **{mode: 2 * count}, seed=seed, duplicate=duplicate)  # checks the players
+    size = PART_HANDS if mode == "hands" else PART_GAMES
+    parts = [(first, min(size, count - first)) for first in range(0, count, size)]
     start = time.perf_counter()
     played: list[AnalysedHand] = []
     forfeit = on_illegal == "forfeit"
     with runner.backend_for(min(workers, len(parts)) or 1, backend, scheduler) as pool:
         futures = [
-            pool.submit(analyse_part, players, rules, seed, duplicate, first, count, evaluator, forfeit)
-            for first, count in parts
+            pool.submit(analyse_part, players, rules, seed, duplicate, first, part, evaluator, forfeit, mode)
+            for first, part in parts
         ]
         for future in futures:
             part = runner.wait_result(pool, future)
             played.extend(part)
             if progress:
                 progress(len(part))
-    result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), seconds, mode)
     if out is not None:
         result.save(out)
     return result

@@ -10,17 +10,19 @@ place in the hand, so a row is the same however the hands are split among worker
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
 from simgin.analysis.evaluator import Evaluator, IllegalAction
 from simgin.analysis.recorder import Decision, RecordingStrategy
+from simgin.analysis.summary import replay_command
 from simgin.game.cards import format_cards
-from simgin.game.reference_engine import play_hand
+from simgin.game.reference_engine import hand_seed_of, play_game, play_hand
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
+from simgin.kernels.payoff import result_value
 from simgin.players.registry import resolve
 from simgin.running.runner import RunConfig, locate_hand
 
@@ -30,6 +32,7 @@ one third, or the rest."""
 
 COLUMNS = (
     "hand",
+    "deal",
     "player",
     "side",
     "seat",
@@ -47,13 +50,15 @@ COLUMNS = (
     "place",
     "chosen_action",
     "best_action",
+    "replay",
 )
-"""One row per decision: the hand, the player (``side`` 0 is the match's first-named, A), its seat, the kind
+"""One row per decision: the hand (in an analysis of games, the game, and ``deal`` its deal), the player
+(``side`` 0 is the match's first-named, A), its seat, the kind
 and stage of the decision, the position (stock left, the hand, the pile's top, the cards the other is known
 to hold), the action chosen and the best, the loss and its error, and ``spread``, the best action's value
 minus the worst's (what was at stake); ``place``, the decision's number in its hand (over both seats), and the
 chosen and best actions as ``kernels.analysis`` numbers them (a card, or 1/0), to play the decision again
-(:mod:`simgin.analysis.advice`)."""
+(:mod:`simgin.analysis.advice`); and the ``simgin replay`` command that shows the hand."""
 
 
 def stage_of(stock_count: int, rules: Rules) -> str:
@@ -73,12 +78,12 @@ class AnalysedHand:
     seed: int
     dealer: int
     players: tuple[str, str]
-    net_points: tuple[int, int]
+    net_points: tuple[float, float]
     rows: tuple[dict, ...]
     swapped: bool = False
     """Whether A sits in seat 1 (the second leg of a duplicate deal)."""
 
-    def net_of_side(self, side: int) -> int:
+    def net_of_side(self, side: int) -> float:
         """The net points of A (``side`` 0) or B (1)."""
         return self.net_points[side ^ int(self.swapped)]
 
@@ -92,36 +97,30 @@ def known_cards(view) -> tuple[int, ...]:
     return tuple(sorted(held))
 
 
-def analyse_hand(
+def decision_rows(
+    log: Sequence[Decision],
     players: Sequence[str],
     rules: Rules,
-    index: int,
-    seed: int,
-    dealer: int,
+    number: int,
+    deal: int,
+    hand_seed: int,
     evaluator: Evaluator,
-    swapped: bool = False,
-    forfeit: bool = False,
-) -> AnalysedHand:
-    """Play hand ``index`` (seed ``seed``) between ``players`` (seat order) and value every decision in it;
-    ``swapped``: A sits in seat 1. With ``forfeit`` an illegal move ends the hand (``--on-illegal forfeit``);
-    the illegal answer itself is not valued."""
-    log: list[Decision] = []
-    seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in players)
-    record = play_hand(seats, rules, seed, dealer, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
-    net = [0, 0]
-    if record.winner >= 0:
-        net[record.winner] = record.points
-        net[1 - record.winner] = -record.points
+    swapped: bool,
+    replay: str,
+) -> list[dict]:
+    """One row per decision of ``log`` (one hand's, ``players`` by seat), each valued by ``evaluator`` in worlds
+    keyed by the hand's seed and the decision's place; an illegal answer (a forfeit) is not valued."""
     rows = []
     for place, decision in enumerate(log):
         try:
-            valued = evaluator.value(decision, key=derive(seed, place))
+            valued = evaluator.value(decision, key=derive(hand_seed, place))
         except IllegalAction:
             continue  # the forfeited move (R23 under --on-illegal forfeit): nothing legal was chosen
         view = decision.view
         rows.append(
             {
-                "hand": index,
+                "hand": number,
+                "deal": deal,
                 "player": players[view.seat],
                 "side": view.seat ^ int(swapped),
                 "seat": view.seat,
@@ -139,9 +138,71 @@ def analyse_hand(
                 "place": place,
                 "chosen_action": valued.chosen,
                 "best_action": valued.best,
+                "replay": replay,
             }
         )
+    return rows
+
+
+def analyse_hand(
+    players: Sequence[str],
+    rules: Rules,
+    index: int,
+    seed: int,
+    dealer: int,
+    evaluator: Evaluator,
+    swapped: bool = False,
+    forfeit: bool = False,
+    replay: str = "",
+) -> AnalysedHand:
+    """Play hand ``index`` (seed ``seed``) between ``players`` (seat order) and value every decision in it;
+    ``swapped``: A sits in seat 1. With ``forfeit`` an illegal move ends the hand (``--on-illegal forfeit``);
+    the illegal answer itself is not valued. ``replay`` is the command that shows the hand."""
+    log: list[Decision] = []
+    seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in players)
+    record = play_hand(seats, rules, seed, dealer, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
+    net = [0, 0]
+    if record.winner >= 0:
+        net[record.winner] = record.points
+        net[1 - record.winner] = -record.points
+    rows = decision_rows(log, players, rules, index, 0, seed, evaluator, swapped, replay)
     return AnalysedHand(index, seed, dealer, (players[0], players[1]), (net[0], net[1]), tuple(rows), swapped)
+
+
+def analyse_game(
+    players: Sequence[str],
+    rules: Rules,
+    index: int,
+    game_seed: int,
+    evaluator: Evaluator,
+    swapped: bool = False,
+    forfeit: bool = False,
+    replay_of: Callable[[Sequence[str], int, int, tuple[int, int]], str] | None = None,
+) -> AnalysedHand:
+    """Play game ``index`` (seed ``game_seed``, R20-R23) between ``players`` (seat order) and value every
+    decision of every hand; a hand's net points are what it is worth in the game at the scores it was dealt
+    at (``kernels.payoff.result_value``: the bots' payoff, as the evaluator values the actions when its
+    ``game_value`` is on). ``replay_of(players, hand seed, dealer, scores)`` names each hand's replay."""
+    log: list[Decision] = []
+    starts: list[int] = []
+    seats = tuple(RecordingStrategy(resolve(spec).make(), log, starts) for spec in players)
+    game = play_game(seats, rules, game_seed, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
+    rule_array = rules.to_array()
+    net = [0.0, 0.0]
+    rows: list[dict] = []
+    bounds = [*starts, len(log)]
+    for deal, record in enumerate(game.hand_records):
+        decisions = log[bounds[deal] : bounds[deal + 1]] if deal + 1 < len(bounds) else []
+        scores = decisions[0].view.scores if decisions else (0, 0)
+        if record.winner >= 0:
+            value = float(result_value(rule_array, scores[record.winner], scores[1 - record.winner], record.points))
+            net[record.winner] += value
+            net[1 - record.winner] -= value
+        hand_seed = hand_seed_of(game_seed, deal)
+        replay = replay_of(players, hand_seed, record.dealer, scores) if replay_of else ""
+        rows += decision_rows(decisions, players, rules, index, deal, hand_seed, evaluator, swapped, replay)
+    return AnalysedHand(index, game_seed, game.first_dealer, (players[0], players[1]), (net[0], net[1]),
+                        tuple(rows), swapped)  # fmt: skip
 
 
 def analyse_hands(
@@ -164,6 +225,7 @@ def analyse_hands(
     for index in range(first, first + hands):
         hand_seed, dealer, seats = locate_hand(config, index)
         swapped = duplicate and index % 2 == 1
-        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped))
+        replay = replay_command(players, seed, index, rules, duplicate)
+        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, replay=replay))
     frame = pd.DataFrame([row for hand in played for row in hand.rows], columns=list(COLUMNS))
     return played, frame

@@ -36,14 +36,18 @@ class RecordingStrategy:
     the inner player's, so the engine finds exactly the methods the player has.
     """
 
-    def __init__(self, inner: Strategy, log: list[Decision]) -> None:
+    def __init__(self, inner: Strategy, log: list[Decision], starts: list[int] | None = None) -> None:
         self.inner = inner
         self.log = log
+        self.starts = starts
+        """Where each hand begins in ``log`` (in a game of several hands), when given."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
     def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
+        if self.starts is not None and (not self.starts or self.starts[-1] != len(self.log)):
+            self.starts.append(len(self.log))
         self.inner.start_hand(view, rng)
 
     def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:

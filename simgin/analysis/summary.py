@@ -124,9 +124,17 @@ def replay_command(players: Sequence[str], seed: int, hand: int, rules: Rules, d
     return shlex.join(words)
 
 
-def costliest(
-    frame: pd.DataFrame, players: Sequence[str], seed: int, rules: Rules, duplicate: bool, count: int = COSTLIEST
-) -> list[dict[str, Any]]:
+def replay_hand_command(
+    players: Sequence[str], hand_seed: int, dealer: int, scores: Sequence[int], rules: Rules
+) -> str:
+    """The ``simgin replay`` command of a hand of a game: its seed, dealer and the scores it was dealt at
+    (``players`` by seat)."""
+    words = ["simgin", "replay", *players, "--hand-seed", str(hand_seed), "--dealer", str(dealer)]
+    words += ["--scores", f"{scores[0]},{scores[1]}", *rule_flags(rules)]
+    return shlex.join(words)
+
+
+def costliest(frame: pd.DataFrame, count: int = COSTLIEST) -> list[dict[str, Any]]:
     """The ``count`` decisions that lost the most, costliest first, each with its position and replay."""
     top = frame.sort_values(["loss", "hand"], ascending=[False, True], kind="stable").head(count)
     return [
@@ -138,7 +146,8 @@ def costliest(
             "best": row["best"],
             "loss": float(row["loss"]),
             "loss_error": float(row["loss_error"]),
-            "replay": replay_command(players, seed, int(row["hand"]), rules, duplicate),
+            "replay": row["replay"],
+            "deal": int(row["deal"]),
             "stage": row["stage"],
             "hand_cards": row["hand_cards"],
             "pile_top": row["pile_top"],

@@ -29,8 +29,13 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @rules_options
-@click.option("--hands", type=int, default=200, show_default=True, help="Hands of the match to analyse.")
-@click.option("--games", type=int, default=None, help="Whole games (not built yet: give --hands).")
+@click.option("--hands", type=int, default=None, help="Hands of the match to analyse [default: 200].")
+@click.option(
+    "--games",
+    type=int,
+    default=None,
+    help="Or: whole games to the target, each hand valued in what it is worth in the game.",
+)
 @seed_option("Seed of the match: hand K is hand K of 'simgin match A B --hands N --seed S'.")
 @click.option(
     "--duplicate/--no-duplicate",
@@ -55,7 +60,7 @@ def analyse(
     a: str,
     b: str,
     rules: Rules,
-    hands: int,
+    hands: int | None,
     games: int | None,
     seed: int,
     duplicate: bool,
@@ -83,13 +88,16 @@ def analyse(
     Example:
       simgin analyse opponent heuristic --hands 20 --rules eaai --quiet
       simgin analyse simple random --hands 10 --worlds 32 --json
+      simgin analyse opponent simple --games 4 --rules eaai --quiet
     """
     from simgin.analysis.analyse import analyse as run_analysis
 
-    if games is not None:
-        raise click.ClickException("--games: the analysis of whole games is not built yet; give --hands")
+    if hands is not None and games is not None:
+        raise click.ClickException("give --hands or --games, not both")
+    unit = "games" if games is not None else "hands"
     show = not quiet and sys.stderr.isatty()
-    bar: Any = click.progressbar(length=hands, label="hands analysed", file=sys.stderr, show_eta=True)
+    total = games if games is not None else hands or 200
+    bar: Any = click.progressbar(length=total, label=f"{unit} analysed", file=sys.stderr, show_eta=True)
     if show:
         bar.__enter__()
     try:
@@ -98,6 +106,7 @@ def analyse(
             b,
             rules=rules,
             hands=hands,
+            games=games,
             seed=seed,
             duplicate=duplicate,
             worlds=worlds,
@@ -130,8 +139,11 @@ def _interval(low: float | None, high: float | None) -> str:
 def _echo(data: dict[str, Any], seconds: float) -> None:
     players = data["players"]
     decisions = sum(player["decisions"] for player in players)
+    played = plural(data["hands"], "hand")
+    if data.get("mode") == "games":
+        played = f"{plural(data['games'], 'game')} ({played}, valued in the game)"
     click.echo(
-        f"{players[0]['player']} vs {players[1]['player']}: {plural(data['hands'], 'hand')} analysed, "
+        f"{players[0]['player']} vs {players[1]['player']}: {played} analysed, "
         f"{decisions:,} decisions, {data['evaluator']['worlds']} worlds each, seed {data['seed']} "
         f"({seconds:.1f} s)"
     )
@@ -158,8 +170,9 @@ def _echo(data: dict[str, Any], seconds: float) -> None:
     if data["costliest"]:
         click.echo("  costliest decisions:")
     for rank, item in enumerate(data["costliest"][:10], 1):
+        where = f"game {item['hand']}, deal {item['deal']}" if data.get("mode") == "games" else f"hand {item['hand']}"
         click.echo(
-            f"  {rank:>3}. hand {item['hand']}, {item['player']}, {item['kind']} ({item['stage']}): chose "
+            f"  {rank:>3}. {where}, {item['player']}, {item['kind']} ({item['stage']}): chose "
             f"{item['chosen']}, best {item['best']}, loss {item['loss']:.1f} +/- {item['loss_error']:.1f}"
         )
         known = f"; the other holds {item['known']}" if item["known"] else ""
