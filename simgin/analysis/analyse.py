@@ -121,6 +121,7 @@ class AnalysisResult:
                     "worlds": self.evaluator.worlds,
                     "seed": self.evaluator.seed,
                     "value": "game" if self.evaluator.game_value else "hand points",
+                    "playouts": self.evaluator.policy,
                     "thresholds": THRESHOLDS,
                 },
                 "timing": {"seconds": self.seconds},
@@ -152,6 +153,7 @@ def analyse(
     duplicate: bool = True,
     worlds: int = DEFAULT_WORLDS,
     evaluator_seed: int = 0,
+    playouts: str = "fast",
     workers: int | None = None,
     backend: str = "local",
     scheduler: str | None = None,
@@ -161,8 +163,8 @@ def analyse(
 ) -> AnalysisResult:
     """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
     whose hands are valued in what they are worth in the game) and value every decision of both players
-    (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``; 200 hands when neither is
-    given. ``progress(units)`` is called as parts finish. Bad input is a one-line ValueError."""
+    (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``, played out by the
+    ``playouts`` policy (``'fast'`` or ``'scored'``); 200 hands when neither is given. ``progress(units)`` is called as parts finish. Bad input is a one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules or Rules()
@@ -174,7 +176,7 @@ def analyse(
     check_bounds(f"seed={seed}", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
     if on_illegal not in ("stop", "forfeit"):
         raise ValueError(f"on_illegal={on_illegal!r}: choose from stop, forfeit")
-    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed, game_value=mode == "games")
+    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed, game_value=mode == "games", policy=playouts)
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
     runner.RunConfig(players, rules, **{mode: 2 * count}, seed=seed, duplicate=duplicate)  # checks the players

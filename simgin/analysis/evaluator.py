@@ -18,12 +18,14 @@ from simgin.analysis.recorder import Decision
 from simgin.game.cards import format_card
 from simgin.game.rng import derive
 from simgin.kernels import analysis as kernel, view as table_layout
+from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.players.compiled import fill_table
 
 DEFAULT_WORLDS = 64
 """Worlds per decision: every action of the decision is played out once in each (docs/ANALYSIS.md)."""
 
 KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
+POLICIES = ("fast", "scored")
 
 
 class IllegalAction(ValueError):
@@ -39,10 +41,24 @@ class Evaluator:
     worlds: int = DEFAULT_WORLDS
     seed: int = 0
     game_value: bool = False
+    policy: str = "fast"
+    """The playouts' policy: ``'fast'`` (take a pile card that fits a meld, discard to the least deadwood) or
+    ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.worlds <= 100_000:
             raise ValueError(f"worlds={self.worlds}: must be between 2 and 100,000")
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy={self.policy!r}: choose from {', '.join(POLICIES)}")
+
+    def playout_parameters(self) -> np.ndarray:
+        """The parameter vector of the playouts (``kernels.mcts.play_out``)."""
+        if self.policy == "fast":
+            return np.zeros(PARAMETER_CAPACITY)
+        from simgin.players.registry import resolve
+        from simgin.strategies.mcts import LEARNED_SPEC
+
+        return np.asarray(resolve(LEARNED_SPEC).make().params, dtype=np.float64)
 
     def value(self, decision: Decision, key: int = 0) -> Valuation:
         """Value every legal action of ``decision``; ``key`` (for example the hand seed and the decision's
@@ -57,8 +73,9 @@ class Evaluator:
         values = np.zeros((self.worlds, kernel.MAX_ACTIONS))
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
         count = kernel.action_values(
-            KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value, actions, values
-        )
+            KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value,
+            self.playout_parameters(), actions, values,
+        )  # fmt: skip
         return Valuation.of(decision, actions[:count], values[:, :count])
 
 

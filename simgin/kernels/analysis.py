@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import parameters as pm, rule_index as ri, view as v
+from simgin.kernels import rule_index as ri, view as v
 from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.mcts import (
     C_GONE,
@@ -87,9 +87,11 @@ def legal_actions(kind, hand, table, actions):
 
 
 @njit(cache=True)
-def action_values(kind, seat, hand, table, worlds, rng, game_value, actions, values):
+def action_values(kind, seat, hand, table, worlds, rng, game_value, params, actions, values):
     """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
-    them, drawn with the generator state ``rng``); returns the number of actions.
+    them, drawn with the generator state ``rng``); returns the number of actions. ``params`` is the playouts'
+    parameter vector (``kernels.mcts.play_out``): zeros for the fast policy (least deadwood), or a vector
+    whose ``playout_policy`` is 1 for ``opponent``'s discard score with its weights.
 
     ``hand`` is the player's hand as a mask (11 cards for a discard, 10 otherwise) and ``table`` its view
     (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions."""
@@ -102,7 +104,6 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, actions, val
     known, unseen = probabilities(seat, hand, table, floats, p)
     stock_count = table[v.T_STOCK_COUNT]
     hands, stock, cards, weights, work, result = _playout_buffers(max(stock_count, 1))
-    params = np.zeros(pm.PARAMETER_CAPACITY)  # playouts discard to the least deadwood (policy 0)
     context = playout_context(params, seat, hand, table, known)
     case = context.copy()
     scratch = playout_scratch()
