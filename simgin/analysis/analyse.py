@@ -164,7 +164,8 @@ def analyse(
     """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
     whose hands are valued in what they are worth in the game) and value every decision of both players
     (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``, played out by the
-    ``playouts`` policy (``'fast'`` or ``'scored'``); 200 hands when neither is given. ``progress(units)`` is called as parts finish. Bad input is a one-line ValueError."""
+    ``playouts`` policy (``'fast'`` or ``'scored'``); 200 hands when neither is given. ``progress(units)`` is
+    called as parts finish. Bad input is a one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules or Rules()
