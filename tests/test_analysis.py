@@ -3,6 +3,8 @@ only, the loss of a decision with its error, and the ladder of bots ranked by it
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -331,3 +333,72 @@ def test_games_are_valued_in_the_game_and_replay_hand_by_hand():
     shown = CliRunner().invoke(main, [*words, "--json"])
     assert shown.exit_code == 0, shown.output
     assert item["player"] in json.loads(shown.stdout)["players"]
+
+
+def test_a_match_directory_is_analysed_with_its_own_settings(tmp_path):
+    """``simgin analyse DIR``: the match's hands dealt again from their seeds: the same net points as the match
+    printed, and the same analysis as naming the players with the match's settings."""
+    import json
+
+    from click.testing import CliRunner
+
+    import simgin
+    from simgin.cli.main import main
+
+    out = tmp_path / "played"
+    played = CliRunner().invoke(
+        main, ["match", "simple", "greedy", "--hands", "12", "--seed", "3", "--rules", "eaai", "--out", str(out),
+               "--quiet", "--json"],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    match = json.loads(played.stdout)
+    outcome = _invoke(str(out), "--worlds", "8", "--workers", "1", "--json")
+    assert outcome.exit_code == 0, outcome.output
+    data = json.loads(outcome.stdout)
+    for k, player in enumerate(data["players"]):
+        assert player["net_points"] == pytest.approx(match["net_points_per_hand"][k] * match["hands"])
+    named = simgin.analyse("simple", "greedy", hands=12, seed=3, rules="eaai", worlds=8, workers=1).to_json()
+    assert without_timing(named) == without_timing(data)
+
+
+def test_a_directory_that_cannot_be_played_again_is_one_error_line(tmp_path):
+    import sys
+
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    table = tmp_path / "table"
+    CliRunner().invoke(
+        main, ["tournament", "simple", "greedy", "random", "--hands", "4", "--out", str(table), "--quiet"]
+    )
+    outcome = _invoke(str(table), "--quiet")
+    assert outcome.exit_code == 1 and outcome.output.count("\n") == 1
+    assert "a tournament's directory; analyse takes a match's" in outcome.output
+    program = tmp_path / "program"
+    bot = f"exec:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
+    made = CliRunner().invoke(
+        main, ["match", bot, "simple", "--hands", "4", "--workers", "1", "--out", str(program), "--quiet"]
+    )
+    assert made.exit_code == 0, made.output
+    outcome = _invoke(str(program), "--quiet")
+    assert outcome.exit_code == 1 and outcome.output.count("\n") == 1
+    assert "is a program, which need not play a hand the same way twice" in outcome.output
+    assert _invoke("a", "b", "c").output.startswith("Error: give two players (A B) or a match's directory")
+
+
+def test_the_help_examples_run_as_written(tmp_path, monkeypatch):
+    import shlex
+
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(main, ["analyse", "--help"]).output
+    examples = [line.strip() for line in shown.splitlines() if line.strip().startswith("simgin ")]
+    assert len(examples) >= 4 and any(example.startswith("simgin analyse played") for example in examples)
+    for example in examples:
+        outcome = CliRunner().invoke(main, shlex.split(example)[1:])
+        assert outcome.exit_code == 0, f"{example}: {outcome.output}"
+        assert outcome.output.strip()

@@ -201,3 +201,37 @@ def analyse(
     if out is not None:
         result.save(out)
     return result
+
+
+def analyse_directory(directory: str | Path, **options: Any) -> AnalysisResult:
+    """Analyse the hands (or games) of a match's run directory (``simgin match A B --out DIR``): its players,
+    rules, seed, count and duplicate setting are read from its ``result.json``, and its hands are dealt again
+    from their seeds. ``options`` are :func:`analyse`'s evaluator and execution options. A directory whose
+    hands cannot be played again as they were is a one-line ValueError: not a two-player match, or a player
+    that is a program (``exec:``, ``eaai:``), which need not play a hand the same way twice."""
+    from simgin.players.registry import is_program
+    from simgin.running.results import load_result
+
+    data = load_result(directory)
+    config = data.get("config") or {}
+    if data["kind"] != "match" or config.get("table", "pairs") != "pairs" or len(config.get("players", [])) != 2:
+        raise ValueError(
+            f"{directory}: a {data['kind']}'s directory; analyse takes a match's (two players, "
+            "'simgin match A B --out DIR'), or give the players: 'simgin analyse A B'"
+        )
+    for spec in config["players"]:
+        if is_program(spec):
+            raise ValueError(
+                f"{directory}: {spec} is a program, which need not play a hand the same way twice, so its "
+                "recorded hands cannot be analysed; 'simgin analyse A B' records its decisions as it plays"
+            )
+    count = {"hands": config["hands"]} if config.get("hands") else {"games": config["games"]}
+    return analyse(
+        config["players"][0],
+        config["players"][1],
+        rules=Rules(**config["rules"]),
+        seed=int(config["seed"]),
+        duplicate=bool(config.get("duplicate", True)),
+        **count,
+        **options,
+    )

@@ -26,8 +26,7 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock")
 
 
 @click.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("players", nargs=-1, required=True, metavar="A B | DIR")
 @rules_options
 @click.option("--hands", type=int, default=None, help="Hands of the match to analyse [default: 200].")
 @click.option(
@@ -57,8 +56,7 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock")
 @quiet_option
 @json_option
 def analyse(
-    a: str,
-    b: str,
+    players: tuple[str, ...],
     rules: Rules,
     hands: int | None,
     games: int | None,
@@ -76,6 +74,10 @@ def analyse(
 ) -> None:
     """Value every decision of A and B in a match, and say where each player's points go.
 
+    With DIR (a 'simgin match A B --out DIR' directory) its hands are dealt again from their seeds and
+    analysed, with the match's players, rules and seed (not for programs, which need not play a hand the
+    same way twice).
+
     Plays hands of 'simgin match A B' (any players: built-in bots, plain-Python strategies, exec: and
     eaai: programs) and values every legal action of each decision (up card, draw, discard, knock)
     from what the deciding player knows, by playouts in sampled worlds (docs/ANALYSIS.md). Prints per
@@ -89,9 +91,13 @@ def analyse(
       simgin analyse opponent heuristic --hands 20 --rules eaai --quiet
       simgin analyse simple random --hands 10 --worlds 32 --json
       simgin analyse opponent simple --games 4 --rules eaai --quiet
+      simgin match simple greedy --hands 20 --out played --quiet
+      simgin analyse played --quiet
     """
-    from simgin.analysis.analyse import analyse as run_analysis
+    from simgin.analysis.analyse import analyse as run_analysis, analyse_directory
 
+    if len(players) not in (1, 2):
+        raise click.ClickException(f"give two players (A B) or a match's directory (DIR), not {len(players)} names")
     if hands is not None and games is not None:
         raise click.ClickException("give --hands or --games, not both")
     unit = "games" if games is not None else "hands"
@@ -101,23 +107,23 @@ def analyse(
     if show:
         bar.__enter__()
     try:
-        result = run_analysis(
-            a,
-            b,
-            rules=rules,
-            hands=hands,
-            games=games,
-            seed=seed,
-            duplicate=duplicate,
-            worlds=worlds,
-            evaluator_seed=evaluator_seed,
-            workers=workers,
-            backend=backend,
-            scheduler=scheduler,
-            on_illegal=on_illegal,
-            out=out,
-            progress=bar.update if show else None,
-        )
+        execution = {
+            "worlds": worlds,
+            "evaluator_seed": evaluator_seed,
+            "workers": workers,
+            "backend": backend,
+            "scheduler": scheduler,
+            "on_illegal": on_illegal,
+            "out": out,
+            "progress": bar.update if show else None,
+        }
+        if len(players) == 1:
+            result = analyse_directory(players[0], **execution)
+        else:
+            a, b = players
+            result = run_analysis(
+                a, b, rules=rules, hands=hands, games=games, seed=seed, duplicate=duplicate, **execution
+            )
     except ValueError as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
