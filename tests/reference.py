@@ -245,3 +245,117 @@ def showdown(
         "shown": shown,
         "layoff": layoff,
     }
+
+
+# -- the analysis evaluator's playouts (simgin/kernels/analysis.py, issue 34) --------------------------------------
+
+
+def fits_meld(hand: Iterable[int], card: int) -> bool:
+    """Whether ``card`` joins a meld of ``hand``: two more of its rank (R3), or a run of three or more in its
+    suit through it (R4, aces low)."""
+    held = set(hand)
+    rank, suit = card % 13, card // 13
+    if sum(1 for c in held if c % 13 == rank and c != card) >= 2:
+        return True
+    low = high = rank
+    while low > 0 and suit * 13 + low - 1 in held:
+        low -= 1
+    while high < 12 and suit * 13 + high + 1 in held:
+        high += 1
+    return high - low + 1 >= 3
+
+
+def _least_deadwood_discard(hand: set[int], banned: int) -> tuple[int, int]:
+    """(card, deadwood left): the least deadwood, ties to the higher rank, then the higher card."""
+    best, best_left = -1, 0
+    for card in sorted(hand):
+        if card == banned:
+            continue
+        left = deadwood(hand - {card})
+        if best < 0 or left < best_left or (left == best_left and card % 13 >= best % 13):
+            best, best_left = card, left
+    return best, best_left
+
+
+def _showdown_points(me: int, knocker: int, hands: dict[int, set[int]], big: bool, rules) -> int:
+    scored = showdown(
+        hands[knocker], hands[1 - knocker], rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie,
+        big, rules.big_gin_bonus,
+    )  # fmt: skip
+    winner = knocker if scored["winner"] == "knocker" else 1 - knocker
+    return int(scored["points"]) if winner == me else -int(scored["points"])
+
+
+def playout(me, player, phase, hands, top, drawn, from_pile, stock, taken, limit, rules) -> int:
+    """Finish a hand as the evaluator's fast playouts do: take the pile card when it fits a meld, discard to
+    the least deadwood, knock at deadwood at most ``limit``; dead with two stock cards left (R15) or after 80
+    discards. ``me``'s points of the hand (before any V9 doubling)."""
+    turns = 0
+    while True:
+        if phase == "draw":
+            if top >= 0 and fits_meld(hands[player], top):
+                drawn, from_pile = top, True
+            else:
+                drawn, from_pile = stock[taken], False
+                taken += 1
+            hands[player].add(drawn)
+            phase = "discard"
+        if phase == "discard":
+            if rules.big_gin and deadwood(hands[player]) == 0:
+                return _showdown_points(me, player, hands, True, rules)
+            banned = drawn if from_pile and not rules.rediscard_taken_card else -1
+            card, left = _least_deadwood_discard(hands[player], banned)
+            hands[player].discard(card)
+            top = card
+            turns += 1
+        else:
+            left = deadwood(hands[player])
+        if left <= limit:
+            return _showdown_points(me, player, hands, False, rules)
+        if len(stock) - taken <= 2 or turns >= 80:
+            return 0
+        player = 1 - player
+        phase = "draw"
+
+
+def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[int]) -> dict[int, int]:
+    """Each legal action's value in hand points for the deciding player (V9 doubling included) in the world of
+    ``opponent_hand`` and ``stock``, by brute force: the reference of ``kernels.analysis.values_in_world``."""
+    rules = view.rules
+    seat, other = view.seat, 1 - view.seat
+    top = view.pile[-1] if view.pile else -1
+    limit = view.knock_limit
+    multiplier = rules.hand_multiplier(view.up_card if view.up_card >= 0 else None)
+    if kind == "discard":
+        banned = view.drawn_card if view.drawn_from_pile and not rules.rediscard_taken_card else -1
+        actions = [card for card in sorted(view.hand) if card != banned]
+    else:
+        actions = [0, 1]
+    values = {}
+    for action in actions:
+        hands = {seat: set(view.hand), other: set(opponent_hand)}
+        if kind in ("up_card", "draw"):
+            if action == 1:
+                player, drawn, from_pile = seat, top, True
+            elif kind == "draw":
+                player, drawn, from_pile = seat, stock[0], False
+            elif seat != view.dealer and fits_meld(opponent_hand, top):
+                player, drawn, from_pile = other, top, True
+            else:
+                player, drawn, from_pile = (seat if seat != view.dealer else other), stock[0], False
+            hands[player].add(drawn)
+            points = playout(
+                seat, player, "discard", hands, -1 if from_pile else top, drawn, from_pile, stock,
+                0 if from_pile else 1, limit, rules,
+            )  # fmt: skip
+        elif kind == "discard":
+            hands[seat].discard(action)
+            points = playout(seat, seat, "after_discard", hands, action, -1, False, stock, 0, limit, rules)
+        elif action == 1:
+            points = _showdown_points(seat, seat, hands, False, rules)
+        elif len(stock) > 2:
+            points = playout(seat, other, "draw", hands, top, -1, False, stock, 0, limit, rules)
+        else:
+            points = 0
+        values[action] = multiplier * points
+    return values

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simgin.analysis.evaluator import Evaluator
+from simgin.analysis.evaluator import KINDS, Evaluator
 from simgin.analysis.hands import analyse_hand, analyse_hands, stage_of
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.reference_engine import play_hand
@@ -402,3 +402,66 @@ def test_the_help_examples_run_as_written(tmp_path, monkeypatch):
         outcome = CliRunner().invoke(main, shlex.split(example)[1:])
         assert outcome.exit_code == 0, f"{example}: {outcome.output}"
         assert outcome.output.strip()
+
+
+# -- the kernel against its plain-Python reference ---------------------------------------------------------------
+
+
+def _world_of(view, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """A world consistent with ``view``: the other's known cards plus unseen ones, and the rest as the stock."""
+    from simgin.analysis.hands import known_cards
+
+    known = set(known_cards(view))
+    seen = set(view.hand) | set(view.pile) | known
+    unseen = [card for card in range(52) if card not in seen]
+    rng.shuffle(unseen)
+    need = 10 - len(known)
+    assert len(unseen) == need + view.stock_count
+    return sorted(known | set(unseen[:need])), [int(card) for card in unseen[need:]]
+
+
+@pytest.mark.parametrize(
+    ("preset", "hands"),
+    [
+        ("standard", 2),
+        ("oklahoma", 2),
+        pytest.param("standard", 8, marks=pytest.mark.slow),
+        pytest.param("oklahoma", 8, marks=pytest.mark.slow),
+        pytest.param("straight", 8, marks=pytest.mark.slow),
+        pytest.param("modern", 8, marks=pytest.mark.slow),
+        pytest.param("eaai", 8, marks=pytest.mark.slow),
+    ],
+)
+def test_the_kernel_values_every_action_as_the_reference_does(preset, hands):
+    """``kernels.analysis.values_in_world`` against ``tests/reference.py``'s brute force (R9-R19, V1, V9, V13):
+    the same value for every legal action of every decision of random hands, each in a random world (the
+    reference's brute-force deadwood is slow: two hands by default, eight per preset with the slow tests)."""
+    import reference
+
+    from simgin.kernels import analysis as kernel, view as table_layout
+    from simgin.kernels.parameters import PARAMETER_CAPACITY
+    from simgin.players.compiled import fill_table
+
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(hash(preset) % 2**32)
+    checked = 0
+    for hand_index in range(hands):
+        log: list[Decision] = []
+        seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in ("random", "simple"))
+        play_hand(seats, rules, int(derive(17, hand_index)), hand_index % 2)
+        for decision in log:
+            view = decision.view
+            other, stock = _world_of(view, rng)
+            table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+            fill_table(table, view)
+            mask = sum(1 << card for card in view.hand)
+            actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
+            out = np.zeros(kernel.MAX_ACTIONS)
+            count = kernel.values_in_world(
+                KINDS[decision.kind], view.seat, np.int64(mask), table, False, np.zeros(PARAMETER_CAPACITY),
+                np.int64(sum(1 << card for card in other)), np.array(stock, dtype=np.int64), actions, out,
+            )  # fmt: skip
+            got = {int(actions[i]): float(out[i]) for i in range(count)}
+            assert got == reference.analysis_values(decision.kind, view, other, stock), (preset, decision.kind)
+            checked += 1
+    assert checked >= 10 * hands

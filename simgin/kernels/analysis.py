@@ -87,6 +87,65 @@ def legal_actions(kind, hand, table, actions):
 
 
 @njit(cache=True)
+def _world_values(
+    kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, count, hands, context, case,
+    scratch, levels, work, result, out,
+):  # fmt: skip
+    """``out[a]``: the value of action ``actions[a]`` in the world of ``opponent_hand`` and ``stock``."""
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    stock_count = table[v.T_STOCK_COUNT]
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = hand_multiplier(rules, table)
+    top = v.pile_top(table)
+    dealer = table[v.T_DEALER]
+    other = 1 - seat
+    for a in range(count):
+        hands[seat] = hand
+        hands[other] = opponent_hand
+        case[:] = context
+        if kind <= KIND_DRAW:  # the up card (R11) or a normal draw (R9)
+            player, drawn, from_pile = draw_start(
+                kind == KIND_UP_CARD, actions[a], seat, dealer, top, opponent_hand, stock
+            )
+            hands[player] |= 1 << drawn
+            if from_pile:
+                case[C_KNOWS + 1 - player] |= 1 << drawn  # the other player now knows the card
+            points = play_out(
+                seat, player, np.int64(PHASE_DISCARD), hands, -1 if from_pile else top, drawn, from_pile,
+                stock, 0 if from_pile else 1, levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params,
+                case, scratch,
+            )  # fmt: skip
+        elif kind == KIND_DISCARD:
+            card = actions[a]
+            hands[seat] = hand & ~(1 << card)
+            case[C_GONE] |= 1 << card  # the discard joins the pile
+            points = play_out(
+                seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False), stock,
+                np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
+            )  # fmt: skip
+        elif actions[a] == 1:
+            points = showdown_value(seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
+        elif stock_count > 2:
+            points = play_out(
+                seat, other, np.int64(PHASE_DRAW), hands, top, np.int64(-1), np.bool_(False), stock, np.int64(0),
+                levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
+            )  # fmt: skip
+        else:
+            points = 0  # R15: the hand is dead when only two stock cards are left and nobody knocked
+        out[a] = _value(points, game_value, rules, mine, theirs, multiplier)
+
+
+@njit(cache=True)
+def _knock_levels(table):
+    """The playouts knock as soon as the deadwood is at most the hand's knock limit, both seats (R12)."""
+    levels = np.empty(2, np.int64)
+    levels[0] = table[v.T_KNOCK_LIMIT]
+    levels[1] = table[v.T_KNOCK_LIMIT]
+    return levels
+
+
+@njit(cache=True)
 def action_values(kind, seat, hand, table, worlds, rng, game_value, params, actions, values):
     """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
     them, drawn with the generator state ``rng``); returns the number of actions. ``params`` is the playouts'
@@ -96,62 +155,40 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, acti
     ``hand`` is the player's hand as a mask (11 cards for a discard, 10 otherwise) and ``table`` its view
     (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions."""
     count = legal_actions(kind, hand, table, actions)
-    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
     ints = np.zeros(BELIEF_INTS, np.int64)
     floats = np.zeros(BELIEF_FLOATS)
     reset_beliefs(ints, floats)
     p = np.empty(52)
     known, unseen = probabilities(seat, hand, table, floats, p)
-    stock_count = table[v.T_STOCK_COUNT]
-    hands, stock, cards, weights, work, result = _playout_buffers(max(stock_count, 1))
+    hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
     context = playout_context(params, seat, hand, table, known)
     case = context.copy()
     scratch = playout_scratch()
-    limit = table[v.T_KNOCK_LIMIT]
-    levels = np.empty(2, np.int64)
-    levels[0] = limit
-    levels[1] = limit
-    mine = table[v.T_SCORE + seat]
-    theirs = table[v.T_SCORE + 1 - seat]
-    multiplier = hand_multiplier(rules, table)
-    top = v.pile_top(table)
-    dealer = table[v.T_DEALER]
-    other = 1 - seat
+    levels = _knock_levels(table)
     for w in range(worlds):
         sample_world(known, unseen, floats, 0.0, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
-        opponent_hand = hands[other]
-        for a in range(count):
-            hands[seat] = hand
-            hands[other] = opponent_hand
-            case[:] = context
-            if kind <= KIND_DRAW:  # the up card (R11) or a normal draw (R9)
-                player, drawn, from_pile = draw_start(
-                    kind == KIND_UP_CARD, actions[a], seat, dealer, top, opponent_hand, stock
-                )
-                hands[player] |= 1 << drawn
-                if from_pile:
-                    case[C_KNOWS + 1 - player] |= 1 << drawn  # the other player now knows the card
-                points = play_out(
-                    seat, player, np.int64(PHASE_DISCARD), hands, -1 if from_pile else top, drawn, from_pile,
-                    stock, 0 if from_pile else 1, levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params,
-                    case, scratch,
-                )  # fmt: skip
-            elif kind == KIND_DISCARD:
-                card = actions[a]
-                hands[seat] = hand & ~(1 << card)
-                case[C_GONE] |= 1 << card  # the discard joins the pile
-                points = play_out(
-                    seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False), stock,
-                    np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
-                )  # fmt: skip
-            elif actions[a] == 1:
-                points = showdown_value(seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
-            elif stock_count > 2:
-                points = play_out(
-                    seat, other, np.int64(PHASE_DRAW), hands, top, np.int64(-1), np.bool_(False), stock, np.int64(0),
-                    levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
-                )  # fmt: skip
-            else:
-                points = 0  # R15: the hand is dead when only two stock cards are left and nobody knocked
-            values[w, a] = _value(points, game_value, rules, mine, theirs, multiplier)
+        _world_values(
+            kind, seat, hand, table, game_value, params, hands[1 - seat], stock, actions, count, hands, context,
+            case, scratch, levels, work, result, values[w],
+        )  # fmt: skip
+    return count
+
+
+@njit(cache=True)
+def values_in_world(kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, out):
+    """The value of every legal action (into ``out``; the actions into ``actions``) in one given world: the
+    other's hand ``opponent_hand`` and the stock order ``stock``; the count. For the differential test against
+    the plain-Python reference (tests/reference.py); :func:`action_values` draws its worlds instead."""
+    count = legal_actions(kind, hand, table, actions)
+    ints = np.zeros(BELIEF_INTS, np.int64)
+    floats = np.zeros(BELIEF_FLOATS)
+    reset_beliefs(ints, floats)
+    p = np.empty(52)
+    known, _ = probabilities(seat, hand, table, floats, p)
+    hands, _, _, _, work, result = _playout_buffers(1)
+    context = playout_context(params, seat, hand, table, known)
+    _world_values(
+        kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, count, hands, context,
+        context.copy(), playout_scratch(), _knock_levels(table), work, result, out,
+    )  # fmt: skip
     return count
