@@ -465,3 +465,57 @@ def test_the_kernel_values_every_action_as_the_reference_does(preset, hands):
             assert got == reference.analysis_values(decision.kind, view, other, stock), (preset, decision.kind)
             checked += 1
     assert checked >= 10 * hands
+
+
+def test_an_interrupted_analysis_resumes_from_its_out_directory(tmp_path, monkeypatch):
+    """``--out``: each finished part is kept as it finishes; after a crash (or Ctrl-C) the same command plays only
+    the rest and gives the analysis an uninterrupted run gives; other settings in the same directory are
+    refused."""
+    import simgin
+    from simgin.analysis import analyse as module
+
+    whole = simgin.analyse("simple", "greedy", hands=30, worlds=8, workers=1)
+    out = tmp_path / "run"
+    real = module.analyse_part
+    calls = []
+    crash = [True]
+
+    def interrupted(*args, **kwargs):
+        calls.append(args[4])
+        if len(calls) == 2 and crash:
+            crash.clear()
+            raise RuntimeError("the machine went down")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "analyse_part", interrupted)
+    with pytest.raises(RuntimeError, match="the machine went down"):
+        simgin.analyse("simple", "greedy", hands=30, worlds=8, workers=1, out=out)
+    assert module.finished_parts(out) == 1
+    calls.clear()
+    resumed = simgin.analyse("simple", "greedy", hands=30, worlds=8, workers=1, out=out)
+    assert calls == [10, 20]  # the first part was read back, not played
+    assert without_timing(resumed.to_json()) == without_timing(whole.to_json())
+    with pytest.raises(ValueError, match=r"holds an analysis with other settings \(worlds\)"):
+        simgin.analyse("simple", "greedy", hands=30, worlds=16, workers=1, out=out)
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="is not empty and not a simgin run directory"):
+        simgin.analyse("simple", "greedy", hands=4, worlds=8, workers=1, out=stranger)
+
+
+def test_ctrl_c_says_what_is_kept(tmp_path, monkeypatch):
+    from simgin.analysis import analyse as module
+
+    def pressed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "analyse", pressed)
+    outcome = _invoke("simple", "greedy", "--hands", "4", "--quiet")
+    assert outcome.exit_code == 1
+    assert outcome.output == "Error: interrupted; run with --out DIR to keep finished hands and resume\n"
+    parts = tmp_path / "run" / "parts"
+    parts.mkdir(parents=True)
+    (parts / "part-000000000.json").write_text("{}")
+    outcome = _invoke("simple", "greedy", "--hands", "4", "--quiet", "--out", str(tmp_path / "run"))
+    assert "1 finished part is kept in" in outcome.output and "rerun the same command to resume" in outcome.output

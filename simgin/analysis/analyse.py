@@ -7,6 +7,7 @@ each decision's worlds are keyed by its hand and place, so the result is the sam
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +34,73 @@ PART_HANDS = 10
 PART_GAMES = 1
 DECISIONS_FILE = "decisions.parquet"
 RESULT_FILE = "result.json"
+SETTINGS_FILE = "analysis.json"
+PARTS_DIR = "parts"
 KIND = "analysis"
+FIX = "delete the file, or the directory, and run the command again"
+
+
+def _hand_data(hand: AnalysedHand) -> dict[str, Any]:
+    return {
+        "index": hand.index,
+        "seed": hand.seed,
+        "dealer": hand.dealer,
+        "players": list(hand.players),
+        "net_points": list(hand.net_points),
+        "rows": list(hand.rows),
+        "swapped": hand.swapped,
+    }
+
+
+def _hand_of(data: dict[str, Any]) -> AnalysedHand:
+    return AnalysedHand(
+        int(data["index"]), int(data["seed"]), int(data["dealer"]), tuple(data["players"]),  # type: ignore[arg-type]
+        (float(data["net_points"][0]), float(data["net_points"][1])), tuple(data["rows"]), bool(data["swapped"]),
+    )  # fmt: skip
+
+
+class AnalysisDirectory:
+    """An analysis's ``--out`` directory: its settings (``analysis.json``) and each finished part of the hands
+    (``parts/``), written as it finishes, so that the same command resumes after Ctrl-C or a crash; other
+    settings in the same directory are refused."""
+
+    def __init__(self, out: str | Path, settings: dict[str, Any]) -> None:
+        self.out = Path(out)
+        path = self.out / SETTINGS_FILE
+        if path.exists():
+            written = files.read_json(path, FIX)
+            if written != settings:
+                changed = sorted(k for k in settings.keys() | written.keys() if settings.get(k) != written.get(k))
+                raise ValueError(
+                    f"{self.out} holds an analysis with other settings ({', '.join(changed)}): give a new --out, "
+                    "or the same settings to resume it"
+                )
+        else:
+            problem = files.new_directory_problem(self.out, SETTINGS_FILE)
+            if problem:
+                raise ValueError(problem)
+            self.out.mkdir(parents=True, exist_ok=True)
+            files.write_file(self.out, SETTINGS_FILE, json.dumps(settings, indent=1) + "\n")
+
+    def _name(self, first: int) -> str:
+        return f"{PARTS_DIR}/part-{first:09d}.json"
+
+    def finished(self, first: int) -> list[AnalysedHand] | None:
+        """The part that starts at ``first``, when an earlier session finished it; None otherwise."""
+        path = self.out / self._name(first)
+        if not path.exists():
+            return None
+        data = files.read_json(path, FIX)
+        return [_hand_of(hand) for hand in data["hands"]]
+
+    def save(self, first: int, part: list[AnalysedHand]) -> None:
+        files.write_file(self.out, self._name(first), json.dumps({"hands": [_hand_data(h) for h in part]}))
+
+
+def finished_parts(out: str | Path) -> int:
+    """How many finished parts an analysis's ``--out`` directory keeps (what a rerun does not play again)."""
+    folder = Path(out) / PARTS_DIR
+    return len(list(folder.glob("part-*.json"))) if folder.is_dir() else 0
 
 
 def locate_game(config: runner.RunConfig, game: int) -> tuple[int, tuple[str, str]]:
@@ -184,18 +251,33 @@ def analyse(
     size = PART_HANDS if mode == "hands" else PART_GAMES
     parts = [(first, min(size, count - first)) for first in range(0, count, size)]
     start = time.perf_counter()
-    played: list[AnalysedHand] = []
+    directory = None
+    if out is not None:
+        settings = {
+            "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
+            "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
+            "on_illegal": on_illegal, "version": __version__,
+        }  # fmt: skip
+        directory = AnalysisDirectory(out, settings)
     forfeit = on_illegal == "forfeit"
-    with runner.backend_for(min(workers, len(parts)) or 1, backend, scheduler) as pool:
-        futures = [
-            pool.submit(analyse_part, players, rules, seed, duplicate, first, part, evaluator, forfeit, mode)
-            for first, part in parts
-        ]
-        for future in futures:
-            part = runner.wait_result(pool, future)
-            played.extend(part)
-            if progress:
-                progress(len(part))
+    finished = {first: directory.finished(first) if directory else None for first, _ in parts}
+    todo = [(first, size) for first, size in parts if finished[first] is None]
+    for first, _ in parts:
+        if finished[first] is not None and progress:
+            progress(len(finished[first]))  # type: ignore[arg-type]
+    if todo:
+        with runner.backend_for(min(workers, len(todo)), backend, scheduler) as pool:
+            futures = [
+                pool.submit(analyse_part, players, rules, seed, duplicate, first, size, evaluator, forfeit, mode)
+                for first, size in todo
+            ]
+            for (first, _), future in zip(todo, futures, strict=True):
+                finished[first] = runner.wait_result(pool, future)
+                if directory:
+                    directory.save(first, finished[first])  # type: ignore[arg-type]
+                if progress:
+                    progress(len(finished[first]))  # type: ignore[arg-type]
+    played = [hand for first, _ in parts for hand in finished[first]]  # type: ignore[union-attr]
     seconds = time.perf_counter() - start
     result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), seconds, mode)
     if out is not None:

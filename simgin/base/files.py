@@ -46,8 +46,11 @@ MAX_RECORD_BYTES = 256 * 2**20
 #: Deepest nesting of lists and objects accepted in a record (simgin's own records nest at most about 8 deep).
 MAX_DEPTH = 64
 #: Entries that mark simgin output in a directory: the settings files, the result and their folders.
-SETTINGS_FILES = ("run.json", "tune.json", "tune-rules.json")
-OUTPUT_ENTRIES = ("run.json", "tune.json", "result.json", "chunks", "hands", "evaluations", "stderr", "sweep.csv")
+SETTINGS_FILES = ("run.json", "tune.json", "tune-rules.json", "analysis.json")
+OUTPUT_ENTRIES = (
+    "run.json", "tune.json", "result.json", "chunks", "hands", "evaluations", "stderr", "sweep.csv", "parts",
+    "decisions.parquet",
+)  # fmt: skip
 
 _DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)

@@ -127,7 +127,15 @@ def analyse(
     except ValueError as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
-        raise click.ClickException("interrupted: nothing is kept (the analysis has no resume yet)") from None
+        if out is None:
+            raise click.ClickException("interrupted; run with --out DIR to keep finished hands and resume") from None
+        from simgin.analysis.analyse import finished_parts
+
+        kept = finished_parts(out)
+        raise click.ClickException(
+            f"interrupted; {plural(kept, 'finished part')} {'is' if kept == 1 else 'are'} kept in {out}, "
+            "rerun the same command to resume"
+        ) from None
     finally:
         if show:
             bar.__exit__(None, None, None)
