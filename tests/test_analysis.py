@@ -519,3 +519,18 @@ def test_ctrl_c_says_what_is_kept(tmp_path, monkeypatch):
     (parts / "part-000000000.json").write_text("{}")
     outcome = _invoke("simple", "greedy", "--hands", "4", "--quiet", "--out", str(tmp_path / "run"))
     assert "1 finished part is kept in" in outcome.output and "rerun the same command to resume" in outcome.output
+
+
+def test_a_program_is_analysed_decision_by_decision():
+    """Every kind of player: an ``exec:`` program's decisions are forwarded by its host, so they are recorded
+    and valued like a built-in's."""
+    import sys
+
+    import simgin
+
+    bot = f"exec:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
+    data = simgin.analyse(bot, "simple", hands=4, worlds=8, workers=1).to_json()
+    program, built_in = data["players"]
+    assert program["player"] == bot and program["decisions"] > 20
+    assert set(program["by_kind"]) >= {"up_card", "draw", "discard"}
+    assert program["net_points"] == pytest.approx(program["skill"] + program["luck"])
