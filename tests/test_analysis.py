@@ -531,6 +531,7 @@ def test_a_program_is_analysed_decision_by_decision():
     bot = f"exec:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
     data = simgin.analyse(bot, "simple", hands=4, worlds=8, workers=1).to_json()
     program, built_in = data["players"]
+    assert built_in["player"] == "simple" and built_in["decisions"] > 20
     assert program["player"] == bot and program["decisions"] > 20
     assert set(program["by_kind"]) >= {"up_card", "draw", "discard"}
     assert program["net_points"] == pytest.approx(program["skill"] + program["luck"])
