@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from simgin import __version__
-from simgin.analysis.evaluator import DEFAULT_WORLDS, Evaluator
+from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_WORLDS, Evaluator
 from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_game, analyse_hand
 from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command, replay_hand_command
 from simgin.base import files
@@ -189,6 +189,8 @@ class AnalysisResult:
                     "seed": self.evaluator.seed,
                     "value": "game" if self.evaluator.game_value else "hand points",
                     "playouts": self.evaluator.policy,
+                    "evidence": self.evaluator.evidence,
+                    "quality": self.evaluator.quality,
                     "thresholds": THRESHOLDS,
                 },
                 "timing": {"seconds": self.seconds},
@@ -221,6 +223,8 @@ def analyse(
     worlds: int = DEFAULT_WORLDS,
     evaluator_seed: int = 0,
     playouts: str = "fast",
+    evidence: float = DEFAULT_EVIDENCE,
+    quality: float = DEFAULT_QUALITY,
     workers: int | None = None,
     backend: str = "local",
     scheduler: str | None = None,
@@ -244,7 +248,10 @@ def analyse(
     check_bounds(f"seed={seed}", seed, 0, runner.MAX_SEED, " (a 64-bit seed)")
     if on_illegal not in ("stop", "forfeit"):
         raise ValueError(f"on_illegal={on_illegal!r}: choose from stop, forfeit")
-    evaluator = Evaluator(worlds=worlds, seed=evaluator_seed, game_value=mode == "games", policy=playouts)
+    evaluator = Evaluator(
+        worlds=worlds, seed=evaluator_seed, game_value=mode == "games", policy=playouts, evidence=evidence,
+        quality=quality,
+    )  # fmt: skip
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
     runner.RunConfig(players, rules, **{mode: 2 * count}, seed=seed, duplicate=duplicate)  # checks the players
@@ -256,6 +263,8 @@ def analyse(
         settings = {
             "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
             "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
+            "evidence": evidence,
+            "quality": quality,
             "on_illegal": on_illegal, "version": __version__,
         }  # fmt: skip
         directory = AnalysisDirectory(out, settings)

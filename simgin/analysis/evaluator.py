@@ -23,6 +23,10 @@ from simgin.players.compiled import fill_table
 
 DEFAULT_WORLDS = 64
 """Worlds per decision: every action of the decision is played out once in each (docs/ANALYSIS.md)."""
+DEFAULT_EVIDENCE = 0.6
+"""The weight of the other's actions on its drawn hand: ``heuristic``'s ``evidence`` default."""
+DEFAULT_QUALITY = 0.15
+"""The tilt of its drawn hand to low deadwood: ``opponent``'s ``hand_quality`` default."""
 
 KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
 POLICIES = ("fast", "scored")
@@ -42,6 +46,13 @@ class Evaluator:
     seed: int = 0
     game_value: bool = False
     policy: str = "fast"
+    evidence: float = DEFAULT_EVIDENCE
+    """How much the other's takes, passes and discards weight the cards drawn for its hand
+    (``kernels.opponent.stateless_weights``: related to a take 1/evidence, to a pass or discard evidence);
+    1 draws them uniformly."""
+    quality: float = DEFAULT_QUALITY
+    """Tilt of the other's drawn hand towards low deadwood, per point (0: none): a player that has played a
+    while holds a better hand than a random one."""
     """The playouts' policy: ``'fast'`` (take a pile card that fits a meld, discard to the least deadwood) or
     ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``)."""
 
@@ -74,7 +85,7 @@ class Evaluator:
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
         count = kernel.action_values(
             KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value,
-            self.playout_parameters(), actions, values,
+            self.playout_parameters(), self.evidence, self.quality, actions, values,
         )  # fmt: skip
         return Valuation.of(decision, actions[:count], values[:, :count])
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import rule_index as ri, view as v
+from simgin.kernels import parameters as pm, rule_index as ri, view as v
 from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.mcts import (
     C_GONE,
@@ -38,7 +38,7 @@ from simgin.kernels.mcts import (
     showdown_value,
 )
 from simgin.kernels.melds import SUIT_DEADWOOD
-from simgin.kernels.opponent import probabilities, reset_beliefs
+from simgin.kernels.opponent import probabilities, reset_beliefs, stateless_weights
 from simgin.kernels.payoff import result_value
 from simgin.kernels.showdown import SUIT_VALUE
 
@@ -146,18 +146,22 @@ def _knock_levels(table):
 
 
 @njit(cache=True)
-def action_values(kind, seat, hand, table, worlds, rng, game_value, params, actions, values):
+def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evidence, quality, actions, values):
     """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
     them, drawn with the generator state ``rng``); returns the number of actions. ``params`` is the playouts'
     parameter vector (``kernels.mcts.play_out``): zeros for the fast policy (least deadwood), or a vector
     whose ``playout_policy`` is 1 for ``opponent``'s discard score with its weights.
 
     ``hand`` is the player's hand as a mask (11 cards for a discard, 10 otherwise) and ``table`` its view
-    (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions."""
+    (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions. The other's unknown cards are drawn with
+    weights from what it did (``kernels.opponent.stateless_weights``: cards related to those it took count
+    ``1 / evidence``, to those it passed or discarded ``evidence``) and tilted towards low deadwood by
+    ``quality`` per point; ``evidence`` 1 and ``quality`` 0 draw them uniformly."""
     count = legal_actions(kind, hand, table, actions)
-    ints = np.zeros(BELIEF_INTS, np.int64)
     floats = np.zeros(BELIEF_FLOATS)
-    reset_beliefs(ints, floats)
+    estimate = np.zeros(pm.PARAMETER_CAPACITY)
+    estimate[pm.EVIDENCE] = evidence
+    stateless_weights(estimate, seat, table, floats)
     p = np.empty(52)
     known, unseen = probabilities(seat, hand, table, floats, p)
     hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
@@ -166,7 +170,7 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, acti
     scratch = playout_scratch()
     levels = _knock_levels(table)
     for w in range(worlds):
-        sample_world(known, unseen, floats, 0.0, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
+        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
         _world_values(
             kind, seat, hand, table, game_value, params, hands[1 - seat], stock, actions, count, hands, context,
             case, scratch, levels, work, result, values[w],
