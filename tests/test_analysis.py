@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from simgin.analysis.evaluator import KINDS, Evaluator
 from simgin.analysis.hands import analyse_hand, analyse_hands, stage_of
@@ -535,3 +536,24 @@ def test_a_program_is_analysed_decision_by_decision():
     assert program["player"] == bot and program["decisions"] > 20
     assert set(program["by_kind"]) >= {"up_card", "draw", "discard"}
     assert program["net_points"] == pytest.approx(program["skill"] + program["luck"])
+
+
+@settings(max_examples=12, deadline=None)
+@given(deal=st.integers(0, 2**32 - 1), shuffle=st.integers(0, 2**32 - 1), place=st.integers(0, 3))
+def test_no_valuation_reads_a_hidden_card(deal, shuffle, place):
+    """A property over random deals: the non-dealer's early decisions (before the stock is touched) are valued
+    the same however the cards it cannot see (the dealer's hand, the stock order) are arranged."""
+    deck = shuffled_deck(SplitMix64(derive(deal, 0)))
+    positions = [*range(1, 20, 2), *range(21, 52)]
+    hidden = [deck[i] for i in positions]
+    other = list(np.random.default_rng(shuffle).permutation(hidden))
+    swapped = list(deck)
+    for i, position in enumerate(positions):
+        swapped[position] = int(other[i])
+    first, _ = recorded_hand(deck)
+    second, _ = recorded_hand(swapped)
+    mine = [d for d in first if d.view.seat == 0 and d.view.stock_count == 31]  # seat 0: the non-dealer
+    theirs = [d for d in second if d.view.seat == 0 and d.view.stock_count == 31]
+    for a, b in list(zip(mine, theirs, strict=False))[: place + 1]:
+        assert a.view == b.view
+        assert EVALUATOR.value(a, key=place) == EVALUATOR.value(b, key=place)
