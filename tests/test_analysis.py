@@ -557,3 +557,10 @@ def test_no_valuation_reads_a_hidden_card(deal, shuffle, place):
     for a, b in list(zip(mine, theirs, strict=False))[: place + 1]:
         assert a.view == b.view
         assert EVALUATOR.value(a, key=place) == EVALUATOR.value(b, key=place)
+
+
+def test_a_program_that_cannot_start_is_one_error_line():
+    outcome = _invoke("exec:/nonexistent/bot", "simple", "--hands", "2", "--workers", "1", "--quiet")
+    assert outcome.exit_code == 1, outcome.output
+    assert outcome.output.startswith("Error: ") and outcome.output.count("\n") == 1, outcome.output
+    assert "Traceback" not in outcome.output

@@ -95,6 +95,9 @@ def analyse(
       simgin analyse played --quiet
     """
     from simgin.analysis.analyse import analyse as run_analysis, analyse_directory
+    from simgin.game.strategy import StrategyStartError
+    from simgin.players.programs import ProgramError
+    from simgin.running.errors import RunError
 
     if len(players) not in (1, 2):
         raise click.ClickException(f"give two players (A B) or a match's directory (DIR), not {len(players)} names")
@@ -124,7 +127,7 @@ def analyse(
             result = run_analysis(
                 a, b, rules=rules, hands=hands, games=games, seed=seed, duplicate=duplicate, **execution
             )
-    except ValueError as error:
+    except (ValueError, RunError, ProgramError, StrategyStartError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
         if out is None:
