@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.run_all --check`` measures each figure below, compares it with the
 figure recorded in the ``check`` section of benchmarks/RESULTS.md, and exits non-zero when
-one has regressed by more than 30% (40% for the exec: and eaai: figures:
+one has regressed by more than 30% (50% for the exec: and eaai: figures:
 :data:`PROGRAM_TOLERANCE`). ``--record`` writes the figures it measured into that section
 instead (keeping the recorded figures it did not measure).
 
@@ -62,8 +62,10 @@ EXEC_SPEC = "exec:python3 examples/simple_bot.py"
 #: The exec: and eaai: figures may be this much worse: every decision is a round trip between two
 #: processes, and what a process switch costs a virtual machine varies from run to run in a way the
 #: reference does not follow. On the 2-core AMD EPYC of 2026-12-03 nine runs of one revision, set
-#: against the reference, spread from 0.72x to 1.16x of the figures recorded there.
-PROGRAM_TOLERANCE = 0.40
+#: against the reference, spread from 0.72x to 1.16x of the figures recorded there; on 2026-12-04 four CI
+#: runs of unchanged eaai: code gave 0.60x to 0.97x (the recorded figure's reference was slow that day),
+#: so 40% failed one of them: 50% until the figures are recorded again under CI's load.
+PROGRAM_TOLERANCE = 0.50
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,7 @@ def record_section(values: dict[str, dict], machine: str) -> str:
             "alone; each row names the machine it was measured on). "
             "`python -m benchmarks.run_all --check` re-measures these figures (a few minutes; the suite only "
             "with `--suite`) and fails when one is more than 30% worse than recorded (the exec: and eaai: "
-            "figures 40%: what a process switch costs a virtual machine varies from run to run), each compared "
+            "figures 50%: what a process switch costs a virtual machine varies from run to run), each compared "
             "as a ratio against the reference workload (fixed pure-Python and numpy work, CPU seconds) timed "
             "just before and after it in the same run, so a slower or busier machine does not fail it. All "
             "figures are CPU seconds of the process and its children, medians of 3 runs (the cold start and the "
