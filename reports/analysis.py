@@ -181,15 +181,20 @@ def _grouped_bars(ax: Any, frame: pd.DataFrame, column: str, order: tuple[str, .
     ax.legend(loc="upper left", fontsize="small")
 
 
+def _breakdown_chart(result: dict[str, Any], key: str, order: tuple[str, ...], height: float, title: str) -> Figure:
+    """Points lost per decision by ``key`` (``by_kind`` or ``by_stage``), per player, with 95% intervals."""
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    ax = fig.add_subplot()
+    names = [player["player"] for player in _players(result)]
+    _grouped_bars(ax, breakdown_table(result, key, order), key.removeprefix("by_"), order, names)
+    ax.set_title(title)
+    return fig
+
+
 @styled
 def kind_chart(result: dict[str, Any]) -> Figure:
     """Points lost per decision by kind of decision, per player, with 95% intervals."""
-    fig = Figure(figsize=(WIDTH, 4.0), layout="constrained")
-    ax = fig.add_subplot()
-    names = [player["player"] for player in _players(result)]
-    _grouped_bars(ax, breakdown_table(result, "by_kind", KINDS), "kind", KINDS, names)
-    ax.set_title("Where the points are lost: by kind of decision")
-    return fig
+    return _breakdown_chart(result, "by_kind", KINDS, 4.0, "Where the points are lost: by kind of decision")
 
 
 def kind_caption(result: dict[str, Any]) -> str:
@@ -207,12 +212,7 @@ def kind_caption(result: dict[str, Any]) -> str:
 @styled
 def stage_chart(result: dict[str, Any]) -> Figure:
     """Points lost per decision along the hand (early, middle, late stock), per player, with 95% intervals."""
-    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
-    ax = fig.add_subplot()
-    names = [player["player"] for player in _players(result)]
-    _grouped_bars(ax, breakdown_table(result, "by_stage", STAGES), "stage", STAGES, names)
-    ax.set_title("Loss along the hand: early, middle and late stock")
-    return fig
+    return _breakdown_chart(result, "by_stage", STAGES, 3.6, "Loss along the hand: early, middle and late stock")
 
 
 def stage_caption(result: dict[str, Any]) -> str:

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from simgin.analysis.analyse import analyse_part
 from simgin.analysis.evaluator import KINDS, Evaluator
-from simgin.analysis.hands import analyse_hand, analyse_hands, stage_of
+from simgin.analysis.hands import COLUMNS, analyse_hand, stage_of
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
@@ -18,6 +19,14 @@ from simgin.game.rules import Rules
 from simgin.players.registry import resolve
 
 EVALUATOR = Evaluator(worlds=32, seed=5)
+
+
+def analyse_hands(players, hands: int, seed: int, evaluator: Evaluator):
+    """Hands 0 to ``hands - 1`` of ``simgin match A B --seed seed``, valued: (the hands, one row per decision)."""
+    import pandas as pd
+
+    played = analyse_part(tuple(players), Rules(), seed, True, 0, hands, evaluator, False)
+    return played, pd.DataFrame([row for hand in played for row in hand.rows], columns=list(COLUMNS))
 
 
 def recorded_hand(deck: list[int], players=("simple", "simple"), dealer: int = 1) -> tuple[list[Decision], object]:

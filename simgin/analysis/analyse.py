@@ -19,12 +19,13 @@ import pandas as pd
 from simgin import __version__
 from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_WORLDS, Evaluator
 from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_game, analyse_hand
-from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command, replay_hand_command
+from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command
 from simgin.base import files
 from simgin.base.strict_json import jsonable
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.running import runner
+from simgin.running.chunks import hand_replay_command
 from simgin.running.config import check_bounds, chunk_seed
 from simgin.running.results import save_result
 from simgin.studies.search import execution_workers
@@ -132,7 +133,7 @@ def analyse_part(
             game_seed, seats = locate_game(config, index)
 
             def replay_of(seat_players, hand_seed, dealer, scores):  # type: ignore[no-untyped-def]
-                return replay_hand_command(seat_players, hand_seed, dealer, scores, rules)
+                return hand_replay_command(seat_players, rules, hand_seed, dealer, scores)
 
             played.append(analyse_game(seats, rules, index, game_seed, evaluator, swapped, forfeit, replay_of))
             continue

@@ -13,18 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import pandas as pd
-
 from simgin.analysis.evaluator import Evaluator, IllegalAction
 from simgin.analysis.recorder import Decision, RecordingStrategy
-from simgin.analysis.summary import replay_command
 from simgin.game.cards import format_cards
 from simgin.game.reference_engine import hand_seed_of, play_game, play_hand
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.kernels.payoff import result_value
 from simgin.players.registry import resolve
-from simgin.running.runner import RunConfig, locate_hand
 
 STAGES = ("early", "middle", "late")
 """The stage of a hand by the stock left: more than two thirds of the cards the stock starts with, more than
@@ -203,29 +199,3 @@ def analyse_game(
         rows += decision_rows(decisions, players, rules, index, deal, hand_seed, evaluator, swapped, replay)
     return AnalysedHand(index, game_seed, game.first_dealer, (players[0], players[1]), (net[0], net[1]),
                         tuple(rows), swapped)  # fmt: skip
-
-
-def analyse_hands(
-    players: Sequence[str],
-    rules: Rules | None = None,
-    hands: int = 100,
-    seed: int = 0,
-    evaluator: Evaluator | None = None,
-    duplicate: bool = True,
-    first: int = 0,
-) -> tuple[list[AnalysedHand], pd.DataFrame]:
-    """Play hands ``first`` to ``first + hands - 1`` of ``simgin match A B --hands ... --seed seed`` (``players``:
-    the two specs A, B) and value every decision: the hands, and one row per decision (:data:`COLUMNS`)."""
-    if len(players) != 2:
-        raise ValueError(f"analysis plays two players, got {len(players)}")
-    rules = rules or Rules()
-    evaluator = evaluator or Evaluator()
-    config = RunConfig(tuple(players), rules, hands=2 * (first + hands), seed=seed, duplicate=duplicate)
-    played = []
-    for index in range(first, first + hands):
-        hand_seed, dealer, seats = locate_hand(config, index)
-        swapped = duplicate and index % 2 == 1
-        replay = replay_command(players, seed, index, rules, duplicate)
-        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, replay=replay))
-    frame = pd.DataFrame([row for hand in played for row in hand.rows], columns=list(COLUMNS))
-    return played, frame

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simgin.game.rules import Rules
+from simgin.running.chunks import rule_flags
 
 #: Loss thresholds in points of the hand (docs/ANALYSIS.md): a decision counts as the worst flag whose
 #: threshold its loss exceeds by two standard errors, so that no flag comes from evaluator noise alone.
@@ -98,39 +99,11 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
     }
 
 
-def rule_flags(rules: Rules) -> list[str]:
-    """``--rules PRESET`` (the preset nearest ``rules``) and ``--set KEY=VALUE`` for every switch that differs
-    from it; nothing for the standard game."""
-    best: tuple[int, str, list[str]] | None = None
-    for name in Rules.PRESETS:
-        base = Rules.preset(name).to_dict()
-        changes = []
-        for key, value in rules.to_dict().items():
-            if base.get(key) != value:
-                shown = str(value).lower() if isinstance(value, bool) else str(value)
-                changes += ["--set", f"{key}={shown}"]
-        if best is None or len(changes) < best[0]:
-            best = (len(changes), name, changes)
-    assert best is not None
-    _, name, changes = best
-    return ([] if name == "standard" else ["--rules", name]) + changes
-
-
 def replay_command(players: Sequence[str], seed: int, hand: int, rules: Rules, duplicate: bool) -> str:
     """The ``simgin replay`` command that shows hand ``hand`` of the match, move by move."""
     words = ["simgin", "replay", *players, "--seed", str(seed), "--hand", str(hand), *rule_flags(rules)]
     if not duplicate:
         words.append("--no-duplicate")
-    return shlex.join(words)
-
-
-def replay_hand_command(
-    players: Sequence[str], hand_seed: int, dealer: int, scores: Sequence[int], rules: Rules
-) -> str:
-    """The ``simgin replay`` command of a hand of a game: its seed, dealer and the scores it was dealt at
-    (``players`` by seat)."""
-    words = ["simgin", "replay", *players, "--hand-seed", str(hand_seed), "--dealer", str(dealer)]
-    words += ["--scores", f"{scores[0]},{scores[1]}", *rule_flags(rules)]
     return shlex.join(words)
 
 

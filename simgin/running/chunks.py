@@ -254,14 +254,9 @@ def _stopped_replay(players: tuple[str, str], config: RunConfig, error: engine.I
     return replay_command(players, config.rules, error, games=config.mode == "games")  # type: ignore[arg-type]
 
 
-def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:
-    """The ``simgin replay`` command line that plays a forfeited hand again, move for move: its seats,
-    hand seed and dealer, the game scores it was dealt at (``--scores``, a hand of a game), and every
-    rule switch away from the standard game (``--set``)."""
-    words = ["simgin", "replay", players[0], players[1], "--hand-seed", str(forfeit.hand_seed)]
-    words += ["--dealer", str(forfeit.dealer)]
-    if games:
-        words += ["--scores", f"{forfeit.scores[0]},{forfeit.scores[1]}"]
+def rule_flags(rules: Rules) -> list[str]:
+    """``--rules PRESET`` (the preset nearest ``rules``, standard on a tie) and ``--set KEY=VALUE`` for every
+    switch away from it: the rules as a command line gives them."""
     wanted = rules.to_dict()
 
     def changes(preset: str) -> dict[str, Any]:
@@ -269,12 +264,27 @@ def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandF
         return {name: value for name, value in wanted.items() if value != base[name]}
 
     preset = min(Rules.PRESETS, key=lambda name: (len(changes(name)), name != "standard"))
-    if preset != "standard":
-        words += ["--rules", preset]
+    words = [] if preset == "standard" else ["--rules", preset]
     for name, value in changes(preset).items():
         shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
         words += ["--set", f"{name}={shown}"]
-    return shlex.join(words)
+    return words
+
+
+def hand_replay_command(
+    players: Sequence[str], rules: Rules, hand_seed: int, dealer: int, scores: Sequence[int] | None = None
+) -> str:
+    """The ``simgin replay`` command line that plays one hand again, move for move: its seats, hand seed and
+    dealer, the game scores it was dealt at (``--scores``, a hand of a game), and its rules."""
+    words = ["simgin", "replay", players[0], players[1], "--hand-seed", str(hand_seed), "--dealer", str(dealer)]
+    if scores is not None:
+        words += ["--scores", f"{scores[0]},{scores[1]}"]
+    return shlex.join(words + rule_flags(rules))
+
+
+def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:
+    """The ``simgin replay`` command line that plays a forfeited hand again (:func:`hand_replay_command`)."""
+    return hand_replay_command(players, rules, forfeit.hand_seed, forfeit.dealer, forfeit.scores if games else None)
 
 
 def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:
