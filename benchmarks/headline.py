@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.run_all --check`` measures each figure below, compares it with the
 figure recorded in the ``check`` section of benchmarks/RESULTS.md, and exits non-zero when
-one has regressed by more than 30% (50% for the exec: and eaai: figures:
+one has regressed by more than 30% (40% for the exec: and eaai: figures:
 :data:`PROGRAM_TOLERANCE`). ``--record`` writes the figures it measured into that section
 instead (keeping the recorded figures it did not measure).
 
@@ -11,8 +11,9 @@ workload of pure Python and numpy (:func:`reference_seconds`), timed in CPU seco
 the first figure and after each one. Each figure is divided (times) or multiplied (rates) by
 the median of the two reference timings on either side of it, so a machine that is slower
 all round, or a run on a shared machine whose CPU time stretches, does not fail the check; a
-figure that is slower against the reference than it was when recorded does. Each recorded
-figure names the machine it was measured on.
+figure that is slower against the reference than it was when recorded does. The exec: and
+eaai: figures are the exception (:attr:`Figure.follows_reference`): they are compared as
+measured. Each recorded figure names the machine it was measured on.
 
 Every figure is CPU time, not wall time: the CPU seconds of the process (and its children),
 which a loaded machine stretches far less than the wall clock.
@@ -60,12 +61,8 @@ EXEC_SPEC = "exec:python3 examples/simple_bot.py"
 
 
 #: The exec: and eaai: figures may be this much worse: every decision is a round trip between two
-#: processes, and what a process switch costs a virtual machine varies from run to run in a way the
-#: reference does not follow. On the 2-core AMD EPYC of 2026-12-03 nine runs of one revision, set
-#: against the reference, spread from 0.72x to 1.16x of the figures recorded there; on 2026-12-04 four CI
-#: runs of unchanged eaai: code gave 0.60x to 0.97x (the recorded figure's reference was slow that day),
-#: so 40% failed one of them: 50% until the figures are recorded again under CI's load.
-PROGRAM_TOLERANCE = 0.50
+#: processes, and what a process switch costs a virtual machine varies from run to run.
+PROGRAM_TOLERANCE = 0.40
 
 
 @dataclass(frozen=True)
@@ -75,6 +72,12 @@ class Figure:
     unit: str
     higher_is_better: bool
     tolerance: float = TOLERANCE
+    #: Whether the figure is set against the reference workload. The exec: and eaai: figures are not: the
+    #: reference is pure-Python work, and on the 2-core AMD EPYC it moved 0.65-1.34 CPU s between checks
+    #: while those figures stayed at 236-364 (exec:) and 242-288 (eaai:) hands per CPU s, so dividing by it
+    #: made unchanged code pass at 1.16x one day and fail at 0.60x the next (CI, 2026-12-04). They are
+    #: compared as measured, against a figure recorded on the same kind of machine (the record names it).
+    follows_reference: bool = True
 
 
 FIGURES = {
@@ -84,7 +87,12 @@ FIGURES = {
         Figure("simple_hands", "`simple` vs `simple`, one thread", "hands per CPU s", True),
         Figure("opponent_hands", "`opponent` vs `simple`, one thread", "hands per CPU s", True),
         Figure(
-            "exec_hands", f"`{EXEC_SPEC}` vs `simple`, whole process tree", "hands per CPU s", True, PROGRAM_TOLERANCE
+            "exec_hands",
+            f"`{EXEC_SPEC}` vs `simple`, whole process tree",
+            "hands per CPU s",
+            True,
+            PROGRAM_TOLERANCE,
+            follows_reference=False,
         ),
         Figure(
             "eaai_hands",
@@ -92,6 +100,7 @@ FIGURES = {
             "hands per CPU s",
             True,
             PROGRAM_TOLERANCE,
+            follows_reference=False,
         ),
         Figure("suite", "README test command's pytest on an empty cache (`--suite`)", "CPU s", False),
     )
@@ -254,14 +263,19 @@ def compare(figure: Figure, value: float, reference: float, old: dict | None) ->
     shown = f"{value:,.1f} {figure.unit}" if value < 100 else f"{value:,.0f} {figure.unit}"
     if not old:
         return f"{figure.label}: {shown}; no recorded figure to compare with", False
-    ratio = normalised(figure, value, reference) / normalised(figure, old["value"], old["reference"])
+    if figure.follows_reference:
+        ratio = normalised(figure, value, reference) / normalised(figure, old["value"], old["reference"])
+        basis = "against the reference"
+    else:
+        ratio = value / old["value"]
+        basis = "as measured (not set against the reference)"
     # ratio > 1 is better for a rate, worse for a time: turn it into "how many times as good".
     goodness = ratio if figure.higher_is_better else 1 / ratio
     regressed = goodness < 1 - figure.tolerance
     old_shown = f"{old['value']:,.1f}" if old["value"] < 100 else f"{old['value']:,.0f}"
     verdict = "REGRESSED" if regressed else "ok"
     return (
-        f"{figure.label}: {shown} (recorded {old_shown} on {old.get('date', '?')}); against the reference, "
+        f"{figure.label}: {shown} (recorded {old_shown} on {old.get('date', '?')}); {basis}, "
         f"{goodness:.2f}x as good as recorded: {verdict}",
         regressed,
     )
@@ -281,10 +295,11 @@ def record_section(values: dict[str, dict], machine: str) -> str:
             "Recorded by `python -m benchmarks.run_all --check --record` (`--only NAME,...` records those figures "
             "alone; each row names the machine it was measured on). "
             "`python -m benchmarks.run_all --check` re-measures these figures (a few minutes; the suite only "
-            "with `--suite`) and fails when one is more than 30% worse than recorded (the exec: and eaai: "
-            "figures 50%: what a process switch costs a virtual machine varies from run to run), each compared "
+            "with `--suite`) and fails when one is more than 30% worse than recorded, each compared "
             "as a ratio against the reference workload (fixed pure-Python and numpy work, CPU seconds) timed "
-            "just before and after it in the same run, so a slower or busier machine does not fail it. All "
+            "just before and after it in the same run, so a slower or busier machine does not fail it. The "
+            "exec: and eaai: figures are compared as measured and may be 40% worse: what a process switch costs "
+            "a virtual machine varies from run to run and does not follow the reference. All "
             "figures are CPU seconds of the process and its children, medians of 3 runs (the cold start and the "
             "suite: 1 run); the machine may have been shared.",
             "",

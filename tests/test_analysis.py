@@ -551,7 +551,9 @@ def test_a_program_is_analysed_decision_by_decision():
 @given(deal=st.integers(0, 2**32 - 1), shuffle=st.integers(0, 2**32 - 1), place=st.integers(0, 3))
 def test_no_valuation_reads_a_hidden_card(deal, shuffle, place):
     """A property over random deals: the non-dealer's early decisions (before the stock is touched) are valued
-    the same however the cards it cannot see (the dealer's hand, the stock order) are arranged."""
+    the same however the cards it cannot see (the dealer's hand, the stock order) are arranged, as long as
+    what it has seen is the same (whether the dealer takes the up card, and its discard, R11, depend on the
+    dealer's hidden hand)."""
     deck = shuffled_deck(SplitMix64(derive(deal, 0)))
     positions = [*range(1, 20, 2), *range(21, 52)]
     hidden = [deck[i] for i in positions]
@@ -563,9 +565,14 @@ def test_no_valuation_reads_a_hidden_card(deal, shuffle, place):
     second, _ = recorded_hand(swapped)
     mine = [d for d in first if d.view.seat == 0 and d.view.stock_count == 31]  # seat 0: the non-dealer
     theirs = [d for d in second if d.view.seat == 0 and d.view.stock_count == 31]
+    assert mine[0].view == theirs[0].view  # the up-card decision (R11) sees only its own hand and the up card
+    compared = 0
     for a, b in list(zip(mine, theirs, strict=False))[: place + 1]:
-        assert a.view == b.view
+        if a.view != b.view:
+            break
         assert EVALUATOR.value(a, key=place) == EVALUATOR.value(b, key=place)
+        compared += 1
+    assert compared >= 1
 
 
 def test_a_program_that_cannot_start_is_one_error_line():
