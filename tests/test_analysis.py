@@ -369,6 +369,11 @@ def test_a_match_directory_is_analysed_with_its_own_settings(tmp_path):
         assert player["net_points"] == pytest.approx(match["net_points_per_hand"][k] * match["hands"])
     named = simgin.analyse("simple", "greedy", hands=12, seed=3, rules="eaai", worlds=8, workers=1).to_json()
     assert without_timing(named) == without_timing(data)
+    for option in (["--hands", "50"], ["--games", "2"], ["--seed", "4"], ["--rules", "standard"],
+                   ["--set", "knock_limit=5"], ["--no-duplicate"]):  # fmt: skip
+        refused = _invoke(str(out), *option, "--quiet")
+        assert refused.exit_code == 1 and refused.output.count("\n") == 1, (option, refused.output)
+        assert option[0] in refused.output.split(":")[1] and "has its own players, rules" in refused.output
 
 
 def test_a_directory_that_cannot_be_played_again_is_one_error_line(tmp_path):

@@ -295,12 +295,12 @@ def analyse(
     return result
 
 
-def analyse_directory(directory: str | Path, **options: Any) -> AnalysisResult:
-    """Analyse the hands (or games) of a match's run directory (``simgin match A B --out DIR``): its players,
-    rules, seed, count and duplicate setting are read from its ``result.json``, and its hands are dealt again
-    from their seeds. ``options`` are :func:`analyse`'s evaluator and execution options. A directory whose
-    hands cannot be played again as they were is a one-line ValueError: not a two-player match, or a player
-    that is a program (``exec:``, ``eaai:``), which need not play a hand the same way twice."""
+def directory_match(directory: str | Path) -> dict[str, Any]:
+    """The match a run directory (``simgin match A B --out DIR``) holds, as :func:`analyse`'s arguments: its
+    two players (``a``, ``b``), ``rules``, ``seed``, ``duplicate`` and ``hands`` or ``games``, read from its
+    ``result.json``. A directory whose hands cannot be played again as they were is a one-line ValueError: not
+    a two-player match, or a player that is a program (``exec:``, ``eaai:``), which need not play a hand the
+    same way twice."""
     from simgin.players.registry import is_program
     from simgin.running.results import load_result
 
@@ -318,12 +318,18 @@ def analyse_directory(directory: str | Path, **options: Any) -> AnalysisResult:
                 "recorded hands cannot be analysed; 'simgin analyse A B' records its decisions as it plays"
             )
     count = {"hands": config["hands"]} if config.get("hands") else {"games": config["games"]}
-    return analyse(
-        config["players"][0],
-        config["players"][1],
-        rules=Rules(**config["rules"]),
-        seed=int(config["seed"]),
-        duplicate=bool(config.get("duplicate", True)),
+    return {
+        "a": config["players"][0],
+        "b": config["players"][1],
+        "rules": Rules(**config["rules"]),
+        "seed": int(config["seed"]),
+        "duplicate": bool(config.get("duplicate", True)),
         **count,
-        **options,
-    )
+    }
+
+
+def analyse_directory(directory: str | Path, **options: Any) -> AnalysisResult:
+    """Analyse the hands (or games) of a match's run directory (``simgin match A B --out DIR``) with its
+    players, rules, seed, count and duplicate setting (:func:`directory_match`); its hands are dealt again
+    from their seeds. ``options`` are :func:`analyse`'s evaluator and execution options."""
+    return analyse(**directory_match(directory), **options)

@@ -94,7 +94,7 @@ def analyse(
       simgin match simple greedy --hands 20 --out played --quiet
       simgin analyse played --quiet
     """
-    from simgin.analysis.analyse import analyse as run_analysis, analyse_directory
+    from simgin.analysis.analyse import analyse as run_analysis, directory_match
     from simgin.game.strategy import StrategyStartError
     from simgin.players.programs import ProgramError
     from simgin.running.errors import RunError
@@ -103,9 +103,18 @@ def analyse(
         raise click.ClickException(f"give two players (A B) or a match's directory (DIR), not {len(players)} names")
     if hands is not None and games is not None:
         raise click.ClickException("give --hands or --games, not both")
-    unit = "games" if games is not None else "hands"
+    if len(players) == 2:
+        a, b = players
+        match = {"a": a, "b": b, "rules": rules, "hands": hands, "games": games, "seed": seed, "duplicate": duplicate}
+    else:
+        _no_match_options(players[0])
+        try:
+            match = directory_match(players[0])
+        except ValueError as error:
+            raise user_error("", error) from None
+    unit = "games" if match.get("games") is not None else "hands"
     show = not quiet and sys.stderr.isatty()
-    total = games if games is not None else hands or 200
+    total = match.get("games") or match.get("hands") or 200
     bar: Any = click.progressbar(length=total, label=f"{unit} analysed", file=sys.stderr, show_eta=True)
     if show:
         bar.__enter__()
@@ -120,13 +129,7 @@ def analyse(
             "out": out,
             "progress": bar.update if show else None,
         }
-        if len(players) == 1:
-            result = analyse_directory(players[0], **execution)
-        else:
-            a, b = players
-            result = run_analysis(
-                a, b, rules=rules, hands=hands, games=games, seed=seed, duplicate=duplicate, **execution
-            )
+        result = run_analysis(**match, **execution)
     except (ValueError, RunError, ProgramError, StrategyStartError) as error:
         raise user_error("", error) from None
     except KeyboardInterrupt:
@@ -147,6 +150,33 @@ def analyse(
         echo_json(data)
         return
     _echo(data, result.seconds)
+
+
+#: The options that choose the match (parameter name: flag); a run directory's match is its own.
+MATCH_OPTIONS = {
+    "preset": "--rules",
+    "settings": "--set",
+    "hands": "--hands",
+    "games": "--games",
+    "seed": "--seed",
+    "duplicate": "--duplicate/--no-duplicate",
+}
+
+
+def _no_match_options(directory: str) -> None:
+    """A one-line error when an option that chooses the match is given with a run directory (whose players,
+    rules, seed and count are read from it), rather than ignoring it."""
+    context = click.get_current_context()
+    given = [
+        flag
+        for name, flag in MATCH_OPTIONS.items()
+        if context.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+    ]
+    if given:
+        raise click.ClickException(
+            f"{', '.join(given)}: {directory}'s match has its own players, rules, seed and number of hands; "
+            "give the players instead ('simgin analyse A B ...') to choose them"
+        )
 
 
 def _interval(low: float | None, high: float | None) -> str:
