@@ -16,8 +16,15 @@ from matplotlib.figure import Figure
 
 from .figure_style import PALETTE, WIDTH, styled
 
-KINDS = ("up_card", "draw", "discard", "knock")
-KIND_LABELS = {"up_card": "up card (R11)", "draw": "draw (R9)", "discard": "discard (R9, R10)", "knock": "knock (R12)"}
+KINDS = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
+KIND_LABELS = {
+    "up_card": "up card (R11)",
+    "draw": "draw (R9)",
+    "discard": "discard (R9, R10)",
+    "knock": "knock (R12)",
+    "big_gin": "big gin (V13)",
+    "fiftieth": "50th card (V7)",
+}
 STAGES = ("early", "middle", "late")
 SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -182,7 +189,9 @@ def _grouped_bars(ax: Any, frame: pd.DataFrame, column: str, order: tuple[str, .
 
 
 def _breakdown_chart(result: dict[str, Any], key: str, order: tuple[str, ...], height: float, title: str) -> Figure:
-    """Points lost per decision by ``key`` (``by_kind`` or ``by_stage``), per player, with 95% intervals."""
+    """Points lost per decision by ``key`` (``by_kind`` or ``by_stage``), per player, with 95% intervals; the
+    kinds or stages no player met (big gin, V13, and the 50th card, V7, under most rules) are left out."""
+    order = tuple(name for name in order if any(name in player.get(key, {}) for player in _players(result)))
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
     ax = fig.add_subplot()
     names = [player["player"] for player in _players(result)]

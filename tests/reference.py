@@ -326,9 +326,12 @@ def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[i
     top = view.pile[-1] if view.pile else -1
     limit = view.knock_limit
     multiplier = rules.hand_multiplier(view.up_card if view.up_card >= 0 else None)
+    fiftieth = view.fiftieth_card
+    banned = view.drawn_card if view.drawn_from_pile and not rules.rediscard_taken_card and not fiftieth else -1
     if kind == "discard":
-        banned = view.drawn_card if view.drawn_from_pile and not rules.rediscard_taken_card else -1
         actions = [card for card in sorted(view.hand) if card != banned]
+        if fiftieth:  # V7: after taking the 50th card only a discard that may knock
+            actions = [card for card in actions if deadwood(set(view.hand) - {card}) <= limit]
     else:
         actions = [0, 1]
     values = {}
@@ -351,6 +354,26 @@ def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[i
         elif kind == "discard":
             hands[seat].discard(action)
             points = playout(seat, seat, "after_discard", hands, action, -1, False, stock, 0, limit, rules)
+        elif kind == "big_gin":  # V13: go big gin, or discard to the least deadwood and play on
+            if action == 1:
+                points = _showdown_points(seat, seat, hands, True, rules)
+            else:
+                card, _ = _least_deadwood_discard(hands[seat], banned)
+                hands[seat].discard(card)
+                if fiftieth:
+                    points = _showdown_points(seat, seat, hands, False, rules)
+                else:
+                    points = playout(seat, seat, "after_discard", hands, card, -1, False, stock, 0, limit, rules)
+        elif kind == "fiftieth":  # V7: take the 50th card and knock, or let the hand die
+            points = 0
+            if action == 1:
+                hands[seat].add(top)
+                if rules.big_gin and deadwood(hands[seat]) == 0:
+                    points = _showdown_points(seat, seat, hands, True, rules)
+                else:
+                    card, _ = _least_deadwood_discard(hands[seat], -1)
+                    hands[seat].discard(card)
+                    points = _showdown_points(seat, seat, hands, False, rules)
         elif action == 1:
             points = _showdown_points(seat, seat, hands, False, rules)
         elif len(stock) > 2:

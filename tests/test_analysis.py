@@ -482,6 +482,81 @@ def test_the_kernel_values_every_action_as_the_reference_does(preset, hands):
     assert checked >= 10 * hands
 
 
+class _Patient:
+    """A player that never knocks (R12), so that hands run to the end of the stock: where the 50th-card action
+    (V7) and big gin (V13) come up."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def knock(self, view, rng) -> bool:
+        return False
+
+
+def _patient_decisions(hands: int, kinds: set[str]) -> list[Decision]:
+    """The decisions of ``kinds`` (and the discards after a 50th-card take) of hands between two patient
+    ``simple`` players, big gin (V13) and the 50th-card action (V7) on."""
+    rules = Rules().with_settings({"big_gin": True, "fiftieth_card_action": True})
+    found = []
+    for index in range(hands):
+        log: list[Decision] = []
+        seats = tuple(RecordingStrategy(_Patient(resolve("simple").make()), log) for _ in range(2))
+        play_hand(seats, rules, int(derive(23, index)), index % 2)
+        found += [d for d in log if d.kind in kinds or (d.kind == "discard" and d.view.fiftieth_card)]
+    return found
+
+
+def test_big_gin_and_the_fiftieth_card_are_valued_as_the_reference_does():
+    """The big-gin choice (V13), the 50th-card action (V7) and the discard after taking the 50th card (only
+    discards that may knock are legal) are recorded and valued by the kernel as by tests/reference.py's brute
+    force, each in a random world."""
+    import reference
+
+    from simgin.kernels import analysis as kernel, view as table_layout
+    from simgin.kernels.parameters import PARAMETER_CAPACITY
+    from simgin.players.compiled import fill_table
+
+    decisions = _patient_decisions(30, {"big_gin", "fiftieth"})
+    seen = {(d.kind, d.view.fiftieth_card) for d in decisions}
+    assert {("big_gin", False), ("fiftieth", False), ("discard", True)} <= seen, seen
+    rng = np.random.default_rng(34)
+    for decision in decisions:
+        view = decision.view
+        other, stock = _world_of(view, rng)
+        table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+        fill_table(table, view)
+        actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
+        out = np.zeros(kernel.MAX_ACTIONS)
+        count = kernel.values_in_world(
+            KINDS[decision.kind], view.seat, np.int64(sum(1 << card for card in view.hand)), table, False,
+            np.zeros(PARAMETER_CAPACITY), np.int64(sum(1 << card for card in other)),
+            np.array(stock, dtype=np.int64), actions, out,
+        )  # fmt: skip
+        got = {int(actions[i]): float(out[i]) for i in range(count)}
+        assert got == reference.analysis_values(decision.kind, view, other, stock), decision.kind
+        if decision.kind == "discard":  # V7: every legal discard leaves a hand that may knock
+            assert decision.chosen in got
+            assert all(reference.deadwood(set(view.hand) - {card}) <= view.knock_limit for card in got)
+
+
+def test_declining_big_gin_costs_exactly_its_extra_bonus():
+    """11 melded cards (V13): going big gin scores big_gin_bonus + the defender's deadwood; discarding instead
+    leaves gin (R13), gin_bonus + the same deadwood, in every world: a loss of exactly the difference of the two
+    bonuses (31 - 20 under the default rules, R18), with no error."""
+    decisions = [d for d in _patient_decisions(12, {"big_gin"}) if d.kind == "big_gin" and not d.view.fiftieth_card]
+    assert decisions
+    for decision in decisions:
+        declined = Decision("big_gin", decision.view, 0)
+        valuation = EVALUATOR.value(declined, key=3)
+        assert valuation.best == 1 and valuation.actions == (0, 1)
+        rules = Rules()
+        assert valuation.loss == pytest.approx(rules.big_gin_bonus - rules.gin_bonus) and valuation.loss_error == 0.0
+        assert valuation.action_text(0) == "discard" and valuation.action_text(1) == "big gin"
+
+
 def test_an_interrupted_analysis_resumes_from_its_out_directory(tmp_path, monkeypatch):
     """``--out``: each finished part is kept as it finishes; after a crash (or Ctrl-C) the same command plays only
     the rest and gives the analysis an uninterrupted run gives; other settings in the same directory are

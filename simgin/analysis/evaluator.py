@@ -129,8 +129,15 @@ class Valuation:
         )
 
     def action_text(self, action: int) -> str:
-        """An action as a reader says it: the card of a discard, else take/pass, pile/stock, knock/play on."""
+        """An action as a reader says it: the card of a discard, else take/pass, pile/stock, knock/play on,
+        big gin/discard, take and knock/let the hand die."""
         if self.kind == "discard":
             return format_card(action)
-        words = {"up_card": ("pass", "take"), "draw": ("stock", "pile"), "knock": ("play on", "knock")}
+        words = {
+            "up_card": ("pass", "take"),
+            "draw": ("stock", "pile"),
+            "knock": ("play on", "knock"),
+            "big_gin": ("discard", "big gin"),
+            "fiftieth": ("let the hand die", "take and knock"),
+        }
         return words[self.kind][action]

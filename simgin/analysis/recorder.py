@@ -21,7 +21,8 @@ class Decision:
 
     ``chosen`` is the action as ``kernels.analysis`` numbers it: 1 to take the up card (R11) or the pile
     card (R9), 0 to pass or draw from the stock; the card for a discard (R9, R10); 1 to knock, 0 to play
-    on (R12, R13)."""
+    on (R12, R13); 1 to go big gin, 0 to discard (V13); 1 to take the 50th card and knock, 0 to let the
+    hand die (V7)."""
 
     kind: str
     view: PlayerView
@@ -29,11 +30,9 @@ class Decision:
 
 
 class RecordingStrategy:
-    """``inner``, with every up-card, draw, discard and knock decision appended to ``log``.
-
-    The big-gin choice (V13) and the 50th-card action (V7) are forwarded but not recorded (docs/ANALYSIS.md,
-    limits). Any attribute the wrapper does not define (``end_hand``, ``name`` of the inner player, ...) is
-    the inner player's, so the engine finds exactly the methods the player has.
+    """``inner``, with every decision appended to ``log``: the up card, draw, discard, knock, big gin (V13)
+    and the 50th card (V7). Any attribute the wrapper does not define (``end_hand``, ``name`` of the inner
+    player, ...) is the inner player's, so the engine finds exactly the methods the player has.
     """
 
     def __init__(self, inner: Strategy, log: list[Decision], starts: list[int] | None = None) -> None:
@@ -71,7 +70,11 @@ class RecordingStrategy:
         return answer
 
     def big_gin(self, view: PlayerView, rng: SplitMix64) -> bool:
-        return self.inner.big_gin(view, rng)
+        answer = self.inner.big_gin(view, rng)
+        self.log.append(Decision("big_gin", view, int(bool(answer))))
+        return answer
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
-        return self.inner.take_fiftieth(view, rng)
+        answer = self.inner.take_fiftieth(view, rng)
+        self.log.append(Decision("fiftieth", view, int(bool(answer))))
+        return answer

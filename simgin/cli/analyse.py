@@ -22,7 +22,7 @@ from simgin.cli.options import (
 )
 from simgin.game.rules import Rules
 
-KIND_ORDER = ("up_card", "draw", "discard", "knock")
+KIND_ORDER = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
 
 
 @click.command()
@@ -79,7 +79,8 @@ def analyse(
     same way twice).
 
     Plays hands of 'simgin match A B' (any players: built-in bots, plain-Python strategies, exec: and
-    eaai: programs) and values every legal action of each decision (up card, draw, discard, knock)
+    eaai: programs) and values every legal action of each decision (up card, draw, discard, knock, big
+    gin and the 50th card where the rules have them)
     from what the deciding player knows, by playouts in sampled worlds (docs/ANALYSIS.md). Prints per
     player the mean points lost per decision with a 95% interval (hands as the units), by kind and
     stage of decision, the inaccuracies, mistakes and blunders (a loss over 1.5, 4 or 10 points, by

@@ -34,10 +34,11 @@ from simgin.kernels.mcts import (
     play_out,
     playout_context,
     playout_scratch,
+    policy_discard,
     sample_world,
     showdown_value,
 )
-from simgin.kernels.melds import SUIT_DEADWOOD
+from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
 from simgin.kernels.opponent import probabilities, reset_beliefs, stateless_weights
 from simgin.kernels.payoff import result_value
 from simgin.kernels.showdown import SUIT_VALUE
@@ -50,7 +51,14 @@ KIND_DISCARD = 2
 """Which of the 11 cards to discard (R9, R10, V6): the action is the card."""
 KIND_KNOCK = 3
 """Knock (or go gin) with the 10 cards left, or play on (R12, R13): action 1 knocks, 0 plays on."""
-KIND_NAMES = ("up_card", "draw", "discard", "knock")
+KIND_BIG_GIN = 4
+"""Go big gin with the 11 cards held after a draw, all melded (V13): action 1 goes big gin, 0 discards (the
+least deadwood) and plays on."""
+KIND_FIFTIETH = 5
+"""Take the 50th card the other just discarded, to knock (V7): action 1 takes it and knocks with the discard
+that leaves the least deadwood (or goes big gin when the 11 cards are all melded and the rules allow it), 0
+lets the hand die (R15)."""
+KIND_NAMES = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
 
 MAX_ACTIONS = 11
 #: Float and int memory of the world sampler's estimate (``kernels.opponent``: one weight per card).
@@ -66,21 +74,32 @@ def _value(points, game_value, rules, mine, theirs, multiplier):
 
 
 @njit(cache=True)
+def _banned(table, rules):
+    """The card a discard may not be: the pile card just taken, unless the rules let it go back (R10, V6) or it
+    is the 50th card taken to knock (V7: it may be the knock discard)."""
+    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0 and table[v.T_FIFTIETH] == 0:
+        return table[v.T_DRAWN]
+    return np.int64(-1)
+
+
+@njit(cache=True)
 def legal_actions(kind, hand, table, actions):
     """Write the legal actions of a decision of kind ``kind`` into ``actions``; return how many.
 
-    A discard may be any card held but the pile card just taken, unless the rules let it go back (R10, V6)."""
+    A discard may be any card held but the pile card just taken, unless the rules let it go back (R10, V6);
+    after taking the 50th card (V7) only a discard that leaves a hand that may knock."""
     if kind != KIND_DISCARD:
         actions[0] = 0
         actions[1] = 1
         return 2
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
-    banned = -1
-    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
-        banned = table[v.T_DRAWN]
+    banned = _banned(table, rules)
+    fiftieth = table[v.T_FIFTIETH] != 0
     count = 0
     for card in range(52):
         if (hand >> card) & 1 and card != banned:
+            if fiftieth and deadwood_of_mask(hand & ~(1 << card), SUIT_DEADWOOD) > table[v.T_KNOCK_LIMIT]:
+                continue
             actions[count] = card
             count += 1
     return count
@@ -124,6 +143,37 @@ def _world_values(
                 seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False), stock,
                 np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
             )  # fmt: skip
+        elif kind == KIND_BIG_GIN:
+            if actions[a] == 1:
+                points = showdown_value(seat, seat, hands, np.bool_(True), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
+            else:
+                card, _ = policy_discard(hand, _banned(table, rules), work, SUIT_DEADWOOD)
+                hands[seat] = hand & ~(1 << card)
+                case[C_GONE] |= 1 << card
+                if table[v.T_FIFTIETH] != 0:  # V7: the knock after the 50th-card take is forced
+                    points = showdown_value(
+                        seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result
+                    )
+                else:
+                    points = play_out(
+                        seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False),
+                        stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case,
+                        scratch,
+                    )  # fmt: skip
+        elif kind == KIND_FIFTIETH:
+            if actions[a] == 1:
+                held = hand | (1 << top)
+                if rules[ri.BIG_GIN] != 0 and deadwood_of_mask(held, SUIT_DEADWOOD) == 0:
+                    hands[seat] = held
+                    points = showdown_value(seat, seat, hands, np.bool_(True), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
+                else:
+                    card, _ = policy_discard(held, np.int64(-1), work, SUIT_DEADWOOD)
+                    hands[seat] = held & ~(1 << card)
+                    points = showdown_value(
+                        seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result
+                    )
+            else:
+                points = 0  # V7, R15: declined, the hand is dead
         elif actions[a] == 1:
             points = showdown_value(seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
         elif stock_count > 2:
@@ -152,7 +202,7 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evid
     parameter vector (``kernels.mcts.play_out``): zeros for the fast policy (least deadwood), or a vector
     whose ``playout_policy`` is 1 for ``opponent``'s discard score with its weights.
 
-    ``hand`` is the player's hand as a mask (11 cards for a discard, 10 otherwise) and ``table`` its view
+    ``hand`` is the player's hand as a mask (11 cards for a discard or big gin, 10 otherwise) and ``table`` its view
     (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions. The other's unknown cards are drawn with
     weights from what it did (``kernels.opponent.stateless_weights``: cards related to those it took count
     ``1 / evidence``, to those it passed or discarded ``evidence``) and tilted towards low deadwood by
