@@ -62,6 +62,7 @@ SUITE = (
     Benchmark("rating_coverage", "coverage of the tournament's 95% rating intervals over seeded round robins"),
     Benchmark("bench_tune", "simgin tune at its default budget through the CLI, against its goals"),
     Benchmark("bench_analysis", "simgin analyse: its speed, and the ladder of bots ranked by loss per decision"),
+    Benchmark("bench_luck", "luck-adjusted results: variance ratios, their cost, and hands to separate two bots"),
     Benchmark("compare_engines", "simgin side by side with OpenSpiel and RLCard: speed, cost, deadwood, rules"),
     Benchmark("bench_eaai_entries", "simgin's bots against EAAI entries (Java programs fetched by hand)"),
     Benchmark("bench_strategies", "strength under every preset: round robins, ratings, the robustness sweep"),

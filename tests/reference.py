@@ -382,3 +382,56 @@ def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[i
             points = 0
         values[action] = multiplier * points
     return values
+
+
+# -- the luck adjustment's corrections (simgin/kernels/luck.py, issue 35) --------------------------------------------
+
+
+def luck_bucket(e: int, knock_limit: int) -> int:
+    """``kernels.luck.bucket`` written out: gin (R13); three classes that may knock (R12) by how far below the
+    limit; ten over it, by how far over."""
+    if e == 0:
+        return 0
+    if e <= knock_limit:
+        below = knock_limit - e
+        return 1 if below <= 1 else 2 if below <= 4 else 3
+    over = e - knock_limit
+    ends = [2, 4, 6, 9, 12, 16, 20, 25, 32]
+    return 4 + next((i for i, end in enumerate(ends) if over <= end), len(ends))
+
+
+def luck_corrections(moves, knock_limit: int, multiplier: int, table) -> list[float]:
+    """A hand's corrections (seat 0's net points, seat 0's and seat 1's hands won) by brute force from its move
+    log: at the deal V(mine, theirs) - V(theirs, mine); at each stock draw, the drawer's V(deadwood after the best
+    discard of hand + card, the other's deadwood) minus its mean over the stock's cards (each equally likely)."""
+    deal = moves[0]
+    hands = [set(deal.hands[0]), set(deal.hands[1])]
+    stock = list(deal.stock)
+    luck = [0.0, 0.0, 0.0]
+    if len(hands[0]) == 10 and len(hands[1]) == 10:
+        b0, b1 = luck_bucket(deadwood(hands[0]), knock_limit), luck_bucket(deadwood(hands[1]), knock_limit)
+        luck[0] += multiplier * (table[0][0][b0][b1] - table[0][0][b1][b0])
+        luck[1] += table[0][1][b0][b1] - table[0][1][b1][b0]
+        luck[2] += table[0][1][b1][b0] - table[0][1][b0][b1]
+    for move in moves[1:]:
+        kind = type(move).__name__
+        if kind == "Draw" and move.source == "stock":
+            seat, card = move.seat, move.card
+            left = len(stock) - 1
+            stage = 1 if left >= 26 else 2 + min((25 - left) // 5, 4)
+            theirs = luck_bucket(deadwood(hands[1 - seat]), knock_limit)
+            after = {c: min(deadwood((hands[seat] | {c}) - {x}) for x in hands[seat] | {c}) for c in stock}
+            values = {
+                c: [table[stage][t][luck_bucket(e, knock_limit)][theirs] for t in range(3)] for c, e in after.items()
+            }
+            gain = [values[card][t] - sum(v[t] for v in values.values()) / len(stock) for t in range(3)]
+            luck[0] += multiplier * gain[0] * (1 if seat == 0 else -1)
+            luck[1 + seat] += gain[1]
+            luck[2 - seat] += gain[2]
+            stock.pop(0)
+            hands[seat].add(card)
+        elif kind == "Draw":
+            hands[move.seat].add(move.card)
+        elif kind == "Discard":
+            hands[move.seat].discard(move.card)
+    return luck

@@ -376,7 +376,7 @@ def test_a_kernel_error_under_forfeit_is_played_again_in_the_python_engine(monke
 
     def flag_hand_3(kernel, *args, **options):
         real(kernel, *args, **options)
-        rows, errors = args[-3], args[-2]
+        _, _, rows, errors, *_ = options["rows"]  # the per-hand arrays: seeds, dealers, rows, errors (, luck)
         errors[3] = engine._k.ERROR_REDISCARD
         rows[3] = 0
 

@@ -75,6 +75,7 @@ def make_config(
             options["duplicate"],
             table=table,
             on_illegal=options["on_illegal"],
+            adjust_luck=options.get("adjust_luck", False),
         )
     except ValueError as error:
         raise user_error("", error) from None

@@ -48,6 +48,12 @@ from simgin.statistics.ratings import bootstrap_label
 )
 @rules_options
 @run_options
+@click.option(
+    "--adjust-luck",
+    is_flag=True,
+    help="Also give the luck-adjusted figures: each hand's result minus the luck of its deal and stock draws, "
+    "valued by a function fixed in advance (unbiased; docs/STATISTICS.md). Runs of hands between two players.",
+)
 @json_option
 def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
     """Play strategy A against strategy B and summarise the result.
@@ -61,11 +67,17 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
     Example:
       simgin match simple random --hands 2000 --seed 7
       simgin match simple simple --games 100 --rules eaai --json
+      simgin match opponent heuristic --hands 2000 --adjust-luck --quiet
       simgin match simple simple random --games 60 --quiet
       simgin match --team simple,simple --team random,simple --games 80 --quiet
     """
 
     table, players = table_players(players, teams)
+    if options["adjust_luck"] and (table != "pairs" or options["games"] is not None):
+        raise click.ClickException(
+            "--adjust-luck: applies to runs of hands between two players (--hands), not to "
+            + ("games (--games)" if table == "pairs" else "a three- or four-player table")
+        )
     if table != "pairs":
         table_match(table, players, rules, as_json, options)
         return
@@ -117,6 +129,19 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
         click.echo(
             f"  duplicate pairs: {paired['pairs']:,.0f}, {a}'s pair score {paired['pair_score']:.3f} "
             f"({paired['pair_score_low']:.3f}-{paired['pair_score_high']:.3f}), legs correlate rho={paired['rho']:.2f}"
+        )
+    adjusted = data.get("luck_adjusted")
+    if adjusted:
+        points, won = adjusted["net_points_per_hand"], adjusted["hands_won"]
+        click.echo(
+            f"  luck-adjusted: {a}'s net points per hand {points['estimate']:+.2f} ({points['ci'][0]:+.2f} to "
+            f"{points['ci'][1]:+.2f}), plain {points['plain']:+.2f} ({points['plain_ci'][0]:+.2f} to "
+            f"{points['plain_ci'][1]:+.2f}); variance {points['variance_ratio']:.2f}x smaller"
+        )
+        click.echo(
+            f"  luck-adjusted: {a} wins {percent_or_dash(won['estimate'])} of hands "
+            f"({percent_or_dash(won['ci'][0])}-{percent_or_dash(won['ci'][1])}), plain "
+            f"{percent_or_dash(won['plain'])}; variance {won['variance_ratio']:.2f}x smaller"
         )
     click.echo(f"  {timing_line(result, data['timing']['seconds'])}")
 

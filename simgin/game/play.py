@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgin.game import reference_engine as _ref
+from simgin.game.luck import luck_of_moves, luck_value
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.game.strategy import Seat
-from simgin.kernels import bots as _bots, engine as _k, run_kernel
+from simgin.kernels import bots as _bots, engine as _k, luck as _luck, run_kernel
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.showdown import SUIT_VALUE
 
@@ -123,8 +124,11 @@ def play_hand_rows(
     seeds: np.ndarray,
     dealers: np.ndarray,
     forfeits: list[HandForfeit] | None = None,
+    luck: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit hand seeds and dealers.
+    """Raw hand rows (int64, columns ``kernels.engine.HAND_FIELDS``) for explicit hand seeds and dealers; given
+    ``luck`` (float64, one row of ``kernels.luck.LUCK_FIELDS`` per hand), each hand's luck corrections go into it
+    (issue 35: ``simgin.game.luck``).
 
     Each hand starts from game scores 0. Independent hands belong to no game, so the switches
     of game scoring (``Rules.overridden(games=False)``: target, bonuses of the game, Hollywood)
@@ -144,21 +148,31 @@ def play_hand_rows(
     if np.any((dealers != 0) & (dealers != 1)):
         raise ValueError("dealers must be seats 0 or 1")
     rows = np.zeros((seeds.shape[0], _k.HAND_FIELD_COUNT), dtype=np.int64)
+    if luck is not None and luck.shape != (seeds.shape[0], _luck.LUCK_FIELDS):
+        raise ValueError(f"luck must have shape {(seeds.shape[0], _luck.LUCK_FIELDS)}, got {luck.shape}")
     if not (pair[0].compiled and pair[1].compiled):
-        _reference_hands(pair, rules, seeds, dealers, range(seeds.shape[0]), rows, forfeits)
+        _reference_hands(pair, rules, seeds, dealers, range(seeds.shape[0]), rows, forfeits, luck)
         return rows
     errors = np.zeros(seeds.shape[0], dtype=np.int64)
     ids, params = compiled_arrays(pair)
     shared = (rules.to_array(), ids, params, SUIT_DEADWOOD, SUIT_VALUE)
-    per_hand = (seeds, dealers, rows, errors)
-    run_kernel(_k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids), rows=per_hand)
+    if luck is None:
+        value, corrections = np.zeros((1, 1, 1, 1)), np.zeros((0, _luck.LUCK_FIELDS))
+        per_hand: tuple = (seeds, dealers, rows, errors)
+    else:
+        value, corrections = luck_value().array(), luck
+        per_hand = (seeds, dealers, rows, errors, corrections)
+    run_kernel(
+        _k.play_hands_batch, seeds, dealers, *shared, rows, errors, _bots.seat_policies(ids), value, corrections,
+        rows=per_hand,
+    )  # fmt: skip
     bad = np.flatnonzero(errors)
     if bad.size and forfeits is None:
         i = int(bad[0])
         seat = int(rows[i, _k.H_WINNER])
         raise _kernel_error(pair, int(errors[i]), seat, int(seeds[i]), f", dealer {int(dealers[i])}")
     if bad.size:  # the Python engine plays the same hands move for move, and forfeits them
-        _reference_hands(pair, rules, seeds, dealers, [int(i) for i in bad], rows, forfeits)
+        _reference_hands(pair, rules, seeds, dealers, [int(i) for i in bad], rows, forfeits, luck)
     return rows
 
 
@@ -170,14 +184,18 @@ def _reference_hands(
     indices: Sequence[int],
     rows: np.ndarray,
     forfeits: list[HandForfeit] | None,
+    luck: np.ndarray | None = None,
 ) -> None:
-    """Play hands ``indices`` in the Python engine into ``rows``, fresh strategies for each hand."""
+    """Play hands ``indices`` in the Python engine into ``rows`` (and their luck corrections into ``luck``, when
+    given), fresh strategies for each hand."""
     names = (pair[0].spec, pair[1].spec)
     for i in indices:
         strategies = (pair[0].make(), pair[1].make())
         seed = int(seeds[i])
         record = _ref.play_hand(strategies, rules, seed, int(dealers[i]), names=names, forfeit=forfeits is not None)
         rows[i] = _hand_row(record)
+        if luck is not None:
+            luck[i] = luck_of_moves(record.moves, record.knock_limit, record.multiplier, luck_value().array())
         if forfeits is not None and record.kind == _ref.Outcome.FORFEIT:
             forfeits.append(_hand_forfeit(record, i, 0, seed))
 

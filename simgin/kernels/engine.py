@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import bots, rule_index as ri, view
+from simgin.kernels import bots, luck as _luck, rule_index as ri, view
 from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask
 from simgin.kernels.rng import derive, randint, shuffled_deck
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_DEAD, KIND_GIN, KIND_UNDERCUT, score_hand
@@ -147,8 +147,13 @@ def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, s
 
 
 @njit(cache=True)
-def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record, policies):
+def play_hand(
+    hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record, policies, value, luck
+):
     """Play one hand (docs/ENGINE.md) into ``record``; return an ``ERROR_*`` code (0 = fine).
+
+    ``luck`` receives the hand's luck corrections (``kernels.luck``, issue 35) at the deal and at each stock
+    draw, by the value function ``value``, when it has room for them; an empty ``luck`` costs nothing.
 
     ``scores`` are the game points by seat before the hand (shown to the bots);
     ``bot_params[seat]`` is the parameter vector of ``bot_ids[seat]``, and ``policies[seat]``
@@ -191,6 +196,11 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
     record[H_MULTIPLIER] = multiplier
     record[H_WINNER] = -1
     record[H_KNOCKER] = -1
+    adjust = luck.shape[0] >= _luck.LUCK_FIELDS
+    if adjust:
+        luck[:] = 0.0
+        if not eleven:
+            _luck.deal_luck(value, hands, dealer, knock_limit, multiplier, suit_deadwood, luck)
     for seat in range(2):
         bots.start_hand(bot_ids[seat], seat, hands[seat], state, suit_deadwood, policies)
     draws = 0
@@ -214,6 +224,11 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
             takes[player] += 1
         else:
             drawn = deck[stock_next]
+            if adjust:
+                _luck.draw_luck(
+                    value, hands[player], hands[1 - player], drawn, deck, stock_next, player, knock_limit, multiplier,
+                    suit_deadwood, luck,
+                )  # fmt: skip
             stock_next += 1
         hands[player] |= 1 << drawn
         draws += 1
@@ -294,6 +309,11 @@ def play_hand(hand_seed, dealer, scores, rules, bot_ids, bot_params, suit_deadwo
             from_pile = True
         else:
             drawn = deck[stock_next]
+            if adjust:
+                _luck.draw_luck(
+                    value, hands[player], hands[1 - player], drawn, deck, stock_next, player, knock_limit, multiplier,
+                    suit_deadwood, luck,
+                )  # fmt: skip
             stock_next += 1
             from_pile = False
         hands[player] |= 1 << drawn
@@ -372,6 +392,8 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     entered = np.zeros((3, 2), np.bool_)
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
     hand_scores = np.zeros(2, np.int64)
+    no_value = np.zeros((1, 1, 1, 1))
+    no_luck = np.zeros(0)
     target = rules[ri.TARGET]
     deals = 0
     dead = 0
@@ -385,8 +407,9 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
         for seat in range(2):
             hand_scores[seat] = scores[:, seat].sum()
         code = play_hand(
-            hand_seed, dealer, hand_scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record, policies
-        )
+            hand_seed, dealer, hand_scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, record, policies,
+            no_value, no_luck,
+        )  # fmt: skip
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
@@ -457,20 +480,24 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
 
 @njit(cache=True, nogil=True)
 def play_hands_batch(
-    hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors, policies
+    hand_seeds, dealers, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows, errors, policies, value, luck
 ):
-    """Play independent hands (game scores 0); row i and ``errors[i]`` belong to hand i only.
+    """Play independent hands (game scores 0); row i and ``errors[i]`` belong to hand i only, and ``luck[i]``
+    its luck corrections when ``luck`` has a row per hand (``kernels.luck``; shape (0, 0): none).
 
     A serial ``nogil`` loop that ``kernels.run_rows`` splits over threads by rows. Not a
     ``prange`` loop (issue 25): numba's parfor lowering cost 2-6 s of compile time on every
     first run (a third of the cold ``simgin match``) for hands about 5% faster. Each hand
     depends on its own seed only, so the rows are the same however the batch is split.
     """
+    no_luck = np.zeros(0)
+    adjust = luck.shape[0] == hand_seeds.shape[0]
     for i in range(hand_seeds.shape[0]):
         scores = np.zeros(2, np.int64)
         errors[i] = play_hand(
-            hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i], policies
-        )
+            hand_seeds[i], dealers[i], scores, rules, bot_ids, bot_params, suit_deadwood, suit_value, rows[i], policies,
+            value, luck[i] if adjust else no_luck,
+        )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

@@ -123,6 +123,8 @@ def play_three_game(
     game[T_FIRST_DEALER] = dealer
     game[T_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    no_value = np.zeros((1, 1, 1, 1))  # no luck corrections at these tables (kernels.luck)
+    no_luck = np.zeros(0)
     pair = np.empty(2, np.int64)
     pair_params = np.empty((2, bot_params.shape[1]), np.float64)
     pair_scores = np.empty(2, np.int64)
@@ -145,8 +147,9 @@ def play_three_game(
         seated = (policies[first], policies[second])
         # np.int64(1), not the constant 1, for which numba would compile the hand loop a second time.
         code = play_hand(
-            hand_seed, np.int64(1), pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record, seated
-        )
+            hand_seed, np.int64(1), pair_scores, rules, pair, pair_params, suit_deadwood, suit_value, record, seated,
+            no_value, no_luck,
+        )  # fmt: skip
         if code != ERROR_NONE:
             error[0] = code
             error[1] = np.int64(hand_seed)
@@ -221,6 +224,8 @@ def play_team_game(
         game[i] = 0
     game[M_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    no_value = np.zeros((1, 1, 1, 1))  # no luck corrections at these tables (kernels.luck)
+    no_luck = np.zeros(0)
     pair = np.empty(2, np.int64)
     pair_params = np.empty((2, bot_params.shape[1]), np.float64)
     team_scores = np.zeros(2, np.int64)
@@ -242,8 +247,9 @@ def play_team_game(
             hand_seed = derive(game_seed, 1 + 2 * rounds + table)
             seated = (policies[a_player], policies[b_player])
             code = play_hand(
-                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record, seated
-            )
+                hand_seed, dealer_seat, team_scores, rules, pair, pair_params, suit_deadwood, suit_value, record,
+                seated, no_value, no_luck,
+            )  # fmt: skip
             if code != ERROR_NONE:
                 error[0] = code
                 error[1] = np.int64(hand_seed)

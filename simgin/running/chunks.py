@@ -22,6 +22,8 @@ from simgin.game.multiplayer import (
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
+from simgin.kernels.luck import LUCK_FIELDS as LUCK_COLUMNS, LUCK_POINTS, LUCK_WIN_0
+from simgin.kernels.showdown import KIND_DEAD
 from simgin.players import programs as process_strategy
 from simgin.players.programs import ProgramSettings
 from simgin.running import engine, hand_log as hand_log_format
@@ -40,6 +42,7 @@ from simgin.running.tally import (
     net_points,
     tally_games,
     tally_hands,
+    tally_luck,
     tally_pairs,
     unit_records,
 )
@@ -106,16 +109,21 @@ def run_chunk(
     logs: list[pd.DataFrame] = []
     forfeits: list[dict[str, Any]] = []
     records = np.zeros((unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
+    # A's net points, hands won and luck corrections of both per unit, both legs summed (adjust_luck, issue 35).
+    luck_sums = np.zeros((4, unit_count)) if config.adjust_luck else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
             if config.mode == "hands":
                 dealers = np.arange(first, stop, dtype=np.int64) % 2
-                rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers, forfeits=found)
+                luck = np.zeros((unit_count, LUCK_COLUMNS)) if luck_sums is not None else None
+                rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers, forfeits=found, luck=luck)
                 unit_of_row = np.arange(unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
                 leg_results.append(net_points(rows, seat_a))
+                if luck_sums is not None and luck is not None:
+                    luck_sums += _luck_of_a(rows, luck, seat_a_value)
             else:
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds, forfeits=found)
                 rows, unit_of_row = engine.game_hands(game_rows, counts)
@@ -153,6 +161,8 @@ def run_chunk(
             )
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
+    if luck_sums is not None:
+        tally = tally + tally_luck(*luck_sums)
     log = None
     if hand_log:
         import pandas as pd
@@ -285,6 +295,22 @@ def hand_replay_command(
 def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandForfeit, games: bool) -> str:
     """The ``simgin replay`` command line that plays a forfeited hand again (:func:`hand_replay_command`)."""
     return hand_replay_command(players, rules, forfeit.hand_seed, forfeit.dealer, forfeit.scores if games else None)
+
+
+def _luck_of_a(rows: np.ndarray, luck: np.ndarray, seat_a: int) -> np.ndarray:
+    """Per hand of one leg: A's net points, A's luck correction in points, A's hand won (0 or 1) and A's luck
+    correction of it (``kernels.luck.LUCK_*`` columns are seat 0's points, seat 0's and seat 1's wins)."""
+    winner = rows[:, _k.H_WINNER]
+    scored = (rows[:, _k.H_KIND] != KIND_DEAD) & (winner >= 0)
+    sign = 1.0 if seat_a == 0 else -1.0
+    return np.stack(
+        [
+            net_points(rows, np.full(rows.shape[0], seat_a)),
+            sign * luck[:, LUCK_POINTS],
+            (scored & (winner == seat_a)).astype(np.float64),
+            luck[:, LUCK_WIN_0 + seat_a],
+        ]
+    )
 
 
 def _leg_score(winner: np.ndarray, seat_a: int) -> np.ndarray:

@@ -57,6 +57,9 @@ class RunConfig:
     by the other player for 0 points), and play goes on. Only illegal moves forfeit; a strategy
     that raises, or a program that crashes or times out, still stops the run. Three- and
     four-player tables seat compiled bots only, which make no illegal moves: there it changes nothing."""
+    adjust_luck: bool = False
+    """Also tally each unit's luck-adjusted results (issue 35, ``simgin.game.luck``): the plain results minus the
+    corrections at the deal and at each stock draw. Two-player runs of hands only, for now."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):  # issue 32 item 27: named, not an AttributeError further on
@@ -90,6 +93,9 @@ class RunConfig:
         check_bounds(f"seed={self.seed}", self.seed, 0, MAX_SEED, SEED_BOUND)
         if self.chunk_units is not None:
             check_bounds(f"chunk_units={self.chunk_units}", self.chunk_units, 1, MAX_HANDS)
+        if self.adjust_luck and (self.table != "pairs" or self.mode != "hands"):
+            what = f"a {self.table} table" if self.table != "pairs" else "a run of games"
+            raise ValueError(f"adjust_luck: applies to two-player runs of hands (--hands) for now, not to {what}")
 
     @property
     def mode(self) -> str:
@@ -135,14 +141,16 @@ class RunConfig:
         return Tally if self.table == "pairs" else Sums
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON; ``on_illegal`` only when it is ``'forfeit'``, so that a run of
-        ``'stop'`` keeps the digest it had before the option existed (its directory resumes)."""
+        """The settings as JSON; ``on_illegal`` only when it is ``'forfeit'`` and ``adjust_luck`` only when set,
+        so that a run keeps the digest it had before the options existed (its directory resumes)."""
         data = asdict(self)
         data["players"] = list(self.players)
         data["rules"] = self.rules.to_dict()
         data["units_per_chunk"] = self.units_per_chunk
         if self.on_illegal == "stop":
             del data["on_illegal"]
+        if not self.adjust_luck:
+            del data["adjust_luck"]  # a run without it keeps the digest it had before the option existed
         return data
 
     def digest(self) -> str:

@@ -84,10 +84,11 @@ def play_hand_rows(
     seeds: np.ndarray,
     dealers: np.ndarray,
     forfeits: list[HandForfeit] | None = None,
+    luck: np.ndarray | None = None,
 ) -> np.ndarray:
     """Raw hand rows for explicit hand seeds and dealers: :func:`simgin.game.play.play_hand_rows` of the
-    resolved specs (a one-line ValueError for a bad spec)."""
-    return play.play_hand_rows(resolve_players(players), rules, seeds, dealers, forfeits)
+    resolved specs (a one-line ValueError for a bad spec), with each hand's luck corrections into ``luck``."""
+    return play.play_hand_rows(resolve_players(players), rules, seeds, dealers, forfeits, luck)
 
 
 def play_game_rows(

@@ -333,9 +333,13 @@ def match(
     duplicate: bool = True,
     teams: bool = False,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
     **options: Any,
 ) -> MatchResult:
     """``simgin match``: two players, three (V11), or two partnerships (``teams=True``: players 1+2 against 3+4, V12).
+
+    ``adjust_luck=True`` (two players, ``hands``) adds the luck-adjusted figures (``luck_adjusted`` in
+    :meth:`MatchResult.to_json`, issue 35: each hand's result minus the luck of its deal and stock draws).
 
     ``rules`` is a :class:`~simgin.game.rules.Rules` or a preset name; ``hands`` or ``games`` per pairing
     (default 10,000 hands; tables play games, default 120); ``options`` go to the runner (``workers``,
@@ -350,7 +354,9 @@ def match(
         raise ValueError(f"a match needs two players (three for V11, four with teams=True), got {len(players)}")
     if table != "pairs" and hands is None and games is None:
         games = 120
-    config = _config(players, rules, hands, games, seed, duplicate, table, on_illegal)
+    if not isinstance(adjust_luck, bool):
+        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
+    config = _config(players, rules, hands, games, seed, duplicate, table, on_illegal, adjust_luck)
     return play_match(config, **options)
 
 
@@ -390,10 +396,12 @@ def _config(
     duplicate: bool,
     table: str,
     on_illegal: str,
+    adjust_luck: bool = False,
 ) -> RunConfig:
     rules = as_rules(rules)
     if hands is None and games is None:
         hands = 10_000
     return RunConfig(
-        tuple(players), rules or Rules(), hands, games, seed, duplicate, table=table, on_illegal=on_illegal
-    )
+        tuple(players), rules or Rules(), hands, games, seed, duplicate, table=table, on_illegal=on_illegal,
+        adjust_luck=adjust_luck,
+    )  # fmt: skip

@@ -104,7 +104,14 @@ from simgin.running.run_directory import (
     setting_differences as setting_differences,
     show_differences as show_differences,
 )
-from simgin.running.summary import overridden_rules, pair_statistics, pairing_rates, player_rows, summarize
+from simgin.running.summary import (
+    luck_adjusted,
+    overridden_rules,
+    pair_statistics,
+    pairing_rates,
+    player_rows,
+    summarize,
+)
 from simgin.running.tally import (
     UNIT_DTYPE,
     UNIT_FIELDS,
@@ -515,10 +522,12 @@ def run_tournament(
     seed: int = 0,
     duplicate: bool = True,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
     **options: Any,
 ) -> RunResult:
     """Round robin: every pair of ``players`` plays ``hands`` or ``games`` on the same seeds.
 
+    ``adjust_luck`` also tallies the luck-adjusted results (:attr:`RunConfig.adjust_luck`, issue 35).
     ``on_illegal`` is ``'stop'`` or ``'forfeit'`` (:attr:`RunConfig.on_illegal`); with
     ``'forfeit'`` the result's tallies count the forfeits (``forfeits_a``, ``forfeits_b``) and
     list them (``Tally.forfeits``, each with its hand seed and ``simgin replay`` command).
@@ -541,6 +550,7 @@ def run_tournament(
         seed=seed,
         duplicate=duplicate,
         on_illegal=on_illegal,
+        adjust_luck=adjust_luck,
         **options,
     )
 
@@ -554,10 +564,13 @@ def _run_players(
     seed: int = 0,
     duplicate: bool = True,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
     **options: Any,
 ) -> RunResult:
     rules = as_rules(rules)  # a preset name, as every run function takes; a wrong type named (issue 32 item 27)
-    config = RunConfig(players, rules, hands, games, seed, duplicate, on_illegal=on_illegal)
+    if not isinstance(adjust_luck, bool):
+        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
+    config = RunConfig(players, rules, hands, games, seed, duplicate, on_illegal=on_illegal, adjust_luck=adjust_luck)
     return run(config, **options)
 
 
@@ -615,6 +628,8 @@ def match_json(result: RunResult) -> dict[str, Any]:
         data["capped_games"] = int(t["games_capped"])
     if config.duplicate:
         data["paired"] = pair_statistics(t)
+    if config.adjust_luck:
+        data["luck_adjusted"] = luck_adjusted(t, config.legs)
     # D17: the rate counts only the hands played now; a run read back whole played none (null).
     data["timing"] = {
         "seconds": result.seconds,

@@ -93,6 +93,40 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     }
 
 
+#: The luck-adjusted figures of a run (``luck_adjusted`` in the JSON, issue 35): name -> (the tally's plain and
+#: adjusted sums, what the figure is).
+LUCK_FIGURES = {
+    "net_points_per_hand": ("x", "y", "A's net points per hand"),
+    "hands_won": ("w", "v", "A's share of the hands played that it won"),
+}
+
+
+def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
+    """The first-named player's luck-adjusted figures (docs/STATISTICS.md, *Luck-adjusted results*): for each of
+    :data:`LUCK_FIGURES`, the ``estimate`` with its 95% ``ci`` (normal, the unit as the sample: a deal pair with
+    duplicate deals, else a hand), the ``plain`` figure with its ``plain_ci`` computed the same way, and the
+    ``variance_ratio``, the plain variance per unit over the adjusted one, measured on the run itself (how many
+    times fewer hands the adjusted figure needs for the same interval)."""
+    n = t["luck_units"]
+    figures: dict[str, dict[str, Any]] = {}
+    for name, (plain, adjusted, _) in LUCK_FIGURES.items():
+        mean, low, high = mean_from_sums(t[f"luck_{adjusted}"], t[f"luck_{adjusted}_sq"], n)
+        plain_mean, plain_low, plain_high = mean_from_sums(t[f"luck_{plain}"], t[f"luck_{plain}_sq"], n)
+        variances = [
+            (t[f"luck_{key}_sq"] - t[f"luck_{key}"] ** 2 / n) / (n - 1) if n > 1 else math.nan
+            for key in (plain, adjusted)
+        ]
+        figures[name] = {
+            "estimate": mean / legs,
+            "ci": [low / legs, high / legs],
+            "variance_ratio": variances[0] / variances[1] if variances[1] > 0 else math.nan,
+            "plain": plain_mean / legs,
+            "plain_ci": [plain_low / legs, plain_high / legs],
+            "units": count(n),
+        }
+    return figures
+
+
 def points_per_hand(t: Counts) -> float:
     """Points scored per hand played, by either player (both players' points over all hands): how much a hand is
     worth under a pairing's rules. The one definition the CLI, the report's variant figures and its knock-limit

@@ -89,6 +89,21 @@ FORFEIT_FIELDS = {
     "forfeits_b": "hands (in a game: games) B lost by an illegal move",
 }
 TALLY_FIELDS.update(FORFEIT_FIELDS)
+#: Luck-adjusted results (``adjust_luck``, issue 35; added after the forfeit fields: older records read them as 0).
+#: Sums over units (a deal pair with duplicate deals, else a hand), both legs summed, from A's view: x is A's net
+#: points, y = x minus A's luck corrections in points; w is A's hands won, v = w minus its corrections.
+LUCK_FIELDS = {
+    "luck_units": "units with luck corrections (adjust_luck)",
+    "luck_x": "sum over units of A's net points",
+    "luck_x_sq": "sum over units of A's net points squared",
+    "luck_y": "sum over units of A's luck-adjusted net points",
+    "luck_y_sq": "sum over units of A's luck-adjusted net points squared",
+    "luck_w": "sum over units of A's hands won",
+    "luck_w_sq": "sum over units of A's hands won squared",
+    "luck_v": "sum over units of A's luck-adjusted hands won",
+    "luck_v_sq": "sum over units of A's luck-adjusted hands won squared",
+}
+TALLY_FIELDS.update(LUCK_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
 #: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
 #: counts stay exact beyond it.
@@ -130,10 +145,13 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: dict[str, float]) -> Tally:
-        """The tally of :meth:`to_dict`; the forfeit fields of a record written before them are 0."""
+        """The tally of :meth:`to_dict`; the forfeit and luck fields of a record written before them are 0."""
         return cls(
             np.array(
-                [float(data[name] if name in data or name not in FORFEIT_FIELDS else 0.0) for name in TALLY_FIELDS],
+                [
+                    float(data[name] if name in data or name not in {**FORFEIT_FIELDS, **LUCK_FIELDS} else 0.0)
+                    for name in TALLY_FIELDS
+                ],
                 dtype=np.float64,
             )
         )
@@ -335,3 +353,16 @@ def unit_records(
         records[:, UNIT_INDEX["games_won_a"]] += winner == game_seat_a
         records[:, UNIT_INDEX["games_won_b"]] += winner == 1 - game_seat_a
     return records
+
+
+def tally_luck(x: np.ndarray, luck_points: np.ndarray, w: np.ndarray, luck_wins: np.ndarray) -> Tally:
+    """The :data:`LUCK_FIELDS` of a chunk's units: A's net points ``x`` and hands won ``w`` per unit, and A's luck
+    corrections of each (``simgin.game.luck``), both legs summed."""
+    t = Tally.zero()
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    y, v = x - luck_points, w - luck_wins
+    t.add("luck_units", x.shape[0])
+    for name, values in (("x", x), ("y", y), ("w", w), ("v", v)):
+        t.add(f"luck_{name}", values.sum())
+        t.add(f"luck_{name}_sq", (values**2).sum())
+    return t
