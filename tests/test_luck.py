@@ -204,3 +204,30 @@ def test_the_same_seed_gives_the_same_adjusted_figures_on_one_and_two_workers():
     two = runner.match_json(runner.run(config, workers=2))["luck_adjusted"]
     assert one == two and one["net_points_per_hand"]["units"] == 300
     assert "adjust_luck" not in runner.RunConfig(("simple", "random"), hands=10).to_dict()  # digests kept
+
+
+def test_tournament_adjust_luck_gives_each_pairing_its_figures():
+    """``simgin tournament --adjust-luck``: ``luck_adjusted`` lists every pairing (A, B) with A's figures, the plain
+    figure being the pairing's net points per hand; the text names each pairing; games are refused."""
+    import json
+
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    args = ["tournament", "simple", "greedy", "random", "--hands", "200", "--workers", "1", "--quiet"]
+    outcome = CliRunner().invoke(main, [*args, "--adjust-luck", "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    data = json.loads(outcome.stdout)
+    pairs = [(row["a"], row["b"]) for row in data["luck_adjusted"]]
+    assert pairs == [("simple", "greedy"), ("simple", "random"), ("greedy", "random")]
+    summary = {(row["player"], row["opponent"]): row for row in data["summary"]} if "summary" in data else {}
+    for row in data["luck_adjusted"]:
+        points = row["net_points_per_hand"]
+        assert points["ci"][0] < points["estimate"] < points["ci"][1] and points["variance_ratio"] > 0
+        if summary:
+            assert points["plain"] == pytest.approx(summary[(row["a"], row["b"])]["net_points_per_hand"])
+    text = CliRunner().invoke(main, [*args, "--adjust-luck"]).output
+    assert "luck-adjusted net points per hand" in text and "simple vs random:" in text
+    refused = CliRunner().invoke(main, ["tournament", "simple", "greedy", "--games", "4", "--adjust-luck"])
+    assert refused.exit_code == 1 and "--adjust-luck: applies to runs of hands" in refused.output

@@ -36,6 +36,22 @@ from simgin.players.labels import display_labels
 from simgin.statistics.formats import p_value
 from simgin.statistics.ratings import bootstrap_label
 
+adjust_luck_option = click.option(
+    "--adjust-luck",
+    is_flag=True,
+    help="Also give the luck-adjusted figures: each hand's result minus the luck of its deal and stock draws, "
+    "valued by a function fixed in advance (unbiased; docs/STATISTICS.md §13). Runs of hands between two players.",
+)
+
+
+def check_adjust_luck(options: dict[str, Any], table: str = "pairs") -> None:
+    """A one-line error for ``--adjust-luck`` where it does not apply yet (games, three- or four-player tables)."""
+    if options["adjust_luck"] and (table != "pairs" or options["games"] is not None):
+        raise click.ClickException(
+            "--adjust-luck: applies to runs of hands between two players (--hands), not to "
+            + ("games (--games)" if table == "pairs" else "a three- or four-player table")
+        )
+
 
 @click.command()
 @click.argument("players", nargs=-1, metavar="A B [C]")
@@ -48,12 +64,7 @@ from simgin.statistics.ratings import bootstrap_label
 )
 @rules_options
 @run_options
-@click.option(
-    "--adjust-luck",
-    is_flag=True,
-    help="Also give the luck-adjusted figures: each hand's result minus the luck of its deal and stock draws, "
-    "valued by a function fixed in advance (unbiased; docs/STATISTICS.md). Runs of hands between two players.",
-)
+@adjust_luck_option
 @json_option
 def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_json: bool, **options: Any) -> None:
     """Play strategy A against strategy B and summarise the result.
@@ -73,11 +84,7 @@ def match(players: tuple[str, ...], teams: tuple[str, ...], rules: Rules, as_jso
     """
 
     table, players = table_players(players, teams)
-    if options["adjust_luck"] and (table != "pairs" or options["games"] is not None):
-        raise click.ClickException(
-            "--adjust-luck: applies to runs of hands between two players (--hands), not to "
-            + ("games (--games)" if table == "pairs" else "a three- or four-player table")
-        )
+    check_adjust_luck(options, table)
     if table != "pairs":
         table_match(table, players, rules, as_json, options)
         return
@@ -153,6 +160,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
 @click.option(
     "--anchor", default="simple", show_default=True, help="The bot rated 0 (the mean of all when it is not playing)."
 )
+@adjust_luck_option
 @json_option
 def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: str, **options: Any) -> None:
     """Round robin: every pair of strategies plays, all on the same deals.
@@ -164,11 +172,13 @@ def tournament(players: tuple[str, ...], rules: Rules, as_json: bool, anchor: st
     \b
     Example:
       simgin tournament random simple --hands 2000 --seed 1
+      simgin tournament simple heuristic opponent --hands 2000 --adjust-luck --quiet
     """
     if len(players) < 2:
         raise click.UsageError("a tournament needs at least two strategies")
     if len(set(players)) != len(players):
         raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
+    check_adjust_luck(options)
     from simgin.running.matches import play_tournament
 
     show_partial = lambda results: _show_tournament_partial(results[0], as_json)  # noqa: E731
@@ -234,6 +244,16 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
         click.echo("no pairwise claim is significant after Holm's correction")
     for note in analysis.get("rating_notes", []):
         click.echo(f"note: {note['note']}")
+    if analysis.get("luck_adjusted"):
+        click.echo("\nluck-adjusted net points per hand of the first-named player (plain beside it):")
+        for row in analysis["luck_adjusted"]:
+            a, b = labels.get(row["a"], row["a"]), labels.get(row["b"], row["b"])
+            points = row["net_points_per_hand"]
+            click.echo(
+                f"  {a} vs {b}: {points['estimate']:+.2f} ({points['ci'][0]:+.2f} to {points['ci'][1]:+.2f}), plain "
+                f"{points['plain']:+.2f} ({points['plain_ci'][0]:+.2f} to {points['plain_ci'][1]:+.2f}); "
+                f"variance {points['variance_ratio']:.2f}x smaller"
+            )
 
 
 def holm_claim(row: dict[str, Any]) -> str:

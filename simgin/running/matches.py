@@ -318,10 +318,27 @@ def play_tournament(
     # A run directory records "tournament" for three players or more, "match" for two (as it always has).
     kind = "tournament" if len(config.players) > 2 else "match"
     run = runner.run(config, kind=kind, unit_records=joint, **options)
-    result = TournamentResult(run, tournament_analysis(run, anchor=anchor, seed=config.seed))
+    analysis = tournament_analysis(run, anchor=anchor, seed=config.seed)
+    if config.adjust_luck:
+        analysis["luck_adjusted"] = pairing_luck(run)
+    result = TournamentResult(run, analysis)
     if save and options.get("out") is not None:
         result.save(options["out"])
     return result
+
+
+def pairing_luck(run: runner.RunResult) -> list[dict[str, Any]]:
+    """A round robin's luck-adjusted figures (``adjust_luck``, issue 35): per pairing, its players ``a`` and ``b``
+    and A's figures (:func:`simgin.running.summary.luck_adjusted`)."""
+    from simgin.running.summary import luck_adjusted
+
+    config = run.config
+    figures = []
+    for index, (a, b) in enumerate(config.pairings):
+        figures.append(
+            {"a": config.players[a], "b": config.players[b], **luck_adjusted(run.tallies[index], config.legs)}
+        )
+    return figures
 
 
 def match(
@@ -370,11 +387,13 @@ def tournament(
     duplicate: bool = True,
     anchor: str | None = DEFAULT_ANCHOR,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
     **options: Any,
 ) -> TournamentResult:
     """``simgin tournament``: every pair of ``players`` on the same deals, with ratings and Holm-corrected claims
     (docs/STATISTICS.md §2, §4, §7). Arguments as :func:`match`; ``anchor`` is the player rated 0. ``players`` is
-    a list of specs: a bare string is refused, never split (a spec may hold spaces and commas)."""
+    a list of specs: a bare string is refused, never split (a spec may hold spaces and commas). ``adjust_luck``
+    adds ``luck_adjusted``, each pairing's luck-adjusted figures (:func:`pairing_luck`)."""
     check_keywords(tournament, options, ("save", *RUN_OPTIONS))
     if isinstance(players, str):
         raise ValueError(
@@ -383,7 +402,9 @@ def tournament(
         )
     if len(players) < 2 or len(set(players)) != len(players):
         raise ValueError(f"a tournament needs at least two different players, got {list(players)}")
-    config = _config(tuple(players), rules, hands, games, seed, duplicate, "pairs", on_illegal)
+    if not isinstance(adjust_luck, bool):
+        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
+    config = _config(tuple(players), rules, hands, games, seed, duplicate, "pairs", on_illegal, adjust_luck)
     return play_tournament(config, anchor=anchor, **options)
 
 
