@@ -549,6 +549,24 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
                 "pair_counts": "text",
             },
         )
+    luck = luck_table(result)
+    if not luck.empty:
+        add(
+            "luck_adjusted",
+            "Luck-adjusted results (plain and adjusted, from the same hands)",
+            luck,
+            {
+                "a": "text",
+                "b": "text",
+                "figure": "text",
+                "estimator": "text",
+                "estimate": "f3",
+                "low": "f3",
+                "high": "f3",
+                "variance_ratio": "f2",
+            },
+            LUCK_NOTE,
+        )
     summary = pd.DataFrame(result.get("summary") or [])
     tallies = _tallies(result.get("pairings") or [])
     if not summary.empty:
@@ -611,3 +629,34 @@ def _add_forfeits(result: dict[str, Any], add: Any) -> None:
 def rule_text(value: Any) -> str:
     """A switch's value as ``--set`` takes it (``true``, not ``True``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+LUCK_NOTE = (
+    "Each figure is the first-named player's (a), from the same hands two ways: 'plain' is the mean result; "
+    "'luck-adjusted' subtracts from each hand the luck of its deal and stock draws, valued by a function fixed in "
+    "advance (unbiased; docs/STATISTICS.md §13). Intervals are 95%, the deal pair the unit; the variance ratio "
+    "says how many times fewer hands the adjusted figure needs for the same interval."
+)
+
+
+def luck_table(result: dict) -> pd.DataFrame:
+    """The luck-adjusted figures of a match (``result['match']['luck_adjusted']``) or a tournament
+    (``result['luck_adjusted']``, one per pairing): one row per pairing, figure and estimator."""
+    match = result.get("match") or {}
+    if match.get("luck_adjusted"):
+        players = match.get("players") or result.get("players") or ["A", "B"]
+        entries = [{"a": players[0], "b": players[1], **match["luck_adjusted"]}]
+    else:
+        entries = list(result.get("luck_adjusted") or [])
+    rows = []
+    for entry in entries:
+        for figure in ("net_points_per_hand", "hands_won"):
+            block = entry.get(figure)
+            if not block:
+                continue
+            common = {"a": entry["a"], "b": entry["b"], "figure": figure}
+            rows.append(common | {"estimator": "plain", "estimate": block["plain"], "low": block["plain_ci"][0],
+                                  "high": block["plain_ci"][1], "variance_ratio": 1.0})  # fmt: skip
+            rows.append(common | {"estimator": "luck-adjusted", "estimate": block["estimate"], "low": block["ci"][0],
+                                  "high": block["ci"][1], "variance_ratio": block["variance_ratio"]})  # fmt: skip
+    return pd.DataFrame(rows, columns=["a", "b", "figure", "estimator", "estimate", "low", "high", "variance_ratio"])

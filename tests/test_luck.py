@@ -231,3 +231,29 @@ def test_tournament_adjust_luck_gives_each_pairing_its_figures():
     assert "luck-adjusted net points per hand" in text and "simple vs random:" in text
     refused = CliRunner().invoke(main, ["tournament", "simple", "greedy", "--games", "4", "--adjust-luck"])
     assert refused.exit_code == 1 and "--adjust-luck: applies to runs of hands" in refused.output
+
+
+def test_the_report_shows_both_estimators(tmp_path):
+    """``simgin report`` of a match run with ``--adjust-luck``: a table with each figure plain and luck-adjusted,
+    the numbers of result.json, and which estimator each row comes from."""
+    import json
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    out = tmp_path / "run"
+    played = CliRunner().invoke(
+        main, ["match", "opponent", "simple", "--hands", "200", "--adjust-luck", "--workers", "1", "--quiet",
+               "--out", str(out)],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert CliRunner().invoke(main, ["report", str(out), "-o", str(out / "report.html")]).exit_code == 0
+    table = pd.read_csv(out / "report_files" / "luck_adjusted.csv")
+    luck = json.loads((out / "result.json").read_text())["match"]["luck_adjusted"]
+    assert list(table["estimator"]) == ["plain", "luck-adjusted"] * 2
+    adjusted = table[(table["figure"] == "net_points_per_hand") & (table["estimator"] == "luck-adjusted")].iloc[0]
+    assert adjusted["estimate"] == pytest.approx(luck["net_points_per_hand"]["estimate"])
+    assert adjusted["variance_ratio"] == pytest.approx(luck["net_points_per_hand"]["variance_ratio"])
+    assert "Luck-adjusted results" in (out / "report.html").read_text()
