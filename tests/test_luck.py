@@ -257,3 +257,22 @@ def test_the_report_shows_both_estimators(tmp_path):
     assert adjusted["estimate"] == pytest.approx(luck["net_points_per_hand"]["estimate"])
     assert adjusted["variance_ratio"] == pytest.approx(luck["net_points_per_hand"]["variance_ratio"])
     assert "Luck-adjusted results" in (out / "report.html").read_text()
+
+
+def test_a_program_gets_the_same_adjustment_from_its_move_log():
+    """An ``exec:`` program plays in the Python engine: its hands' corrections come from the move log
+    (``luck_of_moves``), and they average to zero whatever the program does, since it never sees the stock.
+    Here the example program (which plays as ``simple``) against ``simple``: the figures are those of
+    ``simple`` against itself in the kernels."""
+    import sys
+    from pathlib import Path
+
+    import simgin
+
+    bot = f"exec:{sys.executable} {Path(__file__).parents[1] / 'examples' / 'simple_bot.py'}"
+    data = simgin.match(bot, "simple", hands=20, workers=1, duplicate=False, adjust_luck=True).to_json()
+    points = data["luck_adjusted"]["net_points_per_hand"]
+    assert points["plain"] == pytest.approx(data["net_points_per_hand"][0])
+    assert points["estimate"] != points["plain"] and points["units"] == 20
+    compiled = simgin.match("simple", "simple", hands=20, workers=1, duplicate=False, adjust_luck=True).to_json()
+    assert compiled["luck_adjusted"] == data["luck_adjusted"]  # the example plays as simple: the same corrections
