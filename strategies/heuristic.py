@@ -90,6 +90,9 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("draw_margin", 0.0, "margin by which taking the pile card must beat the alternative", -5, 5),
     Parameter("reach", 0.0, "points off a discard that leaves deadwood within the knock limit (R12)", -10, 40),
 )
+#: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 0, the play of before, until
+#: a change that sets it passes the strength gates. Not one of the learned weights.
+REACH_GIN = Parameter("reach_gin", 0.0, "points off a discard that leaves gin (R13), in every hand", 0, 60)
 
 
 def with_defaults(parameters: tuple[Parameter, ...], **defaults: float) -> tuple[Parameter, ...]:
@@ -173,6 +176,7 @@ def parameters(learned: dict[str, float]) -> tuple[Parameter, ...]:
         # The base defaults of DISCARD_PARAMETERS stay issue 11's (opponent and mcts build on them); this bot's
         # come from its data file.
         *with_defaults(DISCARD_PARAMETERS, **learned),
+        REACH_GIN,
         Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
         Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
     )

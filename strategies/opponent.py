@@ -115,6 +115,7 @@ _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
     *with_defaults(DISCARD_PARAMETERS, **{k: v for k, v in _LEARNED_DEFAULTS.items() if k != "gin_draw_margin"}),
+    _heuristic.REACH_GIN,
     *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
     *MODEL_PARAMETERS,
 )

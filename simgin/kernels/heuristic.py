@@ -120,8 +120,11 @@ def discard_weights(params, stage, knock_limit):
 def discard_score(params, hand, card, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit):
     """The score of discarding ``card`` from ``hand``, leaving ``left`` deadwood (lower is better): the
     deadwood, plus the weighted potential thrown away and danger, minus ``value`` per card point and
-    ``reach`` when the hand may then knock (R12); a hand only gin can end has neither of those."""
+    ``reach`` when the hand may then knock (R12); a hand only gin can end has neither of those. A discard
+    that leaves gin (R13) scores ``reach_gin`` less, in every hand."""
     score = left + weight_potential * potential(hand, card, live) + weight_safety * risk[card]
+    if left == 0:
+        score -= params[pm.REACH_GIN]
     if not gin_only:
         score -= params[pm.VALUE] * min(card % 13 + 1, 10)
         if left <= knock_limit:
@@ -138,8 +141,8 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
     the potential and safety weights from their early to their late values. A hand only gin
     can end (``knock_limit`` 0: V1, V9) has weights of its own, the ``gin_`` ones scaled by
     ``gin_only``, and no ``value`` term; in any other hand, a discard that leaves at most
-    ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less
-    (:func:`discard_score`).
+    ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less, and one that
+    leaves gin (R13) ``reach_gin`` less (:func:`discard_score`).
     """
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
@@ -152,6 +155,8 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
         # discard_score written out: called here once per card, it made ``opponent`` play 20-25% fewer hands per
         # second, even inlined (tests/test_mcts_playouts.py checks that the two agree).
         score = left + weight_potential * potential(hand, c, live) + weight_safety * risk[c]
+        if left == 0:
+            score -= params[pm.REACH_GIN]
         if not gin_only:
             score -= params[pm.VALUE] * min(c % 13 + 1, 10)
             if left <= knock_limit:

@@ -41,6 +41,7 @@ NAMES = (
     "gin_safety_late",
     "gin_draw_margin",
     "playout_policy",
+    "reach_gin",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
