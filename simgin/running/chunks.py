@@ -22,7 +22,7 @@ from simgin.game.multiplayer import (
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
-from simgin.kernels.luck import LUCK_FIELDS as LUCK_COLUMNS, LUCK_POINTS, LUCK_WIN_0
+from simgin.kernels.luck import LUCK_FIELDS, LUCK_POINTS, LUCK_WIN_0
 from simgin.kernels.showdown import KIND_DEAD
 from simgin.players import programs as process_strategy
 from simgin.players.programs import ProgramSettings
@@ -116,7 +116,7 @@ def run_chunk(
         try:
             if config.mode == "hands":
                 dealers = np.arange(first, stop, dtype=np.int64) % 2
-                luck = np.zeros((unit_count, LUCK_COLUMNS)) if luck_sums is not None else None
+                luck = np.zeros((unit_count, LUCK_FIELDS)) if luck_sums is not None else None
                 rows = engine.play_hand_rows(leg_players, config.rules, seeds, dealers, forfeits=found, luck=luck)
                 unit_of_row = np.arange(unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)

@@ -92,7 +92,7 @@ TALLY_FIELDS.update(FORFEIT_FIELDS)
 #: Luck-adjusted results (``adjust_luck``, issue 35; added after the forfeit fields: older records read them as 0).
 #: Sums over units (a deal pair with duplicate deals, else a hand), both legs summed, from A's view: x is A's net
 #: points, y = x minus A's luck corrections in points; w is A's hands won, v = w minus its corrections.
-LUCK_FIELDS = {
+LUCK_TALLY_FIELDS = {
     "luck_units": "units with luck corrections (adjust_luck)",
     "luck_x": "sum over units of A's net points",
     "luck_x_sq": "sum over units of A's net points squared",
@@ -103,7 +103,7 @@ LUCK_FIELDS = {
     "luck_v": "sum over units of A's luck-adjusted hands won",
     "luck_v_sq": "sum over units of A's luck-adjusted hands won squared",
 }
-TALLY_FIELDS.update(LUCK_FIELDS)
+TALLY_FIELDS.update(LUCK_TALLY_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
 #: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
 #: counts stay exact beyond it.
@@ -149,7 +149,7 @@ class Tally:
         return cls(
             np.array(
                 [
-                    float(data[name] if name in data or name not in {**FORFEIT_FIELDS, **LUCK_FIELDS} else 0.0)
+                    float(data[name] if name in data or name not in {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS} else 0.0)
                     for name in TALLY_FIELDS
                 ],
                 dtype=np.float64,
@@ -356,7 +356,7 @@ def unit_records(
 
 
 def tally_luck(x: np.ndarray, luck_points: np.ndarray, w: np.ndarray, luck_wins: np.ndarray) -> Tally:
-    """The :data:`LUCK_FIELDS` of a chunk's units: A's net points ``x`` and hands won ``w`` per unit, and A's luck
+    """The :data:`LUCK_TALLY_FIELDS` of a chunk's units: A's net points ``x`` and hands won ``w`` per unit, and A's luck
     corrections of each (``simgin.game.luck``), both legs summed."""
     t = Tally.zero()
     x, w = x.astype(np.float64), w.astype(np.float64)
