@@ -164,10 +164,11 @@ _HAND_SLOTS = dict(
     KNOCK_BIAS=16, PLAYOUT_KNOCK=17, OPPONENT_KNOCK=18, HAND_QUALITY=19, POTENTIAL_LATE=20, SAFETY_LATE=21,
     GIN_ONLY=22,
 )  # fmt: skip
-#: Slots added since, at the end of ``NAMES`` (issue 24: the learned discard score's weights, mcts's playouts).
+#: Slots added since, at the end of ``NAMES`` (issue 24: the learned discard score's weights, mcts's playouts;
+#: issue 37: reach_gin).
 _ADDED_SLOTS = dict(
     REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27, GIN_DRAW_MARGIN=28,
-    PLAYOUT_POLICY=29,
+    PLAYOUT_POLICY=29, REACH_GIN=30,
 )  # fmt: skip
 
 
