@@ -276,3 +276,28 @@ def test_a_program_gets_the_same_adjustment_from_its_move_log():
     assert points["estimate"] != points["plain"] and points["units"] == 20
     compiled = simgin.match("simple", "simple", hands=20, workers=1, duplicate=False, adjust_luck=True).to_json()
     assert compiled["luck_adjusted"] == data["luck_adjusted"]  # the example plays as simple: the same corrections
+
+
+def test_a_tournaments_report_has_each_pairings_luck_rows(tmp_path):
+    """``simgin report`` of ``simgin tournament --adjust-luck --out DIR``: two rows (plain, luck-adjusted) per
+    pairing and figure, the adjusted estimate that of result.json's pairing."""
+    import json
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from simgin.cli.main import main
+
+    out = tmp_path / "table"
+    played = CliRunner().invoke(
+        main, ["tournament", "simple", "greedy", "random", "--hands", "100", "--adjust-luck", "--workers", "1",
+               "--quiet", "--out", str(out)],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert CliRunner().invoke(main, ["report", str(out), "-o", str(out / "report.html")]).exit_code == 0
+    table = pd.read_csv(out / "report_files" / "luck_adjusted.csv")
+    assert len(table) == 3 * 2 * 2 and set(table["estimator"]) == {"plain", "luck-adjusted"}
+    first = json.loads((out / "result.json").read_text())["luck_adjusted"][0]
+    row = table[(table["a"] == first["a"]) & (table["b"] == first["b"]) & (table["figure"] == "hands_won")
+                & (table["estimator"] == "luck-adjusted")].iloc[0]  # fmt: skip
+    assert row["estimate"] == pytest.approx(first["hands_won"]["estimate"])
