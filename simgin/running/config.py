@@ -93,6 +93,8 @@ class RunConfig:
         check_bounds(f"seed={self.seed}", self.seed, 0, MAX_SEED, SEED_BOUND)
         if self.chunk_units is not None:
             check_bounds(f"chunk_units={self.chunk_units}", self.chunk_units, 1, MAX_HANDS)
+        if not isinstance(self.adjust_luck, bool):
+            raise TypeError(f"adjust_luck={self.adjust_luck!r}: give True or False")
         if self.adjust_luck and (self.table != "pairs" or self.mode != "hands"):
             what = f"a {self.table} table" if self.table != "pairs" else "a run of games"
             raise ValueError(f"adjust_luck: applies to two-player runs of hands (--hands) for now, not to {what}")

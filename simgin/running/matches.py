@@ -371,8 +371,6 @@ def match(
         raise ValueError(f"a match needs two players (three for V11, four with teams=True), got {len(players)}")
     if table != "pairs" and hands is None and games is None:
         games = 120
-    if not isinstance(adjust_luck, bool):
-        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
     config = _config(players, rules, hands, games, seed, duplicate, table, on_illegal, adjust_luck)
     return play_match(config, **options)
 
@@ -402,8 +400,6 @@ def tournament(
         )
     if len(players) < 2 or len(set(players)) != len(players):
         raise ValueError(f"a tournament needs at least two different players, got {list(players)}")
-    if not isinstance(adjust_luck, bool):
-        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
     config = _config(tuple(players), rules, hands, games, seed, duplicate, "pairs", on_illegal, adjust_luck)
     return play_tournament(config, anchor=anchor, **options)
 

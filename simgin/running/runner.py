@@ -568,8 +568,6 @@ def _run_players(
     **options: Any,
 ) -> RunResult:
     rules = as_rules(rules)  # a preset name, as every run function takes; a wrong type named (issue 32 item 27)
-    if not isinstance(adjust_luck, bool):
-        raise TypeError(f"adjust_luck={adjust_luck!r}: give True or False")
     config = RunConfig(players, rules, hands, games, seed, duplicate, on_illegal=on_illegal, adjust_luck=adjust_luck)
     return run(config, **options)
 
