@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from simgin.game.showdown import OUTCOMES
 from simgin.running.tally import Tally
+from simgin.statistics.core import variance_from_sums
 from simgin.statistics.stats import SMALL_SAMPLE, count, mean_from_sums, ratio, wilson_interval
 
 if TYPE_CHECKING:
@@ -93,12 +94,10 @@ def pair_statistics(t: Tally) -> dict[str, float]:
     }
 
 
-#: The luck-adjusted figures of a run (``luck_adjusted`` in the JSON, issue 35): name -> (the tally's plain and
-#: adjusted sums, what the figure is).
-LUCK_FIGURES = {
-    "net_points_per_hand": ("x", "y", "A's net points per hand"),
-    "hands_won": ("w", "v", "A's share of the hands played that it won"),
-}
+#: The luck-adjusted figures of a run (``luck_adjusted`` in the JSON, issue 35): name -> the tally's plain and
+#: adjusted sums (``running.tally.LUCK_TALLY_FIELDS``): A's net points per hand, and A's share of the hands
+#: played that it won.
+LUCK_FIGURES = {"net_points_per_hand": ("x", "y"), "hands_won": ("w", "v")}
 
 
 def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
@@ -109,13 +108,10 @@ def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
     times fewer hands the adjusted figure needs for the same interval)."""
     n = t["luck_units"]
     figures: dict[str, dict[str, Any]] = {}
-    for name, (plain, adjusted, _) in LUCK_FIGURES.items():
+    for name, (plain, adjusted) in LUCK_FIGURES.items():
         mean, low, high = mean_from_sums(t[f"luck_{adjusted}"], t[f"luck_{adjusted}_sq"], n)
         plain_mean, plain_low, plain_high = mean_from_sums(t[f"luck_{plain}"], t[f"luck_{plain}_sq"], n)
-        variances = [
-            (t[f"luck_{key}_sq"] - t[f"luck_{key}"] ** 2 / n) / (n - 1) if n > 1 else math.nan
-            for key in (plain, adjusted)
-        ]
+        variances = [variance_from_sums(t[f"luck_{key}"], t[f"luck_{key}_sq"], n) for key in (plain, adjusted)]
         figures[name] = {
             "estimate": mean / legs,
             "ci": [low / legs, high / legs],

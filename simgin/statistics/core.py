@@ -56,6 +56,14 @@ def ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else math.nan
 
 
+def variance_from_sums(total: float, total_sq: float, n: float) -> float:
+    """The sample variance (n - 1 in the denominator) from a sum and a sum of squares; NaN below two values."""
+    if n < 2:
+        return math.nan
+    mean = total / n
+    return max(total_sq - n * mean * mean, 0.0) / (n - 1)
+
+
 def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
     """Mean with a normal 95% interval from a sum and a sum of squares (§4): streamed tallies keep no values."""
     if n == 0:
@@ -63,6 +71,5 @@ def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, floa
     mean = total / n
     if n < 2:
         return mean, math.nan, math.nan
-    variance = max(total_sq - n * mean * mean, 0.0) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
+    half = Z95 * math.sqrt(variance_from_sums(total, total_sq, n) / n)
     return mean, mean - half, mean + half
