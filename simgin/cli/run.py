@@ -53,6 +53,20 @@ def check_adjust_luck(options: dict[str, Any], table: str = "pairs") -> None:
         )
 
 
+def luck_points_text(points: dict[str, Any]) -> str:
+    """A luck-adjusted net points figure as the commands print it: adjusted, plain, and the variance ratio.
+
+    >>> figure = {"estimate": 1.7, "ci": [1.3, 2.1], "plain": 1.6, "plain_ci": [1.1, 2.1], "variance_ratio": 1.6}
+    >>> luck_points_text(figure)
+    '+1.70 (+1.30 to +2.10), plain +1.60 (+1.10 to +2.10); variance 1.60x smaller'
+    """
+    return (
+        f"{points['estimate']:+.2f} ({points['ci'][0]:+.2f} to {points['ci'][1]:+.2f}), plain {points['plain']:+.2f} "
+        f"({points['plain_ci'][0]:+.2f} to {points['plain_ci'][1]:+.2f}); variance {points['variance_ratio']:.2f}x "
+        "smaller"
+    )
+
+
 @click.command()
 @click.argument("players", nargs=-1, metavar="A B [C]")
 @click.option(
@@ -140,11 +154,7 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
     adjusted = data.get("luck_adjusted")
     if adjusted:
         points, won = adjusted["net_points_per_hand"], adjusted["hands_won"]
-        click.echo(
-            f"  luck-adjusted: {a}'s net points per hand {points['estimate']:+.2f} ({points['ci'][0]:+.2f} to "
-            f"{points['ci'][1]:+.2f}), plain {points['plain']:+.2f} ({points['plain_ci'][0]:+.2f} to "
-            f"{points['plain_ci'][1]:+.2f}); variance {points['variance_ratio']:.2f}x smaller"
-        )
+        click.echo(f"  luck-adjusted: {a}'s net points per hand {luck_points_text(points)}")
         click.echo(
             f"  luck-adjusted: {a} wins {percent_or_dash(won['estimate'])} of hands "
             f"({percent_or_dash(won['ci'][0])}-{percent_or_dash(won['ci'][1])}), plain "
@@ -248,12 +258,7 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
         click.echo("\nluck-adjusted net points per hand of the first-named player (plain beside it):")
         for row in analysis["luck_adjusted"]:
             a, b = labels.get(row["a"], row["a"]), labels.get(row["b"], row["b"])
-            points = row["net_points_per_hand"]
-            click.echo(
-                f"  {a} vs {b}: {points['estimate']:+.2f} ({points['ci'][0]:+.2f} to {points['ci'][1]:+.2f}), plain "
-                f"{points['plain']:+.2f} ({points['plain_ci'][0]:+.2f} to {points['plain_ci'][1]:+.2f}); "
-                f"variance {points['variance_ratio']:.2f}x smaller"
-            )
+            click.echo(f"  {a} vs {b}: {luck_points_text(row['net_points_per_hand'])}")
 
 
 def holm_claim(row: dict[str, Any]) -> str:
