@@ -189,13 +189,14 @@ def _reference_hands(
     """Play hands ``indices`` in the Python engine into ``rows`` (and their luck corrections into ``luck``, when
     given), fresh strategies for each hand."""
     names = (pair[0].spec, pair[1].spec)
+    value = luck_value().array() if luck is not None else None
     for i in indices:
         strategies = (pair[0].make(), pair[1].make())
         seed = int(seeds[i])
         record = _ref.play_hand(strategies, rules, seed, int(dealers[i]), names=names, forfeit=forfeits is not None)
         rows[i] = _hand_row(record)
-        if luck is not None:
-            luck[i] = luck_of_moves(record.moves, record.knock_limit, record.multiplier, luck_value().array())
+        if luck is not None and value is not None:
+            luck[i] = luck_of_moves(record.moves, record.knock_limit, record.multiplier, value)
         if forfeits is not None and record.kind == _ref.Outcome.FORFEIT:
             forfeits.append(_hand_forfeit(record, i, 0, seed))
 
