@@ -264,9 +264,7 @@ def analyse(
         settings = {
             "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
             "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
-            "evidence": evidence,
-            "quality": quality,
-            "on_illegal": on_illegal, "version": __version__,
+            "evidence": evidence, "quality": quality, "on_illegal": on_illegal, "version": __version__,
         }  # fmt: skip
         directory = AnalysisDirectory(out, settings)
     forfeit = on_illegal == "forfeit"
@@ -326,10 +324,3 @@ def directory_match(directory: str | Path) -> dict[str, Any]:
         "duplicate": bool(config.get("duplicate", True)),
         **count,
     }
-
-
-def analyse_directory(directory: str | Path, **options: Any) -> AnalysisResult:
-    """Analyse the hands (or games) of a match's run directory (``simgin match A B --out DIR``) with its
-    players, rules, seed, count and duplicate setting (:func:`directory_match`); its hands are dealt again
-    from their seeds. ``options`` are :func:`analyse`'s evaluator and execution options."""
-    return analyse(**directory_match(directory), **options)

@@ -46,6 +46,8 @@ class Evaluator:
     seed: int = 0
     game_value: bool = False
     policy: str = "fast"
+    """The playouts' policy: ``'fast'`` (take a pile card that fits a meld, discard to the least deadwood) or
+    ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``)."""
     evidence: float = DEFAULT_EVIDENCE
     """How much the other's takes, passes and discards weight the cards drawn for its hand
     (``kernels.opponent.stateless_weights``: related to a take 1/evidence, to a pass or discard evidence);
@@ -53,8 +55,6 @@ class Evaluator:
     quality: float = DEFAULT_QUALITY
     """Tilt of the other's drawn hand towards low deadwood, per point (0: none): a player that has played a
     while holds a better hand than a random one."""
-    """The playouts' policy: ``'fast'`` (take a pile card that fits a meld, discard to the least deadwood) or
-    ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.worlds <= 100_000:
