@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Folder on disk -> its name when installed (pyproject.toml's package-dir).
 PACKAGES = {"simgin": "simgin", "reports": "simgin.reports", "strategies": "simgin.strategies"}
 #: The groups of simgin/ by job, each a package.
-GROUPS = ("base", "game", "players", "running", "statistics", "studies", "cli", "kernels", "tools", "analysis")
+GROUPS = ("base", "game", "players", "running", "statistics", "studies", "cli", "kernels", "tools", "analysis", "env")
 
 
 def module_files() -> dict[str, Path]:
@@ -143,6 +143,7 @@ LAYERS = {
     "running": 5,
     "studies": 6,
     "analysis": 6,
+    "env": 6,
     "reports": 7,
     "face": 8,
     "cli": 9,

@@ -121,7 +121,7 @@ def hand_multiplier(rules, up_card):
 
 
 @njit(cache=True, inline="always")
-def _showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, suit_deadwood, suit_value):
+def record_showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, suit_deadwood, suit_value):
     """Score the knock (or gin, or big gin when ``big``) into ``record``."""
     result = np.zeros(3, np.int64)
     kind, defender_won, points, kd, dd, laid = score_hand(
@@ -245,7 +245,7 @@ def play_hand(
             and bots.big_gin(bot_ids[player], player, hand, state, suit_deadwood, policies)
         ):
             turns += 1
-            _showdown(record, rules, player, hand, hands[1 - player], True, multiplier, suit_deadwood, suit_value)
+            record_showdown(record, rules, player, hand, hands[1 - player], True, multiplier, suit_deadwood, suit_value)
             break
         # Step 3: discard (R9, R10, V6; V7 after the fiftieth-card take).
         card = bots.discard(bot_ids[player], player, hand, state, suit_deadwood, policies)
@@ -268,11 +268,15 @@ def play_hand(
                 record[H_KIND] = DECISION_DISCARD
                 return ERROR_FIFTIETH_OVER_LIMIT
             turns += 1
-            _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
+            record_showdown(
+                record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value
+            )
             break
         if left <= knock_limit and bots.knock(bot_ids[player], player, hand, state, suit_deadwood, policies):
             turns += 1
-            _showdown(record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value)
+            record_showdown(
+                record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value
+            )
             break
         turns += 1
         # Step 5: end of stock (R15, V7). The stock just fell to two cards, so this turn drew

@@ -1,0 +1,225 @@
+"""The RL environment's game is simgin's game (issue 36): hands stepped action by action through
+:class:`simgin.env.table.Table` (:mod:`simgin.kernels.env`) equal ``simgin.play_hands`` row for row, under every
+rule set of the engine's differential test (R8-R19, V1-V14), whether a seat's player sits in the kernel, plays
+through its Python view, or is an agent sending the actions a bot chooses."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from simgin.strategies.greedy import GreedyStrategy
+from simgin.strategies.random import RandomStrategy
+from simgin.strategies.simple import SimpleStrategy
+
+from simgin import Rules
+from simgin.env.table import (
+    ACTION_COUNT,
+    BIG_GIN,
+    DRAW_STOCK,
+    KNOCK,
+    OBSERVATION_SIZE,
+    PASS,
+    PLAY_ON,
+    TAKE,
+    Game,
+    IllegalAction,
+    Table,
+    action_name,
+)
+from simgin.game.rng import SplitMix64, derive
+from simgin.kernels import env as kenv
+from simgin.players.registry import resolve
+from simgin.running.engine import play_games, play_hand_rows, resolve_players
+from tests.test_engine_differential import RULE_SETS
+
+TWINS = {"random": RandomStrategy, "simple": SimpleStrategy, "greedy": GreedyStrategy}
+HANDS = 60
+
+
+def _engine_rows(bots, rules, count, seed=3):
+    seeds = np.array([derive(seed, i) for i in range(count)], dtype=np.uint64)
+    dealers = np.arange(count, dtype=np.int64) % 2
+    return seeds, dealers, play_hand_rows(list(bots), rules, seeds, dealers)
+
+
+def _drive(table: Table, agents: dict[int, object], hand_seed: int) -> None:
+    """Play the table's open seats with plain-Python strategies, each with its seat's generator (R7's seeds)."""
+    rngs = {seat: SplitMix64(derive(hand_seed, 1 + seat)) for seat in agents}
+    for seat, strategy in agents.items():
+        start = getattr(strategy, "start_hand", None)
+        if start is not None:
+            start(table.view(seat), rngs[seat])
+    while not table.over:
+        seat = table.to_move
+        table.step(table.strategy_action(seat, agents[seat], rngs[seat]))
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.parametrize("bots", [("simple", "random"), ("greedy", "simple"), ("opponent", "heuristic")])
+def test_bots_seated_in_the_kernel_play_the_engines_hands(name: str, bots: tuple[str, str]) -> None:
+    """Both seats played inside kernels.env give simgin.play_hands' rows (docs/ENGINE.md, R8-R19, V1-V14)."""
+    rules = RULE_SETS[name]
+    seeds, dealers, rows = _engine_rows(bots, rules, HANDS)
+    table = Table(rules, bots)
+    for i in range(HANDS):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        assert table.over
+        assert table.row().tolist() == rows[i].tolist(), (name, i)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.parametrize("agent", ["random", "simple", "greedy"])
+def test_an_agent_sending_a_bots_actions_plays_the_engines_hands(name: str, agent: str) -> None:
+    """Seat 0 is an agent whose actions are chosen by a plain-Python twin reading Table.view (what the player
+    sees, R11-R15); seat 1 is compiled. Same rows as the engine, so the actions, the phases and the view are the
+    engine's."""
+    rules = RULE_SETS[name]
+    seeds, dealers, rows = _engine_rows((agent, "simple"), rules, HANDS)
+    table = Table(rules, (None, "simple"))
+    for i in range(HANDS):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        _drive(table, {0: TWINS[agent]()}, int(seeds[i]))
+        assert table.row().tolist() == rows[i].tolist(), (name, i)
+
+
+@pytest.mark.parametrize("name", ["standard", "oklahoma", "modern_big_gin", "eleven_big_gin_fiftieth"])
+def test_two_agents_with_compiled_bots_through_their_views_play_the_engines_hands(name: str) -> None:
+    """Both seats open, each played by a compiled bot's Python adapter from Table.view: the view is exactly the
+    engine's table (the adapter rebuilds it), so the hands are the engine's."""
+    rules = RULE_SETS[name]
+    seeds, dealers, rows = _engine_rows(("heuristic", "opponent"), rules, 30)
+    table = Table(rules)
+    for i in range(30):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        _drive(table, {0: resolve("heuristic").make(), 1: resolve("opponent").make()}, int(seeds[i]))
+        assert table.row().tolist() == rows[i].tolist(), (name, i)
+
+
+@pytest.mark.parametrize("name", ["standard", "rediscard_fiftieth"])
+def test_python_players_seated_at_the_table_play_the_engines_hands(name: str) -> None:
+    """A seated player that is not compiled (here a plain-Python twin by its module path) plays through
+    Table.play_seats, as the reference engine plays it."""
+    rules = RULE_SETS[name]
+    spec = "simgin.strategies.greedy:GreedyStrategy"
+    seeds, dealers, rows = _engine_rows((spec, "simple"), rules, HANDS)
+    table = Table(rules, (spec, "simple"))
+    for i in range(HANDS):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        assert table.over
+        assert table.row().tolist() == rows[i].tolist(), (name, i)
+
+
+@pytest.mark.parametrize("preset", ["standard", "oklahoma", "hollywood"])
+def test_games_at_the_table_are_the_engines_games(preset: str) -> None:
+    """Game k of Game equals simgin.play_games' game k: scores, boxes, totals, hands (R20-R23, V8-V10, V14)."""
+    rules = Rules.preset(preset)
+    games, _ = play_games(["greedy", "simple"], rules, 6, seed=9)
+    for k in range(6):
+        game = Game(Table(rules, ("greedy", "simple"), games=True), int(derive(9, k)))
+        game.start()
+        while game.next_hand():
+            pass
+        record = game.result()
+        row = games.iloc[k]
+        assert (record.winner, record.margin, record.hands) == (row["winner"], row["margin"], row["hands"])
+        assert record.totals == (row["total_0"], row["total_1"])
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    table = Table(Rules(), (None, None))
+    table.deal(hand_seed=11, dealer=1)
+    assert table.phase == "up_card" and table.legal_actions() == [TAKE, PASS]
+    before = (table.table.copy(), table.fields.copy())
+    for bad in (DRAW_STOCK, KNOCK, 0, -1, ACTION_COUNT, 2.5, True):
+        with pytest.raises(IllegalAction) as error:
+            table.step(bad)
+        assert repr(bad) in str(error.value)
+    assert "legal: 53 (take the pile card), 54 (pass)" in _message(table, KNOCK)
+    assert np.array_equal(before[0], table.table) and np.array_equal(before[1], table.fields)
+
+
+def _message(table: Table, action: int) -> str:
+    with pytest.raises(IllegalAction) as error:
+        table.step(action)
+    return str(error.value)
+
+
+def test_the_masks_follow_r10_and_v6() -> None:
+    """The card just taken from the pile may not be discarded (R10) unless V6 allows it."""
+    for rediscard in (False, True):
+        table = Table(dataclasses.replace(Rules(), rediscard_taken_card=rediscard), (None, None))
+        table.deal(hand_seed=4, dealer=1)
+        up = table.view(0).pile[-1]
+        table.step(TAKE)
+        assert table.phase == "discard" and table.to_move == 0
+        mask = table.legal_mask()
+        assert mask[up] == rediscard
+        assert mask[:52].sum() == 11 - (not rediscard)
+        assert not mask[BIG_GIN] and not mask[PLAY_ON]
+
+
+def test_every_action_has_a_name() -> None:
+    names = {action_name(a) for a in range(ACTION_COUNT)}
+    assert len(names) == ACTION_COUNT
+    with pytest.raises(ValueError, match="action must be 0-57"):
+        action_name(ACTION_COUNT)
+
+
+def test_observations_hold_no_hidden_card() -> None:
+    """Two deals that differ only in cards seat 0 cannot see (the other hand and the stock order) give seat 0 the
+    same observation while both tables play the same actions, until seat 0 draws from the stock (its own hand
+    then rightly differs) (R11-R15: what a player at the table sees)."""
+    checked = 0
+    for seed in range(40):
+        a, b = Table(Rules()), Table(Rules())
+        a.deal(hand_seed=seed, dealer=1)
+        b.deal(hand_seed=seed, dealer=1)
+        deck = a.fields[kenv.F_DECK : kenv.F_DECK + 52].copy()
+        hidden = [1 + 2 * i for i in range(10)] + list(range(21, 52))  # the dealer's hand and the stock
+        rng = np.random.default_rng(seed)
+        other = deck.copy()
+        other[hidden] = rng.permutation(deck[hidden])
+        b.fields[kenv.F_DECK : kenv.F_DECK + 52] = other
+        b.fields[kenv.F_HANDS + 1] = sum(1 << int(card) for card in other[1:20:2])
+        assert a.fields[kenv.F_HANDS + 1] != b.fields[kenv.F_HANDS + 1]
+        while not a.over and not b.over and a.fields[kenv.F_HANDS] == b.fields[kenv.F_HANDS]:
+            assert np.array_equal(a.observation(0), b.observation(0)), seed
+            both = np.flatnonzero(a.legal_mask() & b.legal_mask())
+            if both.size == 0:
+                break
+            action = int(rng.choice(both))
+            a.step(action)
+            b.step(action)
+            checked += 1
+    assert checked > 100
+
+
+def test_the_observation_shows_the_players_hand_and_the_pile() -> None:
+    table = Table(Rules(), (None, None))
+    table.deal(hand_seed=21, dealer=0)
+    seat = table.to_move
+    obs = table.observation(seat)
+    assert obs.shape == (OBSERVATION_SIZE,) and obs.dtype == np.float32
+    view = table.view(seat)
+    assert np.flatnonzero(obs[kenv.O_HAND : kenv.O_HAND + 52]).tolist() == list(view.hand)
+    assert np.flatnonzero(obs[kenv.O_PILE_TOP : kenv.O_PILE_TOP + 52]).tolist() == [view.pile[-1]]
+    assert obs[kenv.O_PHASE + kenv.PHASE_UP_CARD] == 1.0
+    table.step(PASS)
+    other = table.observation(seat)
+    passed = other[kenv.O_OPPONENT_PASSED : kenv.O_OPPONENT_PASSED + 52]
+    assert not passed.any()  # seat's own pass is not in its opponent's block
+    assert np.flatnonzero(table.observation(1 - seat)[kenv.O_OPPONENT_PASSED :][:52]).tolist() == [view.pile[-1]]
+
+
+def test_rewards_are_the_hands_points_for_the_winner_and_against_the_loser() -> None:
+    seeds, dealers, rows = _engine_rows(("simple", "greedy"), Rules(), 40)
+    table = Table(Rules(), ("simple", "greedy"))
+    fields = list(resolve_players(["simple", "greedy"]))
+    assert fields[0].compiled
+    for i in range(40):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        winner, points = int(rows[i][2]), int(rows[i][3])
+        expected = (0, 0) if winner < 0 else ((points, -points) if winner == 0 else (-points, points))
+        assert (table.reward(0), table.reward(1)) == expected
