@@ -223,3 +223,112 @@ def test_rewards_are_the_hands_points_for_the_winner_and_against_the_loser() -> 
         winner, points = int(rows[i][2]), int(rows[i][3])
         expected = (0, 0) if winner < 0 else ((points, -points) if winner == 0 else (-points, points))
         assert (table.reward(0), table.reward(1)) == expected
+
+
+# -- the PettingZoo and Gymnasium environments ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"episode": "game"}, {"rules": "oklahoma", "reward": "win"}, {"rules": "modern"}]
+)
+def test_the_aec_env_passes_pettingzoos_api_and_seed_tests(options: dict) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    from simgin.env import aec_env
+
+    api_test(aec_env(**options), num_cycles=300)
+    seed_test(lambda: aec_env(**options), num_cycles=300)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"opponent": "heuristic", "episode": "game", "reward": "win", "seat": 1},
+        {"opponent": "simgin.strategies.greedy:GreedyStrategy", "rules": "straight"},
+    ],
+)
+def test_the_single_agent_env_passes_gymnasiums_check(options: dict) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from simgin.env import single_agent_env
+
+    check_env(single_agent_env(**options), skip_render_check=True)
+
+
+def test_the_aec_env_deals_simgin_play_hands_deals_and_rewards_the_hands_points() -> None:
+    """After reset(seed=s), episode k is hand derive(s, k) dealt by seat k % 2 (simgin.play_hands' deals):
+    two agents that always take the first legal action give the same rows on two runs, and each agent's
+    cumulative reward is its points of the hand (R16-R19)."""
+    from simgin.env import aec_env
+
+    env = aec_env()
+    for k in range(4):
+        table = Table(Rules())
+        table.deal(int(derive(5, k)), k % 2)
+        while not table.over:
+            table.step(table.legal_actions()[0])
+        env.reset(seed=5 if k == 0 else None)
+        rewards = {}
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination:
+                rewards[agent] = reward
+                assert info["hand"] == table.row().tolist()
+            env.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0]))
+        assert rewards == {"player_0": table.reward(0), "player_1": table.reward(1)}
+
+
+def test_a_game_episode_rewards_the_games_margin() -> None:
+    """reward='points' in a game episode: the winner's margin (R23) to the winner, its negative to the loser;
+    reward='win': +1/-1."""
+    from simgin.env import single_agent_env
+
+    for reward in ("points", "win"):
+        env = single_agent_env(opponent="simple", episode="game", reward=reward)
+        observation, _ = env.reset(seed=2)
+        total, done = 0.0, False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[-1])
+            observation, r, done, _, _ = env.step(action)
+            total += r
+        record = env.game.result()
+        sign = 1 if record.winner == 0 else -1
+        assert total == (sign if reward == "win" else sign * record.margin)
+        assert abs(total) > 0
+
+
+def test_an_unmasked_illegal_action_loses_the_episode_or_raises_and_changes_nothing() -> None:
+    from simgin.env import IllegalAction, single_agent_env
+
+    env = single_agent_env(illegal_reward=-50)
+    observation, _ = env.reset(seed=1)
+    before = env.table.fields.copy()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-50.0, True, False)
+    assert "is not legal" in info["illegal_action"]
+    assert np.array_equal(before, env.table.fields)
+    strict = single_agent_env(illegal="raise")
+    observation, _ = strict.reset(seed=1)
+    with pytest.raises(IllegalAction, match="is not legal"):
+        strict.step(illegal)
+    with pytest.raises(ValueError, match="illegal='maybe': choose 'lose'"):
+        single_agent_env(illegal="maybe")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"episode": "match"}, "episode='match': choose 'hand' or 'game'"),
+        ({"reward": "elo"}, "reward='elo': choose 'points' or 'win'"),
+        ({"rules": "classic"}, "unknown rules preset 'classic'"),
+        ({"opponent": "nobody"}, "nobody"),
+        ({"seat": 2}, "seat=2: the agent plays seat 0 or 1"),
+    ],
+)
+def test_bad_options_are_one_clear_error(options: dict, message: str) -> None:
+    from simgin.env import single_agent_env
+
+    with pytest.raises(ValueError, match=message):
+        single_agent_env(**options)

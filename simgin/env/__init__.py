@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simgin.env.table import ACTION_COUNT, OBSERVATION_SIZE, IllegalAction, Table, action_name
+from simgin.env.table import ACTION_COUNT, OBSERVATION_SIZE, IllegalAction, PlayerFailed, Table, action_name
 
 
 def aec_env(rules: Any = None, **options: Any) -> Any:
@@ -44,6 +44,7 @@ __all__ = [
     "ACTION_COUNT",
     "OBSERVATION_SIZE",
     "IllegalAction",
+    "PlayerFailed",
     "Table",
     "action_name",
     "aec_env",

@@ -14,9 +14,10 @@ for row, to :func:`simgin.play_hands` on the same seeds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numba import typed
 
 from simgin.base import guard
 from simgin.game.cards import format_card
@@ -25,7 +26,8 @@ from simgin.game.reference_engine import MAX_HANDS_PER_GAME, GameRecord, Scorebo
 from simgin.game.rng import SplitMix64, derive
 from simgin.game.rules import Rules
 from simgin.game.strategy import PlayerView, Strategy
-from simgin.kernels import bots as _bots, env as _k, view as _view
+from simgin.kernels import bots as _bots, compiled_for, env as _k, view as _view
+from simgin.kernels.decisions import POLICY
 from simgin.kernels.engine import HAND_FIELDS
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.parameters import PARAMETER_CAPACITY
@@ -61,8 +63,45 @@ def action_name(action: int) -> str:
     return names[action]
 
 
+def seat_policies(bot_ids: np.ndarray) -> Any:
+    """The seats' ``decide`` functions (``kernels.bots.seat_policies``) in a numba typed list of first-class
+    functions.
+
+    The engine takes them as a tuple, once per batch of hands. The table calls its kernels once per action, and
+    numba turns a tuple of functions into function pointers on every call (about 20 microseconds per function,
+    more than an action takes); a typed list holds the pointers themselves, made once.
+    """
+    policies = typed.List.empty_list(POLICY)
+    for policy in _bots.seat_policies(bot_ids):
+        policies.append(policy)
+    return policies
+
+
+class _Compiled:
+    """A kernel called through its compiled code for the table's argument types (``kernels.compiled_for``),
+    found once: numba's dispatcher would type the arguments again on every action."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+        self.call: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self.call is None:
+            self.call = compiled_for(self.kernel, *args)
+        return self.call(*args)
+
+
+#: The table's kernels, each found compiled once per process (every table passes the same argument types).
+_deal, _play_bots, _step = _Compiled(_k.deal), _Compiled(_k.play_bots), _Compiled(_k.step)
+
+
 class IllegalAction(ValueError):
     """An action that is not legal for the player to move; the table is unchanged."""
+
+
+class PlayerFailed(RuntimeError):
+    """A player seated at the table (a bot, a Python strategy, a program) made an illegal move or failed while
+    deciding; the message names it, the decision and the hand seed."""
 
 
 def _player(seat: Player | str | None) -> Player | None:
@@ -98,7 +137,7 @@ class Table:
         for seat, player in enumerate(self.players):
             if player is not None and player.compiled:
                 self.bot_params[seat] = player.vector()
-        self.policies = _bots.seat_policies(self.bot_ids)
+        self.policies = seat_policies(self.bot_ids)
         self.strategies: list[Strategy | None] = [None, None]
         self._rules_array = self.rules.to_array()
         self.table = np.zeros(_k.TABLE_SIZE, dtype=np.int64)
@@ -122,14 +161,15 @@ class Table:
         for seat, player in enumerate(self.players):
             if player is not None and not player.compiled and (new_players or self.strategies[seat] is None):
                 self.strategies[seat] = player.make()
-        _k.deal(
-            self.table, self.fields, np.uint64(hand_seed), dealer, scores[0], scores[1], self._rules_array,
-            self.bot_ids, self.bot_params, SUIT_DEADWOOD, SUIT_VALUE, self.policies,
+        seed, score_0, score_1 = np.uint64(hand_seed), int(scores[0]), int(scores[1])
+        _deal(
+            self.table, self.fields, seed, int(dealer), score_0, score_1, self._rules_array, self.bot_ids,
+            self.bot_params, SUIT_DEADWOOD, SUIT_VALUE, self.policies,
         )  # fmt: skip
         for seat, strategy in enumerate(self.strategies):
             if strategy is not None:
                 self._ask(seat, "start_hand")
-        self._check(_k.play_bots(self.table, self.fields, self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies))
+        self._check(_play_bots(self.table, self.fields, self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies))
         self.play_seats()
 
     @property
@@ -166,9 +206,7 @@ class Table:
         """
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalAction(f"an action is an int 0-{ACTION_COUNT - 1}, got {action!r}")
-        code = _k.step(
-            self.table, self.fields, int(action), self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies
-        )
+        code = _step(self.table, self.fields, int(action), self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies)
         if code == _k.ILLEGAL:
             if self.over:
                 raise IllegalAction(f"the hand is over; action {action!r} was not played")
@@ -184,7 +222,7 @@ class Table:
     def _check(self, code: int) -> None:
         if code == _k.BOT_ILLEGAL:
             seat = int(self.fields[_k.F_ERROR_SEAT])
-            raise IllegalAction(
+            raise PlayerFailed(
                 f"strategy {self.players[seat].spec!r} (seat {seat}) made an illegal move in phase {self.phase!r} "
                 f"(hand seed {self.hand_seed})"
             )
@@ -252,7 +290,7 @@ class Table:
             return guard.call_foreign(getattr(strategy, decision), self.view(seat), self._rngs[seat])
         except guard.ForeignFailure as failure:
             spec = self.players[seat].spec if self.players[seat] else "?"
-            raise IllegalAction(
+            raise PlayerFailed(
                 f"strategy {spec!r} (seat {seat}) failed at its {decision!r} decision: {failure} "
                 f"(hand seed {self.hand_seed})"
             ) from failure.error
@@ -275,9 +313,9 @@ class Table:
                 return BIG_GIN
             card = strategy.discard(view, rng)
             if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
-                raise IllegalAction(f"seat {seat}'s strategy answered {card!r} to 'discard', which is not a card")
+                raise PlayerFailed(f"seat {seat}'s strategy answered {card!r} to 'discard', which is not a card")
             return int(card)
-        raise IllegalAction("the hand is over")
+        raise PlayerFailed("the hand is over")
 
     def seat_action(self, seat: int) -> int:
         """The action of the seated Python player (or program) of ``seat``, the player to move."""
@@ -286,9 +324,9 @@ class Table:
         try:
             return guard.call_foreign(self.strategy_action, seat, strategy, self._rngs[seat])
         except guard.ForeignFailure as failure:
-            if isinstance(failure.error, IllegalAction):
+            if isinstance(failure.error, PlayerFailed):
                 raise failure.error from None
-            raise IllegalAction(
+            raise PlayerFailed(
                 f"strategy {self.players[seat].spec!r} (seat {seat}) failed at a {self.phase!r} decision: {failure} "
                 f"(hand seed {self.hand_seed})"
             ) from failure.error
@@ -298,9 +336,11 @@ class Table:
         while not self.over and self.strategies[self.to_move] is not None:
             seat = self.to_move
             action = self.seat_action(seat)
-            code = _k.step(self.table, self.fields, action, self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies)
+            code = _step(
+                self.table, self.fields, int(action), self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies
+            )
             if code == _k.ILLEGAL:
-                raise IllegalAction(
+                raise PlayerFailed(
                     f"strategy {self.players[seat].spec!r} (seat {seat}) made an illegal move: "
                     f"{action_name(action) if 0 <= action < ACTION_COUNT else action} in phase {self.phase!r} "
                     f"(hand seed {self.hand_seed})"
@@ -308,49 +348,50 @@ class Table:
             self._check(code)
 
 
-@dataclass
 class Game:
-    """A table's hands played as a game (R20-R23, V8-V10, V14), scored on the reference engine's sheets.
+    """A table's hands played as a game (R20-R23, V8-V10, V14), scored on the reference engine's score sheets.
 
     Game ``game_seed`` deals as ``simgin.play_games`` deals it: the first dealer from the seed (R7), deal k from
-    ``hand_seed_of(game_seed, k)``, the dealer after each hand by ``dealer_rotation`` (V10).
+    ``hand_seed_of(game_seed, k)``, the dealer after each hand by ``dealer_rotation`` (V10), dead hands redealt
+    by the same dealer (R15). Seated Python players keep their memory through the game.
     """
 
-    table: Table
-    game_seed: int
-    board: Scoreboard | None = None
-    deals: int = 0
+    def __init__(self, table: Table, game_seed: int) -> None:
+        self.table = table
+        self.game_seed = int(game_seed)
+        self.board = Scoreboard(table.rules, first_dealer(self.game_seed))
+        self.deals = 0
+        self.finished = False
 
     def start(self) -> None:
+        """Deal the game's first hand."""
         self.board = Scoreboard(self.table.rules, first_dealer(self.game_seed))
         self.deals = 0
-        self._deal()
+        self.finished = False
+        self._deal(new_players=True)
 
-    def _deal(self) -> None:
-        assert self.board is not None
-        self.table.deal(hand_seed_of(self.game_seed, self.deals), self.board.dealer, self.board.scores)
+    def _deal(self, new_players: bool) -> None:
+        self.table.deal(hand_seed_of(self.game_seed, self.deals), self.board.dealer, self.board.scores, new_players)
         self.deals += 1
 
-    @property
-    def over(self) -> bool:
-        return self.board is not None and (self.board.over or self.deals >= MAX_HANDS_PER_GAME) and self.table.over
-
     def next_hand(self) -> bool:
-        """Credit the finished hand (R22, V9, V14); deal the next one unless the game is over. True if dealt."""
-        assert self.board is not None and self.table.over
+        """Credit the finished hand (R22, V9, V14) and deal the next one, unless the game is over (R20) or hit
+        ``MAX_HANDS_PER_GAME`` deals. True if a hand was dealt."""
+        if not self.table.over or self.finished:
+            raise ValueError("the hand is not over yet" if not self.finished else "the game is over")
         self.board.add(self.table.record())
         if self.board.over or self.deals >= MAX_HANDS_PER_GAME:
+            self.finished = True
             return False
-        self._deal()
+        self._deal(new_players=False)
         return True
 
     def result(self) -> GameRecord:
-        assert self.board is not None
         return self.board.game_record(capped=not self.board.over)
 
     def reward(self, seat: int, win_loss: bool = False) -> int:
-        """``seat``'s result of the finished game: its margin (R23: the winner's total minus the loser's, with
-        every bonus; negative for the loser), or +1/-1 with ``win_loss``; 0 for an undecided game."""
+        """``seat``'s result of the finished game: its margin (R23: the winner's total minus the loser's, every
+        bonus included; negative for the loser), or +1/-1 with ``win_loss``; 0 for an undecided game."""
         record = self.result()
         if record.winner < 0:
             return 0

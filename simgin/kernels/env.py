@@ -470,6 +470,16 @@ def hand_reward(fields, seat):
     return points if winner == seat else -points
 
 
+#: The largest value of any feature: scores and bonuses are scaled to about 1 and capped here, so the observation
+#: space is bounded (docs/ENV.md).
+FEATURE_CAP = 10.0
+
+
+@njit(cache=True, inline="always")
+def _capped(x):
+    return min(max(x, 0.0), FEATURE_CAP)
+
+
 @njit(cache=True)
 def observe(table, fields, seat, rules, suit_deadwood, out):
     """What ``seat`` knows, as the float32 features of docs/ENV.md, written into ``out`` (``OBSERVATION_SIZE``).
@@ -511,16 +521,16 @@ def observe(table, fields, seat, rules, suit_deadwood, out):
     out[O_DEADWOOD] = min(deadwood_of_mask(hand, suit_deadwood), 100) / 100.0
     out[O_TURN] = min(fields[F_TURNS], 100) / 100.0
     target = max(rules[ri.TARGET], 1)
-    out[O_SCORES] = table[view.T_SCORE + seat] / target
-    out[O_SCORES + 1] = table[view.T_SCORE + other] / target
-    out[O_RULES + 0] = rules[ri.GIN_BONUS] / 50.0
-    out[O_RULES + 1] = rules[ri.UNDERCUT_BONUS] / 50.0
+    out[O_SCORES] = _capped(table[view.T_SCORE + seat] / target)
+    out[O_SCORES + 1] = _capped(table[view.T_SCORE + other] / target)
+    out[O_RULES + 0] = _capped(rules[ri.GIN_BONUS] / 50.0)
+    out[O_RULES + 1] = _capped(rules[ri.UNDERCUT_BONUS] / 50.0)
     out[O_RULES + 2] = float(rules[ri.UNDERCUT_ON_TIE])
     out[O_RULES + 3] = float(rules[ri.BIG_GIN])
-    out[O_RULES + 4] = rules[ri.BIG_GIN_BONUS] / 50.0
+    out[O_RULES + 4] = _capped(rules[ri.BIG_GIN_BONUS] / 50.0)
     out[O_RULES + 5] = float(rules[ri.REDISCARD])
     out[O_RULES + 6] = float(rules[ri.FIFTIETH])
     out[O_RULES + 7] = float(rules[ri.OKLAHOMA])
     out[O_RULES + 8] = float(fields[F_MULTIPLIER]) / 2.0
     out[O_RULES + 9] = float(rules[ri.ELEVEN_START])
-    out[O_RULES + 10] = target / 500.0
+    out[O_RULES + 10] = _capped(target / 500.0)
