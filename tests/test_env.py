@@ -332,3 +332,87 @@ def test_bad_options_are_one_clear_error(options: dict, message: str) -> None:
 
     with pytest.raises(ValueError, match=message):
         single_agent_env(**options)
+
+
+# -- the batched environment -----------------------------------------------------------------------------------
+
+
+def _first_legal(masks: np.ndarray) -> np.ndarray:
+    return masks.argmax(axis=1)
+
+
+def _batched_rows(tables: int, opponent, hands: int, seed: int = 4) -> dict[int, list[int]]:
+    """Rows of the first ``hands`` hands of a batch whose agent always plays the first legal action, by hand index."""
+    from simgin.env import batched_env
+
+    env = batched_env(tables=tables, opponent=opponent)
+    _, masks = env.reset(seed=seed)
+    current = list(range(tables))  # the hand each table plays
+    rows: dict[int, list[int]] = {}
+    while not all(h in rows for h in range(hands)):
+        _, masks, _, dones, finished = env.step(_first_legal(masks))
+        for i in np.flatnonzero(dones):
+            rows[current[i]] = finished[i].tolist()
+            current[i] += tables
+    return rows
+
+
+@pytest.mark.parametrize("opponent", [None, "greedy"])
+def test_batched_tables_play_the_tables_hands_whatever_their_number(opponent) -> None:
+    """Hand h of a batch is hand derive(seed, h) dealt by h % 2 (simgin.play_hands' deals), so 1, 3 or 8 tables
+    give the same rows, and each equals the hand a Table plays with the same actions."""
+    one, three, eight = (_batched_rows(n, opponent, 12) for n in (1, 3, 8))
+    for h in range(12):
+        assert one[h] == three[h] == eight[h], h
+        table = Table(Rules(), (None, opponent))
+        table.deal(int(derive(4, h)), h % 2)
+        while not table.over:
+            table.step(table.legal_actions()[0])
+        assert table.row().tolist() == one[h], h
+
+
+def test_batched_rewards_observations_and_masks_are_the_tables() -> None:
+    from simgin.env import batched_env
+
+    env = batched_env(tables=5, opponent="simple", reward="win")
+    observations, masks = env.reset(seed=8)
+    tables = []
+    for i in range(5):
+        table = Table(Rules(), (None, "simple"))
+        table.deal(int(derive(8, i)), i % 2)
+        tables.append(table)
+        assert np.array_equal(observations[i], table.observation(0))
+        assert np.array_equal(masks[i], table.legal_mask())
+    seen = 0
+    for _ in range(200):
+        actions = _first_legal(masks)
+        for i, table in enumerate(tables):
+            table.step(int(actions[i]))
+        observations, masks, rewards, dones, _ = env.step(actions)
+        for i, table in enumerate(tables):
+            if table.over:
+                assert dones[i] and rewards[i] == np.sign(table.reward(0))
+                seen += 1
+                break
+            assert not dones[i] and rewards[i] == 0
+            assert np.array_equal(observations[i], table.observation(0))
+        if dones.any():
+            break
+    assert seen == 1
+
+
+def test_a_batch_with_one_illegal_action_moves_no_table() -> None:
+    from simgin.env import IllegalAction, batched_env
+
+    env = batched_env(tables=3, opponent=None)
+    _, masks = env.reset(seed=1)
+    before = env.fields.copy()
+    actions = _first_legal(masks)
+    actions[2] = KNOCK
+    with pytest.raises(IllegalAction, match=r"table 2: action 55 \(knock\) is not legal; no table moved"):
+        env.step(actions)
+    assert np.array_equal(before, env.fields)
+    with pytest.raises(ValueError, match=r"actions must have shape \(3,\)"):
+        env.step(actions[:2])
+    with pytest.raises(ValueError, match="is not a compiled bot"):
+        batched_env(opponent="simgin.strategies.greedy:GreedyStrategy")

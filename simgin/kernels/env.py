@@ -534,3 +534,81 @@ def observe(table, fields, seat, rules, suit_deadwood, out):
     out[O_RULES + 8] = float(fields[F_MULTIPLIER]) / 2.0
     out[O_RULES + 9] = float(rules[ri.ELEVEN_START])
     out[O_RULES + 10] = _capped(target / 500.0)
+
+
+@njit(cache=True)
+def _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies):
+    """Deal table ``i`` its next hand (hand ``h`` of the batch: seed ``derive(seed, h)``, dealer ``h % 2``, as
+    ``simgin.play_hands``), and play the compiled seats to the first agent decision; a hand they finish alone
+    is dealt anew. Returns how many such hands there were."""
+    alone = 0
+    while True:
+        h = next_hand[i]
+        next_hand[i] = h + tables.shape[0]
+        table, hand = tables[i], fields[i]
+        deal(table, hand, derive(seed, h), h % 2, 0, 0, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies)
+        if play_bots(table, hand, rules, suit_deadwood, suit_value, policies) != OK:
+            return -1
+        if hand[F_PHASE] != PHASE_OVER:
+            return alone
+        alone += 1
+
+
+@njit(cache=True)
+def _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_move):
+    seat = fields[i, F_PLAYER]
+    to_move[i] = seat
+    observe(tables[i], fields[i], seat, rules, suit_deadwood, observations[i])
+    legal_actions(fields[i], tables[i], rules, suit_deadwood, masks[i])
+
+
+@njit(cache=True, nogil=True)
+def reset_batch(
+    tables, fields, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies, observations,
+    masks, to_move,
+):  # fmt: skip
+    """Deal every table its first hand (table i: hand i of the batch) and report what the player to move sees.
+    Returns -1, or the first table whose compiled seat made an illegal move."""
+    for i in range(tables.shape[0]):
+        next_hand[i] = i
+        if _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value,
+                      policies) < 0:  # fmt: skip
+            return i
+        _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_move)
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def step_batch(
+    tables, fields, actions, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies,
+    observations, masks, to_move, rewards, dones, rows,
+):  # fmt: skip
+    """One action per table for its player to move, then its compiled seats; a finished hand's rewards (by seat,
+    :func:`hand_reward`), ``dones[i]`` and its row (``rows[i]``) are reported and the table is dealt its next hand
+    (``observations``, ``masks`` and ``to_move`` then describe the new hand).
+
+    Every action is checked before any is played: returns -1, or the first table whose action is not legal
+    (nothing changed), or ``-2 - i`` when table i's compiled seat made an illegal move.
+    """
+    n = tables.shape[0]
+    for i in range(n):
+        if fields[i, F_PHASE] == PHASE_OVER or not is_legal(fields[i], tables[i], rules, suit_deadwood, actions[i]):
+            return i
+    for i in range(n):
+        table, hand = tables[i], fields[i]
+        apply(table, hand, actions[i], rules, suit_deadwood, suit_value)
+        if play_bots(table, hand, rules, suit_deadwood, suit_value, policies) != OK:
+            return -2 - i
+        rewards[i, 0] = 0.0
+        rewards[i, 1] = 0.0
+        dones[i] = False
+        if hand[F_PHASE] == PHASE_OVER:
+            rewards[i, 0] = hand_reward(hand, 0)
+            rewards[i, 1] = hand_reward(hand, 1)
+            dones[i] = True
+            rows[i, :] = hand[F_RECORD : F_RECORD + HAND_FIELD_COUNT]
+            if _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value,
+                          policies) < 0:  # fmt: skip
+                return -2 - i
+        _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_move)
+    return -1
