@@ -28,6 +28,7 @@ from simgin.env.table import (
     Table,
     action_name,
 )
+from simgin.game.melds import best_discard
 from simgin.game.rng import SplitMix64, derive
 from simgin.kernels import env as kenv
 from simgin.players.registry import resolve
@@ -416,3 +417,72 @@ def test_a_batch_with_one_illegal_action_moves_no_table() -> None:
         env.step(actions[:2])
     with pytest.raises(ValueError, match="is not a compiled bot"):
         batched_env(opponent="simgin.strategies.greedy:GreedyStrategy")
+
+
+# -- a trained policy back in tournaments -------------------------------------------------------------------
+
+
+def _network(tmp_path, seed: int = 0):
+    from simgin.env.policy import save_policy
+
+    rng = np.random.default_rng(seed)
+    layers = [
+        (rng.normal(size=(OBSERVATION_SIZE, 16)), rng.normal(size=16)),
+        (rng.normal(size=(16, ACTION_COUNT)), rng.normal(size=ACTION_COUNT)),
+    ]
+    return save_policy(tmp_path / "policy.npz", layers)
+
+
+@pytest.mark.parametrize("name", ["standard", "oklahoma", "eleven_big_gin_fiftieth", "rediscard_fiftieth"])
+def test_the_view_gives_the_environments_observation_and_mask(name: str) -> None:
+    """A policy playing as a strategy sees, from its PlayerView alone, what the environment showed it in training."""
+    from simgin.env.policy import observation_of_view
+
+    rules = RULE_SETS[name]
+    rng = np.random.default_rng(3)
+    phases = set()
+    for seed in range(25):
+        table = Table(rules)
+        table.deal(hand_seed=seed, dealer=seed % 2)
+        while not table.over:
+            seat = table.to_move
+            observation, mask = observation_of_view(table.view(seat), table.phase)
+            assert np.array_equal(observation, table.observation(seat)), (seed, table.phase)
+            assert np.array_equal(mask, table.legal_mask()), (seed, table.phase)
+            phases.add(table.phase)
+            legal = table.legal_actions()
+            knocks = [a for a in legal if a in (KNOCK, BIG_GIN)]
+            if knocks and rng.random() < 0.5:
+                table.step(knocks[0])
+            elif table.phase == "discard" and rng.random() < 0.8 and best_discard(table.view(seat).hand)[0] in legal:
+                table.step(best_discard(table.view(seat).hand)[0])  # towards a knock, so every phase is seen
+            else:
+                table.step(int(rng.choice(legal)))
+    assert {"draw", "discard", "knock"} | ({"up_card"} if not rules.eleven_card_start else set()) <= phases
+
+
+def test_a_saved_policy_plays_in_simgin_as_it_plays_in_the_environment(tmp_path) -> None:
+    """policy:weights=FILE.npz (the entry point 'policy') plays the same hands in simgin's engine as the network
+    choosing actions in the environment."""
+    from simgin.env.policy import best_legal, load_policy, network_scores
+
+    path = _network(tmp_path)
+    layers = load_policy(path)
+    seeds, dealers, rows = _engine_rows((f"policy:weights={path}", "simple"), Rules(), 20)
+    table = Table(Rules(), (None, "simple"))
+    for i in range(20):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        while not table.over:
+            table.step(best_legal(network_scores(layers, table.observation(0)), table.legal_mask()))
+        assert table.row().tolist() == rows[i].tolist(), i
+
+
+def test_a_bad_policy_file_is_one_clear_error(tmp_path) -> None:
+    from simgin.env.policy import PolicyStrategy, save_policy
+
+    with pytest.raises(ValueError, match="is not a policy saved by"):
+        PolicyStrategy(weights=str(tmp_path / "missing.npz"))
+    with pytest.raises(ValueError, match=r"layer 0 has weight \(3, 58\).*needs \(390, n\)"):
+        save_policy(tmp_path / "bad.npz", [(np.zeros((3, 58)), np.zeros(58))])
+    with pytest.raises(ValueError, match="a policy needs its weights"):
+        PolicyStrategy()
