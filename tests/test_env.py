@@ -486,3 +486,18 @@ def test_a_bad_policy_file_is_one_clear_error(tmp_path) -> None:
         save_policy(tmp_path / "bad.npz", [(np.zeros((3, 58)), np.zeros(58))])
     with pytest.raises(ValueError, match="a policy needs its weights"):
         PolicyStrategy()
+
+
+def test_docs_env_md_gives_every_feature_block_at_its_slot() -> None:
+    """docs/ENV.md's observation table names each block's constant at the slots the kernel writes it."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ENV.md").read_text()
+    names = [name for name in dir(kenv) if name.startswith("O_")]
+    ends = sorted([getattr(kenv, name) for name in names] + [kenv.OBSERVATION_SIZE])
+    for name in names:
+        start = getattr(kenv, name)
+        end = ends[ends.index(start) + 1] - 1
+        slots = f"{start}-{end}" if end > start else f"{start}"
+        assert f"| {slots} | `{name}` |" in text, name
+    assert f"float32[{OBSERVATION_SIZE}]" in text and f"Discrete({ACTION_COUNT})" in text

@@ -78,8 +78,13 @@ class BatchedEnv:
         self._rewards = np.zeros((n, 2), dtype=np.float32)
         self.dones = np.zeros(n, dtype=bool)
         self.rows = np.zeros((n, HAND_FIELD_COUNT), dtype=np.int64)
+        self.alone = np.zeros(n, dtype=np.int64)
         self.seed: int | None = None
-        self.hands_without_a_move = 0
+
+    @property
+    def hands_without_a_move(self) -> int:
+        """Hands since ``reset`` that the opponent finished before the agent moved (dealt anew, not reported)."""
+        return int(self.alone.sum())
 
     def _shared(self) -> tuple:
         table = self._table
@@ -92,7 +97,7 @@ class BatchedEnv:
         self.seed = whole_number(seed, "seed")
         bad = _k.reset_batch(
             self.state, self.fields, np.uint64(self.seed), self.next_hand, *self._shared(), self.observations,
-            self.masks, self.to_move,
+            self.masks, self.to_move, self.alone,
         )  # fmt: skip
         if bad >= 0:
             raise PlayerFailed(f"the opponent {self.opponent.spec!r} made an illegal move at table {bad}")
@@ -111,7 +116,7 @@ class BatchedEnv:
             raise ValueError(f"actions must have shape ({self.tables},), one per table, got {actions.shape}")
         bad = _k.step_batch(
             self.state, self.fields, actions, np.uint64(self.seed), self.next_hand, *self._shared(),
-            self.observations, self.masks, self.to_move, self._rewards, self.dones, self.rows,
+            self.observations, self.masks, self.to_move, self._rewards, self.dones, self.rows, self.alone,
         )  # fmt: skip
         if bad >= 0:
             action = int(actions[bad])

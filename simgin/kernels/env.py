@@ -540,7 +540,7 @@ def observe(table, fields, seat, rules, suit_deadwood, out):
 def _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies):
     """Deal table ``i`` its next hand (hand ``h`` of the batch: seed ``derive(seed, h)``, dealer ``h % 2``, as
     ``simgin.play_hands``), and play the compiled seats to the first agent decision; a hand they finish alone
-    is dealt anew. Returns how many such hands there were."""
+    is dealt anew. Returns how many such hands there were, or -1 when a compiled seat broke a rule."""
     alone = 0
     while True:
         h = next_hand[i]
@@ -565,14 +565,16 @@ def _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_mov
 @njit(cache=True, nogil=True)
 def reset_batch(
     tables, fields, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies, observations,
-    masks, to_move,
+    masks, to_move, alone,
 ):  # fmt: skip
-    """Deal every table its first hand (table i: hand i of the batch) and report what the player to move sees.
-    Returns -1, or the first table whose compiled seat made an illegal move."""
+    """Deal every table its first hand (table i: hand i of the batch) and report what the player to move sees;
+    ``alone[i]`` counts table i's hands the compiled seats finished without an agent move. Returns -1, or the
+    first table whose compiled seat made an illegal move."""
     for i in range(tables.shape[0]):
         next_hand[i] = i
-        if _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value,
-                      policies) < 0:  # fmt: skip
+        alone[i] = _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood,
+                              suit_value, policies)  # fmt: skip
+        if alone[i] < 0:
             return i
         _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_move)
     return -1
@@ -581,7 +583,7 @@ def reset_batch(
 @njit(cache=True, nogil=True)
 def step_batch(
     tables, fields, actions, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies,
-    observations, masks, to_move, rewards, dones, rows,
+    observations, masks, to_move, rewards, dones, rows, alone,
 ):  # fmt: skip
     """One action per table for its player to move, then its compiled seats; a finished hand's rewards (by seat,
     :func:`hand_reward`), ``dones[i]`` and its row (``rows[i]``) are reported and the table is dealt its next hand
@@ -607,8 +609,10 @@ def step_batch(
             rewards[i, 1] = hand_reward(hand, 1)
             dones[i] = True
             rows[i, :] = hand[F_RECORD : F_RECORD + HAND_FIELD_COUNT]
-            if _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood, suit_value,
-                          policies) < 0:  # fmt: skip
+            skipped = _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood,
+                                 suit_value, policies)  # fmt: skip
+            if skipped < 0:
                 return -2 - i
+            alone[i] += skipped
         _report(tables, fields, i, rules, suit_deadwood, observations, masks, to_move)
     return -1
