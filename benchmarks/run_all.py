@@ -63,6 +63,7 @@ SUITE = (
     Benchmark("bench_tune", "simgin tune at its default budget through the CLI, against its goals"),
     Benchmark("bench_analysis", "simgin analyse: its speed, and the ladder of bots ranked by loss per decision"),
     Benchmark("bench_luck", "luck-adjusted results: variance ratios, their cost, and hands to separate two bots"),
+    Benchmark("bench_env", "the RL environments: steps per second beside PettingZoo, RLCard and OpenSpiel"),
     Benchmark("compare_engines", "simgin side by side with OpenSpiel and RLCard: speed, cost, deadwood, rules"),
     Benchmark("bench_eaai_entries", "simgin's bots against EAAI entries (Java programs fetched by hand)"),
     Benchmark("bench_strategies", "strength under every preset: round robins, ratings, the robustness sweep"),

@@ -501,3 +501,22 @@ def test_docs_env_md_gives_every_feature_block_at_its_slot() -> None:
         slots = f"{start}-{end}" if end > start else f"{start}"
         assert f"| {slots} | `{name}` |" in text, name
     assert f"float32[{OBSERVATION_SIZE}]" in text and f"Discrete({ACTION_COUNT})" in text
+
+
+def test_the_worked_example_learns_from_its_teacher_and_its_policy_plays_in_simgin(tmp_path) -> None:
+    """examples/train_policy.py in miniature: a few seconds of imitating heuristic already give a policy that,
+    played as policy:weights=FILE in simgin.match, beats random (which knocks at random and holds no plan)."""
+    import simgin
+    from examples import train_policy
+    from simgin.env.policy import save_policy
+
+    x, masks, actions = train_policy.imitation_data("heuristic", "standard", 0.05, seed=0)
+    assert len(actions) > 500 and masks[np.arange(len(actions)), actions].all()
+    network = train_policy.Network(hidden=32, seed=0, rate=3e-3)
+    first = network.fit(x, masks, actions)
+    for _ in range(5):
+        matched = network.fit(x, masks, actions)
+    assert matched > first and matched > 0.6
+    path = save_policy(tmp_path / "trained.npz", network.layers())
+    result = simgin.match(f"policy:weights={path}", "random", hands=200, seed=2, workers=1)
+    assert result.to_json()["win_rate"][0] > 0.8
