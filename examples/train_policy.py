@@ -11,7 +11,8 @@ legal actions only (the action mask). It learns in two phases:
    recorded as (observation, mask, the teacher's action), and the network is fitted to them by cross-entropy
    over the legal actions;
 2. reinforcement: policy gradient (REINFORCE with a running-mean baseline, Adam) on the batched environment's
-   hands against ``--opponent``, rewarded +1 for a won hand, -1 for a lost one (``reward="win"``).
+   hands against ``--opponent``, rewarded +1 for a won hand, -1 for a lost one (``reward="win"``), at a third
+   of the imitation's step size.
 
 The network is saved with ``simgin.env.policy.save_policy``, so ``policy:weights=FILE`` plays it in ``simgin
 match``, ``compare``, ``sweep`` and ``analyse`` (docs/ENV.md). Everything runs on the CPU and two cores are
@@ -55,8 +56,10 @@ class Network:
         weights = np.exp(scores)
         return weights / weights.sum(axis=1, keepdims=True)
 
-    def update(self, x: np.ndarray, masks: np.ndarray, actions: np.ndarray, advantages: np.ndarray) -> None:
-        """One Adam step up the gradient of mean(advantage * log pi(action))."""
+    def update(
+        self, x: np.ndarray, masks: np.ndarray, actions: np.ndarray, advantages: np.ndarray, rate: float | None = None
+    ) -> None:
+        """One Adam step up the gradient of mean(advantage * log pi(action)) (``rate``: Adam's step size)."""
         hidden, scores = self.forward(x)
         probabilities = self.probabilities(scores, masks)
         d_scores = -probabilities
@@ -70,7 +73,7 @@ class Network:
             m += 0.1 * g
             v *= 0.999
             v += 0.001 * g * g
-            p += self.rate * (m / (1 - 0.9**self.steps)) / (np.sqrt(v / (1 - 0.999**self.steps)) + 1e-8)
+            p += (rate or self.rate) * (m / (1 - 0.9**self.steps)) / (np.sqrt(v / (1 - 0.999**self.steps)) + 1e-8)
 
     def fit(self, x: np.ndarray, masks: np.ndarray, actions: np.ndarray, batch: int = 512) -> float:
         """One pass of supervised steps (cross-entropy over the legal actions); returns the share matched."""
@@ -85,8 +88,12 @@ class Network:
         return [(self.params[0], self.params[1]), (self.params[2], self.params[3])]
 
 
+#: The most teacher decisions kept (each observation is 1.5 kB: 300,000 of them take about 470 MB).
+MAX_DECISIONS = 300_000
+
+
 def imitation_data(teacher: str, rules: str, minutes: float, seed: int) -> tuple[np.ndarray, ...]:
-    """(observations, masks, actions) of ``teacher`` playing both seats, for ``minutes``."""
+    """(observations, masks, actions) of ``teacher`` playing both seats, for ``minutes`` or ``MAX_DECISIONS``."""
     from simgin import Rules
     from simgin.env import Table
     from simgin.game.rng import SplitMix64, derive
@@ -96,7 +103,7 @@ def imitation_data(teacher: str, rules: str, minutes: float, seed: int) -> tuple
     player = resolve(teacher)
     observations, masks, actions = [], [], []
     start, hand = time.perf_counter(), 0
-    while time.perf_counter() - start < minutes * 60:
+    while time.perf_counter() - start < minutes * 60 and len(actions) < MAX_DECISIONS:
         hand_seed = int(derive(seed + 1, hand))
         table.deal(hand_seed, hand % 2)
         bots = (player.make(), player.make())
@@ -141,7 +148,7 @@ def train(minutes: float, opponent: str, rules: str, tables: int, seed: int, net
             m = np.stack([step[1] for step in batch])
             a = np.array([step[2] for step in batch])
             r = np.array([step[3] for step in batch], dtype=np.float32)
-            network.update(x, m, a, r - baseline)
+            network.update(x, m, a, r - baseline, rate=network.rate / 3)
             baseline = 0.9 * baseline + 0.1 * float(r.mean())
             batch = []
         if time.perf_counter() - report > 30 and results:

@@ -70,6 +70,18 @@ def test_bots_seated_in_the_kernel_play_the_engines_hands(name: str, bots: tuple
         assert table.row().tolist() == rows[i].tolist(), (name, i)
 
 
+@pytest.mark.parametrize("preset", sorted(Rules.PRESETS))
+def test_every_preset_plays_the_engines_hands_with_a_bots_actions(preset: str) -> None:
+    """For each preset by name (the issue's check): an agent sending greedy's actions against heuristic."""
+    rules = Rules.preset(preset)
+    seeds, dealers, rows = _engine_rows(("greedy", "heuristic"), rules, HANDS, seed=11)
+    table = Table(rules, (None, "heuristic"))
+    for i in range(HANDS):
+        table.deal(int(seeds[i]), int(dealers[i]))
+        _drive(table, {0: GreedyStrategy()}, int(seeds[i]))
+        assert table.row().tolist() == rows[i].tolist(), (preset, i)
+
+
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 @pytest.mark.parametrize("agent", ["random", "simple", "greedy"])
 def test_an_agent_sending_a_bots_actions_plays_the_engines_hands(name: str, agent: str) -> None:

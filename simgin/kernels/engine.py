@@ -121,6 +121,17 @@ def hand_multiplier(rules, up_card):
 
 
 @njit(cache=True, inline="always")
+def start_record(record, dealer, up_card, knock_limit, multiplier):
+    """A new hand's record: what the deal fixes (R8, V1, V9), no winner or knocker yet (the rest is zero)."""
+    record[H_DEALER] = dealer
+    record[H_UP_CARD] = up_card
+    record[H_KNOCK_LIMIT] = knock_limit
+    record[H_MULTIPLIER] = multiplier
+    record[H_WINNER] = -1
+    record[H_KNOCKER] = -1
+
+
+@njit(cache=True, inline="always")
 def record_showdown(record, rules, knocker_seat, knocker, defender, big, multiplier, suit_deadwood, suit_value):
     """Score the knock (or gin, or big gin when ``big``) into ``record``."""
     result = np.zeros(3, np.int64)
@@ -190,12 +201,7 @@ def play_hand(
     knock_limit = hand_knock_limit(rules, up_card)
     multiplier = hand_multiplier(rules, up_card)
     view.reset(state, rules, dealer, up_card, knock_limit, 52 - stock_next, scores[0], scores[1])
-    record[H_DEALER] = dealer
-    record[H_UP_CARD] = up_card
-    record[H_KNOCK_LIMIT] = knock_limit
-    record[H_MULTIPLIER] = multiplier
-    record[H_WINNER] = -1
-    record[H_KNOCKER] = -1
+    start_record(record, dealer, up_card, knock_limit, multiplier)
     adjust = luck.shape[0] >= _luck.LUCK_FIELDS
     if adjust:
         luck[:] = 0.0

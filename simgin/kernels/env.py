@@ -47,24 +47,20 @@ from simgin.kernels import bots, rule_index as ri, view
 from simgin.kernels.decisions import FLOAT_MEMORY, I_RNG, S_FLOATS, STATE_SIZE, slot
 from simgin.kernels.engine import (
     H_CAPPED,
-    H_DEALER,
     H_DRAWS,
     H_FIFTIETH,
     H_KIND,
-    H_KNOCK_LIMIT,
-    H_KNOCKER,
-    H_MULTIPLIER,
     H_PILE_TAKES_0,
     H_PILE_TAKES_1,
     H_POINTS,
     H_TURNS,
-    H_UP_CARD,
     H_WINNER,
     HAND_FIELD_COUNT,
     MAX_TURNS,
     hand_knock_limit,
     hand_multiplier,
     record_showdown,
+    start_record,
 )
 from simgin.kernels.melds import best_discard_of_mask, deadwood_of_mask, discard_deadwoods
 from simgin.kernels.rng import derive, shuffled_deck
@@ -190,24 +186,15 @@ def deal(
     fields[F_DRAWN] = -1
     fields[F_LAST_DISCARD] = -1
     fields[F_ERROR_SEAT] = -1
-    record = fields[F_RECORD : F_RECORD + HAND_FIELD_COUNT]
-    record[H_DEALER] = dealer
-    record[H_UP_CARD] = up_card
-    record[H_KNOCK_LIMIT] = knock_limit
-    record[H_MULTIPLIER] = multiplier
-    record[H_WINNER] = -1
-    record[H_KNOCKER] = -1
+    start_record(fields[F_RECORD : F_RECORD + HAND_FIELD_COUNT], dealer, up_card, knock_limit, multiplier)
     view.reset(table, rules, dealer, up_card, knock_limit, 31, score_0, score_1)
     for seat in range(2):
         if bot_ids[seat] != AGENT:
             bots.start_hand(bot_ids[seat], seat, hands[seat], table, suit_deadwood, policies)
+    # The non-dealer moves first: offered the up card (R11), or with V5's 11 cards it only discards.
     fields[F_PLAYER] = non_dealer
-    if eleven:  # V5: the non-dealer holds 11 cards and only discards
-        fields[F_PHASE] = PHASE_DISCARD
-        view.set_decision(table, non_dealer, 0, 31, -1, 0, 0)
-    else:
-        fields[F_PHASE] = PHASE_UP_CARD
-        view.set_decision(table, non_dealer, 0, 31, -1, 0, 0)
+    fields[F_PHASE] = PHASE_DISCARD if eleven else PHASE_UP_CARD
+    view.set_decision(table, non_dealer, 0, 31, -1, 0, 0)
 
 
 @njit(cache=True)
