@@ -37,7 +37,10 @@ def test_json_lists_the_same_strategies():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     names = [item["name"] for item in data["strategies"]]
-    assert names == list(registry.BUILTIN_NAMES)
+    assert names[: len(registry.BUILTIN_NAMES)] == list(registry.BUILTIN_NAMES)
+    # then the plug-ins: simgin's own, a trained network (issue 36, docs/ENV.md)
+    policy = data["strategies"][names.index("policy")]
+    assert policy["kind"] == "python" and policy["source"] == "entry point simgin.env.policy:PolicyStrategy"
     heuristic = data["strategies"][names.index("heuristic")]
     assert heuristic["kind"] == "compiled" and not heuristic["python_twin"]
     knock = next(p for p in heuristic["parameters"] if p["name"] == "knock")

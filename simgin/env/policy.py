@@ -125,6 +125,7 @@ class PolicyStrategy:
     """
 
     name = "policy"
+    description = "a network trained on simgin.env, played from its saved weights: policy:weights=FILE.npz"
 
     def __init__(self, weights: str = "", act: Act | None = None) -> None:
         if act is None:
