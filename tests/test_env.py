@@ -532,3 +532,51 @@ def test_the_worked_example_learns_from_its_teacher_and_its_policy_plays_in_simg
     path = save_policy(tmp_path / "trained.npz", network.layers())
     result = simgin.match(f"policy:weights={path}", "random", hands=200, seed=2, workers=1)
     assert result.to_json()["win_rate"][0] > 0.8
+
+
+class _Listener(GreedyStrategy):
+    """greedy, writing down every ending it is told (the Strategy protocol's optional end_hand)."""
+
+    def __init__(self) -> None:
+        self.endings: list = []
+
+    def end_hand(self, view, rng) -> None:
+        self.endings.append((view.seat, view.ending))
+
+
+@pytest.mark.parametrize("name", ["standard", "modern_big_gin", "eleven_big_gin_fiftieth"])
+def test_seated_python_players_are_told_how_each_hand_ended_as_the_engine_tells_them(name: str) -> None:
+    """end_hand gets the same HandEnd at the table as in the reference engine: both hands laid face up with the
+    melds and lay-offs after a knock (R14), nothing after a dead hand (R15)."""
+    from simgin.game import reference_engine as ref
+
+    rules = RULE_SETS[name]
+    spec = "tests.test_env:_Listener"
+    table = Table(rules, (spec, "simple"))
+    kinds = set()
+    for seed in range(30):
+        table.deal(hand_seed=seed, dealer=seed % 2)
+        listener = _Listener()
+        record = ref.play_hand((listener, resolve("simple").make()), table.rules, seed, seed % 2)
+        assert table.strategies[0].endings == listener.endings and len(listener.endings) == 1, seed
+        kinds.add(record.kind)
+    assert len(kinds) >= 2
+
+
+class _Broken(GreedyStrategy):
+    """greedy that raises at its first discard."""
+
+    def discard(self, view, rng) -> int:
+        raise RuntimeError("no idea")
+
+
+def test_a_seated_player_that_fails_is_one_clear_error_naming_it() -> None:
+    from simgin.env import PlayerFailed, single_agent_env
+
+    env = single_agent_env(opponent="tests.test_env:_Broken", seat=1)
+    with pytest.raises(
+        PlayerFailed, match=r"strategy 'tests.test_env:_Broken' \(seat 0\) failed at a 'discard'.*no idea"
+    ):
+        observation, _ = env.reset(seed=3)
+        for _ in range(50):
+            observation, *_ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))

@@ -13,6 +13,7 @@ for row, to :func:`simgin.play_hands` on the same seeds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +26,8 @@ from simgin.game.moves import HandRecord, Outcome
 from simgin.game.reference_engine import MAX_HANDS_PER_GAME, GameRecord, Scoreboard, first_dealer, hand_seed_of
 from simgin.game.rng import SplitMix64, derive
 from simgin.game.rules import Rules
-from simgin.game.strategy import PlayerView, Strategy
+from simgin.game.showdown import KINDS_BY_CODE, score_showdown
+from simgin.game.strategy import HandEnd, PlayerView, Strategy
 from simgin.kernels import bots as _bots, compiled_for, env as _k, view as _view
 from simgin.kernels.decisions import POLICY
 from simgin.kernels.engine import HAND_FIELDS
@@ -171,6 +173,7 @@ class Table:
                 self._ask(seat, "start_hand")
         self._check(_play_bots(self.table, self.fields, self._rules_array, SUIT_DEADWOOD, SUIT_VALUE, self.policies))
         self.play_seats()
+        self._tell_the_end()
 
     @property
     def over(self) -> bool:
@@ -218,6 +221,7 @@ class Table:
             )
         self._check(code)
         self.play_seats()
+        self._tell_the_end()
 
     def _check(self, code: int) -> None:
         if code == _k.BOT_ILLEGAL:
@@ -294,6 +298,45 @@ class Table:
                 f"strategy {spec!r} (seat {seat}) failed at its {decision!r} decision: {failure} "
                 f"(hand seed {self.hand_seed})"
             ) from failure.error
+
+    def ending(self) -> HandEnd:
+        """How the finished hand ended, as the table sees it (R14: after a knock both hands are laid face up, with
+        the melds and lay-offs; R15: nothing is shown after a dead hand), as the reference engine tells it."""
+        record = self.record()
+        ending = HandEnd(str(KINDS_BY_CODE[int(record.kind)]), record.winner, record.points, record.knocker)
+        if record.kind == Outcome.DEAD:
+            return ending
+        hands = [tuple(c for c in range(52) if int(self.fields[_k.F_HANDS + seat]) >> c & 1) for seat in (0, 1)]
+        up = record.up_card if record.up_card >= 0 else None
+        shown = score_showdown(hands[record.knocker], hands[1 - record.knocker], self.rules, up)
+        return dataclasses.replace(
+            ending,
+            knocker_deadwood=shown.knocker_deadwood,
+            defender_deadwood=shown.defender_deadwood,
+            knocker_melds=tuple(map(tuple, shown.knocker_melds)),
+            defender_melds=tuple(map(tuple, shown.defender_melds)),
+            layoffs=tuple(shown.layoffs),
+            hands=(hands[0], hands[1]),
+        )
+
+    def _tell_the_end(self) -> None:
+        """Seated Python players that define ``end_hand`` are told how the hand ended (the Strategy protocol)."""
+        if not self.over:
+            return
+        seats = [s for s, strategy in enumerate(self.strategies) if callable(getattr(strategy, "end_hand", None))]
+        if not seats:
+            return
+        ending = self.ending()
+        for seat in seats:
+            strategy = self.strategies[seat]
+            assert strategy is not None and self._rngs is not None
+            view = dataclasses.replace(self.view(seat), ending=ending)
+            try:
+                guard.call_foreign(strategy.end_hand, view, self._rngs[seat])
+            except guard.ForeignFailure as failure:
+                raise PlayerFailed(
+                    f"strategy {self.players[seat].spec!r} (seat {seat}) failed at its 'end_hand': {failure}"
+                ) from failure.error
 
     def strategy_action(self, seat: int, strategy: Strategy, rng: SplitMix64) -> int:
         """The action a plain-Python ``strategy`` (the :class:`~simgin.game.strategy.Strategy` protocol) chooses
