@@ -580,3 +580,26 @@ def test_a_seated_player_that_fails_is_one_clear_error_naming_it() -> None:
         observation, _ = env.reset(seed=3)
         for _ in range(50):
             observation, *_ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
+def test_the_vector_env_is_the_batched_env_behind_gymnasiums_vector_api() -> None:
+    from simgin.env import batched_env, vector_env
+
+    envs = vector_env(num_envs=6, opponent="greedy", reward="win")
+    observations, _ = envs.reset(seed=3)
+    assert envs.observation_space.contains(observations) and envs.metadata["autoreset_mode"].value == "SameStep"
+    batch = batched_env(tables=6, opponent="greedy", reward="win")
+    _, masks = batch.reset(seed=3)
+    finished = 0
+    for _ in range(300):
+        actions = _first_legal(masks)
+        assert np.array_equal(envs.action_masks(), masks.astype(bool))
+        observations, rewards, terminations, truncations, infos = envs.step(actions)
+        _, masks, batch_rewards, dones, rows = batch.step(actions)
+        assert envs.observation_space.contains(observations)
+        assert np.array_equal(rewards, batch_rewards) and np.array_equal(terminations, dones) and not truncations.any()
+        assert np.array_equal(infos["hand"][dones], rows[dones]) and np.array_equal(infos["_hand"], dones)
+        finished += int(dones.sum())
+    assert finished > 6
+    with pytest.raises(ValueError, match="self-play"):
+        vector_env(opponent=None)

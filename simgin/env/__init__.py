@@ -2,7 +2,8 @@
 
 - :func:`aec_env`: a PettingZoo AEC environment for two agents;
 - :func:`single_agent_env`: a Gymnasium environment against any simgin player;
-- :func:`batched_env`: many tables stepped at once in compiled code, observations and masks as arrays.
+- :func:`batched_env`: many tables stepped at once in compiled code, observations and masks as arrays;
+- :func:`vector_env`: the same tables behind Gymnasium's ``VectorEnv`` API.
 
 The game under all three is :class:`simgin.env.table.Table` over :mod:`simgin.kernels.env`; docs/ENV.md
 documents the actions, the observation feature by feature, the rewards and the seeds. PettingZoo and
@@ -40,6 +41,13 @@ def batched_env(tables: int = 256, opponent: Any = "simple", rules: Any = None, 
     return BatchedEnv(tables=tables, opponent=opponent, rules=rules, **options)
 
 
+def vector_env(num_envs: int = 256, opponent: Any = "simple", rules: Any = None, **options: Any) -> Any:
+    """The batched tables as a Gymnasium ``VectorEnv`` (:class:`simgin.env.vector.GinRummyVectorEnv`)."""
+    from simgin.env.vector import GinRummyVectorEnv
+
+    return GinRummyVectorEnv(num_envs=num_envs, opponent=opponent, rules=rules, **options)
+
+
 __all__ = [
     "ACTION_COUNT",
     "OBSERVATION_SIZE",
@@ -50,4 +58,5 @@ __all__ = [
     "aec_env",
     "batched_env",
     "single_agent_env",
+    "vector_env",
 ]
