@@ -13,6 +13,8 @@ last layer giving one score per action (``ACTION_COUNT``); the first takes ``OBS
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -75,7 +77,21 @@ def save_policy(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]
 
 
 def load_policy(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The network saved at ``path`` by :func:`save_policy`; a one-line ValueError if it is not one."""
+    """The network saved at ``path`` by :func:`save_policy`; a one-line ValueError if it is not one.
+
+    Read once per file version: a run makes a fresh player for every hand, and each would read the file again.
+    """
+    try:
+        stat = os.stat(path)
+    except OSError as error:
+        raise ValueError(
+            f"weights={str(path)!r} is not a policy saved by simgin.env.policy.save_policy: {error}"
+        ) from None
+    return _load_policy(os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_policy(path: str, mtime_ns: int, size: int) -> list[tuple[np.ndarray, np.ndarray]]:
     try:
         with np.load(path) as saved:
             count = sum(1 for name in saved.files if name.startswith("weight_"))
@@ -85,6 +101,9 @@ def load_policy(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
             f"weights={str(path)!r} is not a policy saved by simgin.env.policy.save_policy: {error}"
         ) from None
     _check_layers(layers, str(path))
+    for weight, bias in layers:  # shared by every player made from the file: never to be changed
+        weight.setflags(write=False)
+        bias.setflags(write=False)
     return layers
 
 
