@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"check: {machine}; simgin revision {harness.git_revision()}", flush=True)
     status = check(quick=args.quick, with_suite=args.suite, record=args.write, machine=machine, only=only)
     # The figures the README and RESULTS.md state in words, against those just measured (issue 32 item 21).
-    status = max(status, stated.check(list(FIGURES), reference_seconds, quick=args.quick))
+    status = max(status, stated.check(list(FIGURES), quick=args.quick))
     if status and args.quick:
         print("quick: figures from small samples (a JVM or a cache barely warmed) are shown, not judged")
     elif status:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,8 +89,12 @@ COLD = (
     r"first `simgin match simple simple --hands 1000` takes about ([\d.]+)(?: to ([\d.]+))? CPU seconds, this "
     r"tournament about ([\d.]+) CPU seconds and the report ([\d.]+) more"
 )
-#: A machine-dependent figure measured here may differ this much from the text, after the reference ratio.
-SPEED_TOLERANCE = 0.30
+#: How far the quick start's CPU seconds measured here may be from the text's. They are compared as measured, not
+#: through the reference workload of benchmarks/headline.py: they are mostly numba compiling (the tournament) and
+#: matplotlib (the report), which keep no fixed ratio to that pure-Python workload across machines (2026-12-04,
+#: a 2-core AMD EPYC of family 25 model 17: the reference 3.3 times as slow as on the Xeon it was recorded on,
+#: the cold first match 2.4 times, the hand loop 1.1 times), so a ratio made the check fail or pass by machine.
+QUICK_START_TOLERANCE = 0.40
 ELO = r"`opponent` about ([\d.]+) Elo above `simple`, `heuristic` about ([\d.]+)"
 HANDS = r"`simple` vs `simple` about ([\d,]+) hands per CPU second on one thread, `opponent` vs `simple` about ([\d,]+)"
 PROGRAMS = r"the example bot and the EAAI test player `TwinPlayer` each play about ([\d,]+) to ([\d,]+) hands per CPU"
@@ -141,10 +144,9 @@ def headline_statements(readme: str, results: str) -> list[Verdict]:
     return verdicts
 
 
-def quick_start_statements(readme: str, play: Callable[[], dict], scale: float = 1.0) -> list[Verdict]:
+def quick_start_statements(readme: str, play: Callable[[], dict]) -> list[Verdict]:
     """The quick start's figures from ``play()`` (:func:`play_quick_start`): its ratings, and the CPU seconds of its
-    tournament and its report, which ``scale`` (this run's reference seconds over those recorded with the text's
-    figures) turns into the text's machine."""
+    tournament and its report, as measured, within :data:`QUICK_START_TOLERANCE` of the text."""
     tournament_cpu, report_cpu = (number(x) for x in find(COLD, readme, "README.md")[2:])
     opponent, heuristic = (number(x) for x in find(ELO, readme, "README.md"))
     found = play()
@@ -162,9 +164,8 @@ def quick_start_statements(readme: str, play: Callable[[], dict], scale: float =
         ("README: the quick start's tournament on an empty cache, CPU s", tournament_cpu, found["tournament_cpu"]),
         ("README: its report, CPU s", report_cpu, found["report_cpu"]),
     ):
-        there = value / scale
-        holds = abs(there - stated) <= SPEED_TOLERANCE * stated
-        verdicts.append(Verdict(statement, f"about {stated:g}", f"{value:.1f} here, {there:.1f} there", holds))
+        holds = abs(value - stated) <= QUICK_START_TOLERANCE * stated
+        verdicts.append(Verdict(statement, f"about {stated:g}", f"{value:.1f} here", holds))
     return verdicts
 
 
@@ -227,9 +228,9 @@ def play_quick_start() -> dict:
     return {"ratings": ratings, "tournament_cpu": tournament_cpu, "report_cpu": report_cpu}
 
 
-def check(figure_names: list[str], reference_seconds: Callable[[], float], quick: bool = False) -> int:
+def check(figure_names: list[str], quick: bool = False) -> int:
     """Print one line per statement; 1 when one is stale (or gone from the text), else 0. ``figure_names`` are the
-    headline figures, ``reference_seconds()`` times the reference workload (benchmarks/headline.py)."""
+    headline figures."""
     readme, results = README.read_text(), RESULTS.read_text()
     print("figures stated in words (README.md, RESULTS.md):", flush=True)
     try:
@@ -238,11 +239,8 @@ def check(figure_names: list[str], reference_seconds: Callable[[], float], quick
         if quick:
             print("  the quick start's tournament: skipped (--quick)")
         else:
-            before = reference_seconds()
             found = play_quick_start()
-            now = statistics.median([before, reference_seconds()])
-            then = recorded(results).get("cold_start", {}).get("reference", now)
-            verdicts += quick_start_statements(readme, lambda: found, scale=now / then)
+            verdicts += quick_start_statements(readme, lambda: found)
     except ValueError as error:
         print(f"  {error}")
         return 1
