@@ -603,3 +603,28 @@ def test_the_vector_env_is_the_batched_env_behind_gymnasiums_vector_api() -> Non
     assert finished > 6
     with pytest.raises(ValueError, match="self-play"):
         vector_env(opponent=None)
+
+
+def test_stepping_before_reset_is_one_clear_error() -> None:
+    from simgin.env import aec_env, batched_env
+
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        aec_env().step(0)
+    with pytest.raises(ValueError, match=r"call reset\(\) before observe\(\)"):
+        aec_env().observe("player_0")
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        batched_env(tables=2).step(np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    ("hand_seed", "dealer", "message"),
+    [
+        (-1, 0, "hand_seed must be"),
+        (1.5, 0, "hand_seed must be"),
+        (2**64, 1, "hand_seed must be"),
+        (3, 2, "dealer must be seat 0 or 1"),
+    ],
+)
+def test_a_bad_deal_is_one_clear_error(hand_seed, dealer, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        Table(Rules()).deal(hand_seed, dealer)

@@ -115,6 +115,8 @@ class GinRummyEnv(AECEnv):
         self._end_if_over()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._started:
+            raise ValueError("call reset() before observe()")
         seat = AGENTS.index(agent)
         mask = np.zeros(ACTION_COUNT, dtype=np.int8)
         if not self.table.over and self.table.to_move == seat:
@@ -122,6 +124,8 @@ class GinRummyEnv(AECEnv):
         return {"observation": self.table.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not self._started:
+            raise ValueError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

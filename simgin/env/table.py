@@ -157,8 +157,10 @@ class Table:
         Seated Python players and programs are made afresh for the hand, as ``simgin.play_hands`` makes them,
         unless ``new_players`` is false (a game keeps them from hand to hand, as ``simgin.play_games`` does).
         """
-        if dealer not in (0, 1):
+        if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
+        if isinstance(hand_seed, bool) or not isinstance(hand_seed, (int, np.integer)) or not 0 <= hand_seed < 2**64:
+            raise ValueError(f"hand_seed must be a whole number from 0 to 2**64 - 1, got {hand_seed!r}")
         self._rngs = (SplitMix64(derive(hand_seed, 1)), SplitMix64(derive(hand_seed, 2)))
         for seat, player in enumerate(self.players):
             if player is not None and not player.compiled and (new_players or self.strategies[seat] is None):
