@@ -47,13 +47,17 @@ from simgin.kernels import bots, rule_index as ri, view
 from simgin.kernels.decisions import FLOAT_MEMORY, I_RNG, S_FLOATS, STATE_SIZE, slot
 from simgin.kernels.engine import (
     H_CAPPED,
+    H_DEALER,
     H_DRAWS,
     H_FIFTIETH,
     H_KIND,
+    H_KNOCK_LIMIT,
+    H_MULTIPLIER,
     H_PILE_TAKES_0,
     H_PILE_TAKES_1,
     H_POINTS,
     H_TURNS,
+    H_UP_CARD,
     H_WINNER,
     HAND_FIELD_COUNT,
     MAX_TURNS,
@@ -105,17 +109,18 @@ F_DRAWS = 6
 F_TAKES = 7  # two slots, by seat
 F_STOCK_NEXT = 9
 F_HANDS = 10  # two slots, by seat: 64-bit masks
-F_KNOCK_LIMIT = 12
-F_MULTIPLIER = 13
-F_DEALER = 14
-F_UP_CARD = 15
-F_LAST_DISCARD = 16
-F_BOTS = 17  # two slots, by seat: a compiled bot's id, or AGENT
-F_HAND_SEED = 19
-F_ERROR_SEAT = 20
-F_DECK = 24  # 52 slots
+F_LAST_DISCARD = 12
+F_BOTS = 13  # two slots, by seat: a compiled bot's id, or AGENT
+F_HAND_SEED = 15
+F_ERROR_SEAT = 16
+F_DECK = 20  # 52 slots
 F_RECORD = F_DECK + 52  # HAND_FIELD_COUNT slots: the hand's row, complete once the phase is PHASE_OVER
 FIELD_COUNT = F_RECORD + HAND_FIELD_COUNT
+# What the deal fixes is read where the record holds it (kernels.engine.start_record), not kept twice.
+F_DEALER = F_RECORD + H_DEALER
+F_UP_CARD = F_RECORD + H_UP_CARD
+F_KNOCK_LIMIT = F_RECORD + H_KNOCK_LIMIT
+F_MULTIPLIER = F_RECORD + H_MULTIPLIER
 
 TABLE_SIZE = STATE_SIZE
 """Slots of a table's bots' state (``kernels.decisions.STATE_SIZE``)."""
@@ -178,10 +183,6 @@ def deal(
     fields[F_STOCK_NEXT] = 21
     knock_limit = hand_knock_limit(rules, up_card)
     multiplier = hand_multiplier(rules, up_card)
-    fields[F_KNOCK_LIMIT] = knock_limit
-    fields[F_MULTIPLIER] = multiplier
-    fields[F_DEALER] = dealer
-    fields[F_UP_CARD] = up_card
     fields[F_HAND_SEED] = np.int64(hand_seed)
     fields[F_DRAWN] = -1
     fields[F_LAST_DISCARD] = -1
