@@ -17,7 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from simgin.env.options import EnvOptions, Seeds
-from simgin.env.table import ACTION_COUNT, OBSERVATION_SIZE, Game, Table, action_name
+from simgin.env.table import ACTION_COUNT, OBSERVATION_SIZE, Game, Table, action_name, episode_reward
 from simgin.game.cards import format_cards
 from simgin.kernels.env import FEATURE_CAP
 
@@ -144,11 +144,7 @@ class GinRummyEnv(AECEnv):
         if self.table.over:
             win = self.options.reward == "win"
             for seat, agent in enumerate(AGENTS):
-                if self.game is not None:
-                    self.rewards[agent] = self.game.reward(seat, win)
-                else:
-                    points = self.table.reward(seat)
-                    self.rewards[agent] = int(np.sign(points)) if win else points
+                self.rewards[agent] = episode_reward(self.table, self.game, seat, win)
             self.terminations = dict.fromkeys(AGENTS, True)
             self.infos = {agent: {"hand": self.table.row().tolist()} for agent in AGENTS}
             self._accumulate_rewards()

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from simgin.env.aec import observation_space, render_table
 from simgin.env.options import EnvOptions, Seeds
-from simgin.env.table import ACTION_COUNT, Game, IllegalAction, Table
+from simgin.env.table import ACTION_COUNT, Game, IllegalAction, Table, episode_reward
 from simgin.players.registry import Player, resolve
 
 
@@ -119,11 +119,7 @@ class GinRummySingleEnv(gymnasium.Env):
 
     def _reward(self) -> float:
         """The agent's reward for the finished episode (``reward``: points or win, R16-R23)."""
-        win = self.options.reward == "win"
-        if self.game is not None:
-            return float(self.game.reward(self.seat, win))
-        points = self.table.reward(self.seat)
-        return float(np.sign(points)) if win else float(points)
+        return float(episode_reward(self.table, self.game, self.seat, self.options.reward == "win"))
 
     def _observation(self) -> dict[str, np.ndarray]:
         mask = self.table.legal_mask() if not self.table.over and self.table.to_move == self.seat else None

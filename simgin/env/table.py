@@ -442,3 +442,12 @@ class Game:
             return 0
         sign = 1 if record.winner == seat else -1
         return sign if win_loss else sign * record.margin
+
+
+def episode_reward(table: Table, game: Game | None, seat: int, win_loss: bool) -> int:
+    """``seat``'s reward for a finished episode: the game's (:meth:`Game.reward`) when it is a game, else the
+    hand's points (:meth:`Table.reward`, R16-R19), or their sign with ``win_loss``."""
+    if game is not None:
+        return game.reward(seat, win_loss)
+    points = table.reward(seat)
+    return int(np.sign(points)) if win_loss else points
