@@ -340,3 +340,35 @@ def check_run_options(workers: int | None, seed: int, backend: str, scheduler: s
 def notice(message: str) -> None:
     """What a run reports without stopping (a Dask cluster without workers, a hand log played again): stderr."""
     click.echo(f"simgin: {message}", err=True)
+
+
+adjust_luck_option = click.option(
+    "--adjust-luck",
+    is_flag=True,
+    help="Also give the luck-adjusted figures: each hand's result minus the luck of its deal and stock draws, "
+    "valued by a function fixed in advance (unbiased; docs/STATISTICS.md §13). Runs of hands between two players.",
+)
+
+
+def check_adjust_luck(options: dict[str, Any], table: str = "pairs") -> None:
+    """A one-line error for ``--adjust-luck`` where it does not apply (games, three- or four-player tables): a
+    game's result is not a sum of hands' points, so its luck is not the sum of theirs (docs/STATISTICS.md §13)."""
+    if options.get("adjust_luck") and (table != "pairs" or options.get("games") is not None):
+        raise click.ClickException(
+            "--adjust-luck: applies to runs of hands between two players (--hands), not to "
+            + ("games (--games)" if table == "pairs" else "a three- or four-player table")
+        )
+
+
+def luck_points_text(points: dict[str, Any]) -> str:
+    """A luck-adjusted net points figure as the commands print it: adjusted, plain, and the variance ratio.
+
+    >>> figure = {"estimate": 1.7, "ci": [1.3, 2.1], "plain": 1.6, "plain_ci": [1.1, 2.1], "variance_ratio": 1.6}
+    >>> luck_points_text(figure)
+    '+1.70 (+1.30 to +2.10), plain +1.60 (+1.10 to +2.10); variance 1.60x smaller'
+    """
+    return (
+        f"{points['estimate']:+.2f} ({points['ci'][0]:+.2f} to {points['ci'][1]:+.2f}), plain {points['plain']:+.2f} "
+        f"({points['plain_ci'][0]:+.2f} to {points['plain_ci'][1]:+.2f}); variance {points['variance_ratio']:.2f}x "
+        "smaller"
+    )

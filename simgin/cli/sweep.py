@@ -19,9 +19,12 @@ from simgin.cli.execution import (
     table_players,
 )
 from simgin.cli.options import (
+    adjust_luck_option,
     build_rules,
+    check_adjust_luck,
     echo_json,
     json_option,
+    luck_points_text,
     preset_option,
     run_options,
     set_option,
@@ -77,6 +80,7 @@ from simgin.statistics.formats import percent
 )
 @set_option
 @run_options
+@adjust_luck_option
 @json_option
 def sweep(
     players: tuple[str, ...],
@@ -112,6 +116,10 @@ def sweep(
     once, and a note says so. With --out DIR: DIR/result.json (every number, and the
     differences), DIR/sweep.csv and DIR/differences.csv; rerun the same command to resume.
 
+    With --adjust-luck (sweeps of hands) each hand's luck of the cards is taken out of the first
+    player's win rate and net points per hand (docs/STATISTICS.md §13): their differences, p-values
+    and Holm's correction use the luck-adjusted outcomes, the plain figures beside them.
+
     With --sprt d0=POINTS,d1=POINTS (two players, two cells) it runs the sequential test of
     docs/STATISTICS.md §10 instead: batches of deal pairs under both rule sets, stopping as soon as
     the first player's change in win rate is known to be d0 points or less (H0) or d1 or more (H1).
@@ -131,6 +139,7 @@ def sweep(
     """
     from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes, sweep as run_study
 
+    check_adjust_luck(options, "three" if teams or table_kind == "three" else "pairs")
     if teams or table_kind == "three":
         _table_sweep(players, teams, table_kind, grid_items, baseline, preset, settings, as_json, sprt_text, options)
         return
@@ -174,6 +183,7 @@ def sweep(
             duplicate=config.duplicate,
             progress=progress,
             write_result=False,
+            adjust_luck=config.adjust_luck,
             **execution_options(options),
         )
     _show_sweep(result, as_json)
@@ -305,6 +315,7 @@ def _show_table_sweep(result: Any, as_json: bool) -> None:
 def _show_sweep(result: Any, as_json: bool) -> None:
     """Print a sweep: the significant differences first, in words, then the cells' table with intervals and,
     with three or more players, each cell's ratings and skill spread (or the JSON document)."""
+    from simgin.running.summary import luck_adjusted
     from simgin.studies.sweep import difference_text
 
     if as_json:
@@ -342,6 +353,16 @@ def _show_sweep(result: Any, as_json: bool) -> None:
         click.echo(f"baseline {baseline}: no other cell plays a different game, so there is nothing to compare")
     click.echo(f"\ncells (95% intervals over {_unit_label(config)}s):")
     click.echo(_sweep_table(result, table))
+    if config.adjust_luck:
+        click.echo("\nluck-adjusted (docs/STATISTICS.md §13), the first-named player's net points per hand:")
+        for cell in cells:
+            if cell.same_game_as is not None:
+                continue
+            for rates, tally in zip(cell.pairings, cell.result.tallies, strict=True):
+                figures = luck_adjusted(tally, config.legs)
+                click.echo(
+                    f"  {cell.label}, {rates.a} vs {rates.b}: {luck_points_text(figures['net_points_per_hand'])}"
+                )
     if len(config.players) >= 3:
         click.echo(f"\nratings (Elo, mean of the players = 0, 95% bootstrap intervals over {_unit_label(config)}s):")
         for cell in cells:
@@ -414,6 +435,7 @@ def _sweep_sprt(
                 seed=options["seed"],
                 duplicate=options["duplicate"],
                 progress=progress,
+                adjust_luck=options["adjust_luck"],
                 **execution_options(options) | {"out": None, "hand_log": False},
             )
         except ValueError as error:

@@ -35,8 +35,8 @@ from simgin.running.config import (
 from simgin.running.engine import play_table_rows
 from simgin.running.tally import (
     MAX_FORFEITS_KEPT,
-    UNIT_DTYPE,
     UNIT_FIELDS,
+    UNIT_INDEX,
     Tally,
     game_margin,
     net_points,
@@ -44,6 +44,7 @@ from simgin.running.tally import (
     tally_hands,
     tally_luck,
     tally_pairs,
+    unit_layout,
     unit_records,
 )
 
@@ -108,7 +109,8 @@ def run_chunk(
     leg_results: list[np.ndarray] = []
     logs: list[pd.DataFrame] = []
     forfeits: list[dict[str, Any]] = []
-    records = np.zeros((unit_count, len(UNIT_FIELDS)), dtype=UNIT_DTYPE) if unit_records else None
+    width, dtype = unit_layout(config.adjust_luck)
+    records = np.zeros((unit_count, width), dtype=dtype) if unit_records else None
     # A's net points, hands won and luck corrections of both per unit, both legs summed (adjust_luck, issue 35).
     luck_sums = np.zeros((4, unit_count)) if config.adjust_luck else None
     for leg_players, seat_a_value in legs:
@@ -123,7 +125,12 @@ def run_chunk(
                 leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
                 leg_results.append(net_points(rows, seat_a))
                 if luck_sums is not None and luck is not None:
-                    luck_sums += _luck_of_a(rows, luck, seat_a_value)
+                    of_a = _luck_of_a(rows, luck, seat_a_value)
+                    luck_sums += of_a
+                    if records is not None:
+                        records[:, UNIT_INDEX["luck_points_a"]] += of_a[1]
+                        records[:, UNIT_INDEX["luck_hands_won_a"]] += of_a[3]
+                        records[:, UNIT_INDEX["luck_hands_won_b"]] += luck[:, LUCK_WIN_0 + 1 - seat_a_value]
             else:
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds, forfeits=found)
                 rows, unit_of_row = engine.game_hands(game_rows, counts)
@@ -150,7 +157,7 @@ def run_chunk(
         if records is not None:
             in_games = config.mode == "games"
             played = games if in_games else None
-            records += _unit_records(rows, unit_of_row, seat_a, unit_count, played, seat_a_value)
+            records[:, : len(UNIT_FIELDS)] += _unit_records(rows, unit_of_row, seat_a, unit_count, played, seat_a_value)
         if hand_log:
             units = unit_of_row + first + chunk.chunk_index * config.units_per_chunk
             hand_seeds = hand_log_format.hand_seeds(seeds, unit_of_row, games=config.mode == "games")

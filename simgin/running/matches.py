@@ -18,10 +18,14 @@ each worker: a script that calls these functions with more than one worker must 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from simgin import __version__
 from simgin.game.multiplayer import table_json
@@ -31,8 +35,10 @@ from simgin.running.config import RunConfig
 from simgin.running.keywords import RUN_OPTIONS, check_keywords
 from simgin.running.results import jsonable, save_result
 from simgin.running.summary import overridden_rules, pair_statistics
-from simgin.running.tally import Tally
+from simgin.running.tally import UNIT_INDEX, Tally
 from simgin.running.tournament_ratings import DEFAULT_ANCHOR, tournament_analysis
+from simgin.statistics.elo import elo_from_score, score_from_elo
+from simgin.statistics.paired import normal_sprt
 from simgin.statistics.sprt import SprtSettings, pair_counts, parse_sprt
 from simgin.statistics.stats import pentanomial_elo, sprt as sprt_test
 
@@ -190,6 +196,10 @@ class CompareResult:
         save_result(out, self.result_data())
 
 
+#: Hands a luck-adjusted ``compare`` plays at most when ``max_hands`` is not given.
+DEFAULT_ADJUSTED_HANDS = 40_000
+
+
 def run_sprt(
     a: str,
     b: str,
@@ -197,6 +207,7 @@ def run_sprt(
     rules: Rules | None = None,
     seed: int = 0,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
     **options: Any,
 ) -> tuple[runner.RunResult, dict[str, Any]]:
     """Play duplicate game pairs of ``a`` vs ``b`` until the SPRT decides; ``options`` go to ``run_cells``.
@@ -206,80 +217,198 @@ def run_sprt(
 
     ``on_illegal='forfeit'`` makes an illegal move lose its game (a lost game in the pair
     counts); the summary's ``forfeits`` counts them by player, ``forfeited`` lists them.
+
+    ``settings.max_hands`` plays duplicate hand pairs instead (the Elo of a hand). Hypotheses in net points per hand
+    (``points0``, ``points1``) test A's mean net points per hand of each deal pair with the normal model
+    (:func:`~simgin.statistics.paired.normal_sprt`), on hands (at most :data:`DEFAULT_ADJUSTED_HANDS` unless
+    ``max_hands`` says). ``adjust_luck`` plays hands likewise and runs the test on the luck-adjusted outcomes
+    (docs/STATISTICS.md §13): the net points per hand, or with Elo bounds each pair's score (A's hands won plus half
+    its dead hands, less their luck corrections) between the bounds as scores, with the normal model too. The
+    summary then keeps the plain figures beside (``plain``) and adds ``luck_adjusted``.
     """
+    hands = settings.max_hands
+    if settings.on_points or adjust_luck:
+        hands = hands or DEFAULT_ADJUSTED_HANDS
+    if adjust_luck and not settings.on_points and settings.model != "logistic":
+        raise ValueError(
+            f"--model {settings.model}: a luck-adjusted test takes logistic Elo bounds (normalized Elo is scaled "
+            "by the plain spread); leave out --model or give --model logistic"
+        )
     config = runner.RunConfig(
         (a, b),
         rules or Rules(),
-        games=settings.max_games,
+        hands=hands,
+        games=None if hands else settings.max_games,
         seed=seed,
         duplicate=True,
         chunk_units=settings.batch_pairs,
         on_illegal=on_illegal,
+        adjust_luck=adjust_luck,
     )
+    unit = "hands" if hands else "games"
     trajectory: list[dict[str, float]] = []
-    state: dict[str, Any] = {"decision": "max games"}
+    state: dict[str, Any] = {"decision": f"max {unit}"}
+    pieces: dict[int, np.ndarray] = {}
+    on_units = settings.on_points or adjust_luck
+    if settings.on_points:
+        bounds = (float(settings.points0), float(settings.points1))  # type: ignore[arg-type]
+    else:
+        bounds = (score_from_elo(settings.elo0), score_from_elo(settings.elo1))
+
+    def collect(chunk: runner.Chunk, records: np.ndarray) -> None:
+        pieces[chunk.chunk_index] = records
+
+    def unit_values(adjusted: bool) -> np.ndarray:
+        done = 0
+        while done in pieces:
+            done += 1
+        if not done:
+            return np.zeros(0)
+        units = np.concatenate([pieces[k] for k in range(done)])
+        return (pair_points if settings.on_points else pair_scores)(units, adjusted)
 
     def check(cell: int, chunk: runner.Chunk, tallies: list[list[Tally]]) -> bool:
-        counts, support = pair_counts(tallies[0][0])
-        test = sprt_test(counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model)
+        if on_units:
+            scores = unit_values(adjust_luck)
+            test = normal_sprt(scores, *bounds, settings.alpha, settings.beta)
+            pairs = scores.size
+        else:
+            counts, support = pair_counts(tallies[0][0])
+            test = sprt_test(
+                counts, support, settings.elo0, settings.elo1, settings.alpha, settings.beta, settings.model
+            )
+            pairs = int(counts.sum())
         state.update(llr=test.llr, lower=test.lower, upper=test.upper)
-        trajectory.append({"games": int(2 * counts.sum()), "llr": test.llr})
+        trajectory.append({unit: 2 * pairs, "llr": test.llr})
         if test.decision != "continue":
             state["decision"] = test.decision
             return True
         return False
 
-    result = runner.run_cells([config], stop=check, kind="compare", **options)[0]
+    result = runner.run_cells(
+        [config],
+        stop=check,
+        kind="compare",
+        unit_records=on_units,
+        on_units=collect if on_units else None,
+        **options,
+    )[0]
     counts, support = pair_counts(result.tallies[0])
     elo = pentanomial_elo(counts, support)
-    summary = {
+    figures = {"elo": elo.elo, "elo_low": elo.elo - elo.error, "elo_high": elo.elo + elo.error, "los": elo.los}
+    summary: dict[str, Any] = {
         "model": settings.model,
         "elo0": settings.elo0,
         "elo1": settings.elo1,
         "alpha": settings.alpha,
         "beta": settings.beta,
         "max_games": settings.max_games,
+        "max_hands": hands,
+        "unit": unit[:-1],
+        "estimator": "luck-adjusted" if adjust_luck else "plain",
+        "points0": settings.points0,
+        "points1": settings.points1,
         "decision": state["decision"],
         "accepted": {"H0": f"elo <= {settings.elo0:g}", "H1": f"elo >= {settings.elo1:g}"}.get(state["decision"]),
-        "games": int(2 * counts.sum()),
+        "games": 0 if hands else int(2 * counts.sum()),
+        "hands": int(result.tallies[0]["hands"]),
         "pairs": int(counts.sum()),
         "llr": state.get("llr"),
         "lower": state.get("lower"),
         "upper": state.get("upper"),
-        "elo": elo.elo,
-        "elo_low": elo.elo - elo.error,
-        "elo_high": elo.elo + elo.error,
-        "los": elo.los,
+        **figures,
         "counts": [int(count) for count in counts],
         "forfeits": [int(result.tallies[0]["forfeits_a"]), int(result.tallies[0]["forfeits_b"])],
         "forfeited": list(result.tallies[0].forfeits),
         "support": list(support),
         "trajectory": trajectory,
     }
+    if settings.on_points:
+        summary["net_points_per_hand"] = mean_interval(unit_values(adjust_luck))
+    if adjust_luck:
+        from simgin.running.summary import luck_adjusted
+
+        if settings.on_points:
+            summary["plain"] = {"net_points_per_hand": mean_interval(unit_values(False))}
+        else:
+            summary |= adjusted_elo(unit_values(True)) | {"plain": figures}
+        summary["luck_adjusted"] = luck_adjusted(result.tallies[0], config.legs)
     return result, summary
+
+
+def pair_scores(units: np.ndarray, adjusted: bool) -> np.ndarray:
+    """Per deal pair of hands (unit records): A's score, its hands won plus half its dead hands over the hands;
+    ``adjusted`` (a run with ``adjust_luck``): each hand's win of either player less its luck correction (§13)."""
+    won_a = units[:, UNIT_INDEX["hands_won_a"]].astype(float)
+    won_b = units[:, UNIT_INDEX["hands_won_b"]].astype(float)
+    if adjusted:
+        won_a = won_a - units[:, UNIT_INDEX["luck_hands_won_a"]]
+        won_b = won_b - units[:, UNIT_INDEX["luck_hands_won_b"]]
+    return 0.5 + 0.5 * (won_a - won_b) / units[:, UNIT_INDEX["hands"]]
+
+
+def pair_points(units: np.ndarray, adjusted: bool) -> np.ndarray:
+    """Per deal pair of hands (unit records): A's net points per hand, less their luck corrections when
+    ``adjusted`` (§13)."""
+    points = units[:, UNIT_INDEX["net_points_a"]].astype(float)
+    if adjusted:
+        points = points - units[:, UNIT_INDEX["luck_points_a"]]
+    return points / units[:, UNIT_INDEX["hands"]]
+
+
+def mean_interval(values: np.ndarray) -> dict[str, Any]:
+    """A mean over deal pairs with its 95% normal interval: ``{'estimate', 'ci'}``."""
+    n = values.size
+    if n < 2:
+        return {"estimate": float(values.mean()) if n else math.nan, "ci": [math.nan, math.nan]}
+    mean, se = float(values.mean()), float(values.std(ddof=1)) / math.sqrt(n)
+    z = NormalDist().inv_cdf(0.975)
+    return {"estimate": mean, "ci": [mean - z * se, mean + z * se]}
+
+
+def adjusted_elo(scores: np.ndarray) -> dict[str, float]:
+    """The logistic Elo of a mean luck-adjusted score with its 95% interval (normal, over pairs) and the
+    likelihood of superiority (the chance that the true score is above 1/2)."""
+    n = scores.size
+    if n < 2:
+        return {"elo": math.nan, "elo_low": math.nan, "elo_high": math.nan, "los": math.nan}
+    mean = float(scores.mean())
+    se = float(scores.std(ddof=1)) / math.sqrt(n)
+    z = NormalDist().inv_cdf(0.975)
+    los = NormalDist().cdf((mean - 0.5) / se) if se > 0 else float(mean > 0.5)
+    return {
+        "elo": elo_from_score(mean),
+        "elo_low": elo_from_score(mean - z * se),
+        "elo_high": elo_from_score(mean + z * se),
+        "los": los,
+    }
 
 
 def compare(
     a: str,
     b: str,
     *,
-    sprt: str | SprtSettings = "elo0=0,elo1=10",
+    sprt: str | SprtSettings | None = None,
     rules: Rules | str | None = None,
     seed: int = 0,
     on_illegal: str = "stop",
     save: bool = True,
+    adjust_luck: bool = False,
     **options: Any,
 ) -> CompareResult:
     """``simgin compare``: is ``a`` stronger than ``b``? The GSPRT on duplicate game pairs (docs/STATISTICS.md §1,
     §6). ``sprt`` is ``'elo0=..,elo1=..'`` or a :class:`~simgin.statistics.sprt.SprtSettings` (error rates,
     model, most games, batch); ``options`` go to the runner (``workers``, ``backend``, ``scheduler``, ``out``,
-    ``progress``, ``programs``, ``notice``). With ``out``, ``out/result.json`` is written at the end."""
+    ``progress``, ``programs``, ``notice``). With ``out``, ``out/result.json`` is written at the end.
+    ``adjust_luck=True`` tests luck-adjusted hand pairs (:func:`run_sprt`, docs/STATISTICS.md §13)."""
     check_keywords(compare, options, RUN_OPTIONS)
-    if not isinstance(sprt, SprtSettings | str):  # issue 32 item 27
+    if not isinstance(sprt, SprtSettings | str | None):  # issue 32 item 27
         raise TypeError(f"sprt={sprt!r}: give 'elo0=..,elo1=..' or a SprtSettings, not a {type(sprt).__name__}")
+    if sprt is None:
+        sprt = "points0=0,points1=1" if adjust_luck else "elo0=0,elo1=10"
     settings = sprt if isinstance(sprt, SprtSettings) else SprtSettings(**parse_sprt(sprt))
     rules = as_rules(rules)
-    run, summary = run_sprt(a, b, settings, rules, seed, on_illegal=on_illegal, **options)
+    run, summary = run_sprt(a, b, settings, rules, seed, on_illegal=on_illegal, adjust_luck=adjust_luck, **options)
     result = CompareResult(run, summary)
     if save and options.get("out") is not None:
         result.save(options["out"])

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -19,23 +19,14 @@ from simgin.game.multiplayer import (
     table_unit_fields,
 )
 from simgin.running import hand_log as hand_log_format
+from simgin.running.chunks import ChunkResult
 from simgin.running.config import (
     Chunk,
     RunConfig,
     make_chunk,
 )
-from simgin.running.tally import (
-    MAX_FORFEITS_KEPT,
-    UNIT_DTYPE,
-    UNIT_FIELDS,
-    Tally,
-)
-
-if TYPE_CHECKING:
-    pass
-
-from simgin.running.chunks import ChunkResult
 from simgin.running.errors import RunError, log_notice
+from simgin.running.tally import MAX_FORFEITS_KEPT, Tally, unit_layout
 
 SETTINGS_FILE = "run.json"
 #: Version of the run directory's layout (``run.json`` and chunk records); another version is refused.
@@ -201,7 +192,7 @@ class RunDirectory:
                 return None
             config = self.configs[chunk.cell_index]
             width, dtype = (
-                (len(UNIT_FIELDS), UNIT_DTYPE)
+                unit_layout(config.adjust_luck)
                 if config.table == "pairs"
                 else (len(table_unit_fields(config.table)), np.int64)
             )

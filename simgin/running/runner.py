@@ -112,11 +112,7 @@ from simgin.running.summary import (
     player_rows,
     summarize,
 )
-from simgin.running.tally import (
-    UNIT_DTYPE,
-    UNIT_FIELDS,
-    Tally,
-)
+from simgin.running.tally import Tally, unit_layout
 from simgin.statistics.stats import ratio
 
 if TYPE_CHECKING:
@@ -400,7 +396,7 @@ def run_cells(
                     counts["ran"],
                     counts["resumed"],
                     hands_run=int(counts["hands"]),
-                    units=[_stack_units(pieces) for pieces in units[cell]] if unit_records else None,
+                    units=[_stack_units(pieces, config) for pieces in units[cell]] if unit_records else None,
                 )
                 for cell, config in enumerate(configs)
             ]
@@ -477,10 +473,11 @@ def _name_forfeits(tally: Tally | Sums, shipped: Sequence[str], players: Sequenc
             record[key] = names.get(record[key], record[key])
 
 
-def _stack_units(pieces: list[np.ndarray]) -> np.ndarray:
+def _stack_units(pieces: list[np.ndarray], config: RunConfig) -> np.ndarray:
     """Chunks' unit records as one (units, fields) array."""
     if not pieces:
-        return np.zeros((0, len(UNIT_FIELDS)), dtype=UNIT_DTYPE)
+        width, dtype = unit_layout(config.adjust_luck)
+        return np.zeros((0, width), dtype=dtype)
     return np.concatenate(pieces)
 
 

@@ -311,9 +311,25 @@ UNIT_FIELDS: dict[str, str] = {
     "undercut": "undercut hands (R18)",
     "dead": "dead hands (R15)",
 }
-UNIT_INDEX = {name: i for i, name in enumerate(UNIT_FIELDS)}
+#: With ``adjust_luck`` (issue 35) a unit's record gains A's luck corrections, after :data:`UNIT_FIELDS`, and is
+#: float64: a unit's luck-adjusted result is its plain one minus its correction, for the paired comparisons of
+#: rule sets (``simgin sweep --adjust-luck``) and the tuners' rankings.
+LUCK_UNIT_FIELDS: dict[str, str] = {
+    "luck_points_a": "A's luck corrections in points (``net_points_a`` minus them is luck-adjusted)",
+    "luck_hands_won_a": "A's luck corrections in hands won (``hands_won_a`` minus them is luck-adjusted)",
+    "luck_hands_won_b": "B's luck corrections in hands won (``hands_won_b`` minus them is luck-adjusted)",
+}
+UNIT_INDEX = {name: i for i, name in enumerate([*UNIT_FIELDS, *LUCK_UNIT_FIELDS])}
 #: A unit's counts are small (one deal pair or game): 32 bits keep 14 fields at 56 bytes a unit, 56 MB a million.
 UNIT_DTYPE = np.int32
+
+
+def unit_layout(adjust_luck: bool) -> tuple[int, type]:
+    """The width and dtype of a two-player run's unit records: :data:`UNIT_FIELDS` as :data:`UNIT_DTYPE`, or with
+    ``adjust_luck`` also :data:`LUCK_UNIT_FIELDS`, as float64."""
+    if adjust_luck:
+        return len(UNIT_FIELDS) + len(LUCK_UNIT_FIELDS), np.float64
+    return len(UNIT_FIELDS), UNIT_DTYPE
 
 
 def unit_records(

@@ -37,13 +37,22 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from simgin.statistics.duplicate import paired_difference
-from simgin.statistics.elo import SprtResult, _distribution, _llr, _mle_mean, sprt_bounds, sprt_decision
+from simgin.statistics.elo import (
+    SprtResult,
+    _distribution,
+    _llr,
+    _mle_mean,
+    llr_gaussian,
+    sprt_bounds,
+    sprt_decision,
+)
 
 __all__ = [
     "EXACT_UP_TO",
     "PERMUTATION_BELOW",
     "PairedComparison",
     "holm_levels",
+    "normal_sprt",
     "paired_comparison",
     "paired_sprt",
     "share_interval",
@@ -328,4 +337,30 @@ def paired_sprt(differences: ArrayLike, s0: float, s1: float, alpha: float = 0.0
     counts = np.bincount(steps, minlength=9)
     total, p_hat, support = _distribution(counts, DIFFERENCE_SUPPORT)
     llr = _llr(total, p_hat, _mle_mean(p_hat, support, s0), _mle_mean(p_hat, support, s1))
+    return SprtResult(llr, lower, upper, sprt_decision(llr, alpha, beta))
+
+
+#: The fewest units before :func:`normal_sprt` may decide: the normal model needs a measured spread (§10).
+NORMAL_SPRT_MIN_UNITS = 30
+
+
+def normal_sprt(values: ArrayLike, s0: float, s1: float, alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
+    """The generalised SPRT of H0: mean = ``s0`` against H1: mean = ``s1`` for per-unit values that are not
+    counts (luck-adjusted outcomes, docs/STATISTICS.md §13): the Gaussian LLR of §1
+    (:func:`~simgin.statistics.elo.llr_gaussian`) with the units' measured variance. Wald's bounds decide, and
+    not before :data:`NORMAL_SPRT_MIN_UNITS` units (a spread measured on a few units can be zero).
+
+    >>> normal_sprt([0.1, 0.0, 0.2] * 20, 0.0, 0.1).decision
+    'H1'
+    >>> normal_sprt([0.1, 0.0, 0.2] * 5, 0.0, 0.1).decision
+    'continue'
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    if not (math.isfinite(s0) and math.isfinite(s1) and s0 < s1):
+        raise ValueError(f"need finite s0 < s1, got s0={s0}, s1={s1}")
+    lower, upper = sprt_bounds(alpha, beta)
+    variance = float(x.var()) if x.size else 0.0
+    if x.size < NORMAL_SPRT_MIN_UNITS or variance <= 0.0:
+        return SprtResult(0.0, lower, upper, "continue")
+    llr = llr_gaussian(float(x.mean()), variance, x.size, s0, s1)
     return SprtResult(llr, lower, upper, sprt_decision(llr, alpha, beta))

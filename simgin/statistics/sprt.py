@@ -23,7 +23,8 @@ MODELS = ("logistic", "normalized")
 
 @dataclass(frozen=True)
 class SprtSettings:
-    """The hypotheses and error rates: H0 says the Elo difference is ``elo0``, H1 ``elo1``."""
+    """The hypotheses and error rates: H0 says the Elo difference is ``elo0``, H1 ``elo1``; or, with ``points0``
+    and ``points1`` (hands only), that A's net points per hand are ``points0``, or ``points1``."""
 
     elo0: float = 0.0
     elo1: float = 10.0
@@ -32,8 +33,24 @@ class SprtSettings:
     model: Literal["logistic", "normalized"] = "logistic"
     max_games: int = 20_000
     batch_pairs: int = 25
+    max_hands: int | None = None
+    """Play duplicate *hand* pairs, at most this many hands, instead of games (each hand scores 1, 1/2 when dead,
+    0): the Elo is then that of a hand, not of a game. Luck-adjusted tests (``adjust_luck``) play hands."""
+
+    points0: float | None = None
+    points1: float | None = None
+
+    @property
+    def on_points(self) -> bool:
+        """Whether the hypotheses are in net points per hand (``points0``, ``points1``) rather than Elo."""
+        return self.points0 is not None
 
     def __post_init__(self) -> None:
+        if (self.points0 is None) != (self.points1 is None):
+            raise ValueError("give both points0 and points1 (net points per hand), e.g. points0=0,points1=1")
+        points = (self.points0, self.points1)
+        if None not in points and not (all(map(math.isfinite, points)) and self.points0 < self.points1):  # type: ignore[operator]
+            raise ValueError(f"points0={self.points0}, points1={self.points1}: need finite points0 < points1")
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0={self.elo0}, elo1={self.elo1}: need elo0 < elo1")
         for name in ("alpha", "beta"):
@@ -46,17 +63,23 @@ class SprtSettings:
             raise ValueError(f"max_games={self.max_games}: must be an even number >= 2 (games come in pairs)")
         if self.batch_pairs < 1:
             raise ValueError(f"batch_pairs={self.batch_pairs}: must be at least 1")
+        if self.max_hands is not None and (self.max_hands < 2 or self.max_hands % 2):
+            raise ValueError(f"max_hands={self.max_hands}: must be an even number >= 2 (hands come in pairs)")
 
 
 def parse_sprt(text: str) -> dict[str, float]:
-    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}``; a bad, repeated or non-finite value is a
-    ValueError naming ``--sprt``, the key and the value (issue 32 item 27)."""
+    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}`` (or ``'points0=0,points1=1'``, net points
+    per hand); a bad, repeated or non-finite value is a ValueError naming ``--sprt``, the key and the value (issue
+    32 item 27)."""
     values: dict[str, float] = {}
     for item in text.split(","):
         key, sep, value = item.partition("=")
         key = key.strip()
-        if not sep or key not in ("elo0", "elo1"):
-            raise ValueError(f"bad --sprt item {item!r}: expected elo0=NUMBER,elo1=NUMBER")
+        if not sep or key not in ("elo0", "elo1", "points0", "points1"):
+            raise ValueError(
+                f"bad --sprt item {item!r}: expected elo0=NUMBER,elo1=NUMBER (or points0=,points1= in net points "
+                "per hand)"
+            )
         if key in values:
             raise ValueError(f"--sprt {text!r}: {key} is given twice; give each of elo0 and elo1 once")
         try:
@@ -66,8 +89,13 @@ def parse_sprt(text: str) -> dict[str, float]:
         if not math.isfinite(number):
             raise ValueError(f"--sprt {text!r}: {key}={value.strip()} must be a finite number of Elo, e.g. elo1=10")
         values[key] = number
+    if set(values) == {"points0", "points1"}:
+        return values
     if set(values) != {"elo0", "elo1"}:
-        raise ValueError(f"--sprt {text!r}: give both elo0 and elo1, e.g. elo0=0,elo1=10")
+        raise ValueError(
+            f"--sprt {text!r}: give both elo0 and elo1, e.g. elo0=0,elo1=10, or both points0 and points1 (net "
+            "points per hand), e.g. points0=0,points1=1"
+        )
     return values
 
 

@@ -24,7 +24,7 @@ from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.config import Chunk
 from simgin.running.tally import UNIT_INDEX
-from simgin.statistics.paired import paired_comparison, paired_sprt
+from simgin.statistics.paired import normal_sprt, paired_comparison, paired_sprt
 from simgin.studies.grid import cell_label, grid_text, parse_grid, plan_sweep
 from simgin.studies.sweep import parse_baseline
 
@@ -97,6 +97,10 @@ class RulesSprtResult:
     ci: tuple[float, float]
     trajectory: tuple[tuple[int, float], ...]
     """(units per cell, LLR) after each look."""
+    estimator: str = "plain"
+    """``'luck-adjusted'`` when the test ran on luck-adjusted win rates (``adjust_luck``, §13), else ``'plain'``."""
+    plain: tuple[float, float, float] | None = None
+    """With ``estimator='luck-adjusted'``: the plain difference with its 95% interval, beside the adjusted one."""
 
     def to_json(self) -> dict[str, Any]:
         from simgin.running.results import jsonable
@@ -124,6 +128,8 @@ class RulesSprtResult:
                 "upper": self.upper,
                 "difference": self.difference,
                 "ci": list(self.ci),
+                "estimator": self.estimator,
+                "plain": None if self.plain is None else {"difference": self.plain[0], "ci": list(self.plain[1:])},
                 "trajectory": [{"units": units, "llr": llr} for units, llr in self.trajectory],
             }
         )
@@ -138,11 +144,17 @@ class RulesSprtResult:
         }[self.decision]
         unit = "deal pairs" if self.mode == "games" else "units"
         low, high = self.ci
+        plain = ""
+        if self.plain is not None:
+            value, plain_low, plain_high = (100 * x for x in self.plain)
+            plain = (
+                f"\n  luck-adjusted (§13); plain: {value:+.1f} points (95% CI {plain_low:+.1f} to {plain_high:+.1f})"
+            )
         return (
             f"{self.other} vs {self.baseline}, {a} vs {b}: {verdict}\n"
             f"  LLR {self.llr:.3f} (bounds {self.lower:.3f}, {self.upper:.3f}) after {self.units:,} {unit} per cell; "
             f"difference {100 * self.difference:+.1f} points (95% CI {100 * low:+.1f} to {100 * high:+.1f}, "
-            "fixed-sample: approximate after a sequential stop)"
+            "fixed-sample: approximate after a sequential stop)" + plain
         )
 
 
@@ -164,13 +176,16 @@ def sequential_rules_test(
     duplicate: bool = True,
     workers: int | None = None,
     progress: Callable[[Any, int], None] | None = None,
+    adjust_luck: bool = False,
     **options: Any,
 ) -> RulesSprtResult:
     """Play ``players`` (two) under the two cells of ``grid`` until the GSPRT on A's win rate decides (module doc).
 
     ``games`` or ``hands`` (per cell) is the most it plays (20,000 games by default). The other arguments are
     :func:`simgin.sweep`'s; ``options`` go to :func:`~simgin.running.runner.run_cells` (backend, scheduler,
-    programs, notice). Bad input is a ValueError naming the value and what is allowed.
+    programs, notice). Bad input is a ValueError naming the value and what is allowed. ``adjust_luck`` (hands
+    only) runs the test on the luck-adjusted win rates (docs/STATISTICS.md §13) with the normal model
+    (:func:`~simgin.statistics.paired.normal_sprt`), the plain difference beside it.
     """
     test = parse_rules_sprt(sprt) if isinstance(sprt, str) else sprt
     players = tuple(players)
@@ -186,7 +201,9 @@ def sequential_rules_test(
     parsed = parse_grid(items, base_rules)
     if games is None and hands is None:
         games = 20_000
-    base = runner.RunConfig(players, base_rules, hands, games, seed, duplicate, chunk_units=test.batch_units)
+    base = runner.RunConfig(
+        players, base_rules, hands, games, seed, duplicate, chunk_units=test.batch_units, adjust_luck=adjust_luck
+    )
     cells, configs, same_as = plan_sweep(base, parsed, changes)
     if len(cells) != 2:
         raise ValueError(
@@ -198,6 +215,12 @@ def sequential_rules_test(
     other = 1 - first
     mode = configs[0].mode
     events, trials = ("games_won_a", "games") if mode == "games" else ("hands_won_a", "hands")
+
+    def won(units: np.ndarray, adjusted: bool) -> np.ndarray:
+        """A's wins per unit (games or hands), minus their luck corrections when ``adjusted`` (hands only, §13)."""
+        x = units[:, UNIT_INDEX[events]].astype(float)
+        return x - units[:, UNIT_INDEX["luck_hands_won_a"]] if adjusted else x
+
     shares: list[list[np.ndarray]] = [[], []]
     looks: list[tuple[int, float]] = []
     state: dict[str, Any] = {"decision": "max", "llr": 0.0}
@@ -210,11 +233,9 @@ def sequential_rules_test(
         if cell != 1 or done == 0:
             return False
         mine, base = (np.concatenate(shares[k][:done]) for k in (other, first))
-        d = (
-            mine[:, UNIT_INDEX[events]] / mine[:, UNIT_INDEX[trials]]
-            - base[:, UNIT_INDEX[events]] / base[:, UNIT_INDEX[trials]]
-        )
-        result = paired_sprt(d, test.d0 / 100.0, test.d1 / 100.0, test.alpha, test.beta)
+        d = won(mine, adjust_luck) / mine[:, UNIT_INDEX[trials]] - won(base, adjust_luck) / base[:, UNIT_INDEX[trials]]
+        sprt = normal_sprt if adjust_luck else paired_sprt
+        result = sprt(d, test.d0 / 100.0, test.d1 / 100.0, test.alpha, test.beta)
         looks.append((int(d.size), result.llr))
         state.update(llr=result.llr, lower=result.lower, upper=result.upper, units=int(d.size))
         if result.decision != "continue":
@@ -236,12 +257,18 @@ def sequential_rules_test(
     done = min(len(pieces) for pieces in shares)
     mine, base = (np.concatenate(shares[k][:done]) for k in (other, first))
     compared = paired_comparison(
-        mine[:, UNIT_INDEX[events]],
-        base[:, UNIT_INDEX[events]],
+        won(mine, adjust_luck),
+        won(base, adjust_luck),
         mine[:, UNIT_INDEX[trials]],
         base[:, UNIT_INDEX[trials]],
-        share=True,
+        share=not adjust_luck,
     )
+    plain = None
+    if adjust_luck:
+        raw = paired_comparison(
+            won(mine, False), won(base, False), mine[:, UNIT_INDEX[trials]], base[:, UNIT_INDEX[trials]], share=True
+        )
+        plain = (raw.difference, raw.low, raw.high)
     lower, upper = state.get("lower", math.nan), state.get("upper", math.nan)
     return RulesSprtResult(
         players,
@@ -257,4 +284,6 @@ def sequential_rules_test(
         compared.difference,
         (compared.low, compared.high),
         tuple(looks),
+        "luck-adjusted" if adjust_luck else "plain",
+        plain,
     )

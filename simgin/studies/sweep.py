@@ -32,7 +32,7 @@ import pandas as pd
 from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.keywords import check_keywords
-from simgin.running.summary import pair_statistics, player_rows
+from simgin.running.summary import luck_adjusted, pair_statistics, player_rows
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.formats import p_below, percent
 from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
@@ -81,6 +81,11 @@ OTHERS = "the others"
 FIRST_NAMED_METRICS = ("win_rate", "net_points_per_hand")
 #: The power at which each difference's smallest detectable size is given.
 DETECTABLE_POWER = 0.8
+#: The metrics a sweep run with ``adjust_luck`` (issue 35) also measures luck-adjusted: metric -> the unit
+#: record's luck corrections of A's events (:data:`simgin.running.tally.LUCK_UNIT_FIELDS`); B's win rate uses
+#: ``luck_hands_won_b``. Their differences, p-values and Holm then use the adjusted outcomes, the plain figures
+#: kept beside them (docs/STATISTICS.md §13).
+LUCK_METRICS = {"net_points_per_hand": "luck_points_a", "win_rate": "luck_hands_won_a"}
 
 
 def metric_names(mode: str) -> list[str]:
@@ -97,7 +102,26 @@ def _fields(metric: str, mode: str, side: str = "a") -> tuple[str, str]:
     return events, trials
 
 
-def unit_rate(units: np.ndarray, metric: str, mode: str, side: str = "a") -> tuple[float, float, float]:
+def _events(units: np.ndarray, metric: str, mode: str, side: str = "a", adjusted: bool = False) -> np.ndarray:
+    """A metric's events per unit, from A's side or B's; ``adjusted``: minus their luck corrections
+    (:data:`LUCK_METRICS`, records of a run with ``adjust_luck``)."""
+    events, _ = _fields(metric, mode, side)
+    x = units[:, UNIT_INDEX[events]].astype(float)
+    if adjusted:
+        luck = LUCK_METRICS[metric]
+        if metric == "win_rate" and side == "b":
+            luck = "luck_hands_won_b"
+        if units.shape[1] <= UNIT_INDEX[luck]:
+            raise ValueError("the run has no luck corrections (run it with adjust_luck=True)")
+        x = x - units[:, UNIT_INDEX[luck]]
+    if side == "b" and metric == "net_points_per_hand":
+        x = -x
+    return x
+
+
+def unit_rate(
+    units: np.ndarray, metric: str, mode: str, side: str = "a", adjusted: bool = False
+) -> tuple[float, float, float]:
     """A metric of one pairing from its unit records, with its 95% interval: (value, low, high).
 
     The value is the pooled rate Σ events / Σ trials. A share's interval is Wilson's on the pooled counts with
@@ -105,14 +129,13 @@ def unit_rate(units: np.ndarray, metric: str, mode: str, side: str = "a") -> tup
     docs/STATISTICS.md §10): the hands of one deal pair or game are not independent, the interval stays in
     [0, 1] and keeps a width for rare events. Any other metric's interval is Student's t over the units'
     delta-method contributions (§9), NaN when every unit is alike (no spread to measure). ``side='b'`` gives
-    the second player's win rate and net points.
+    the second player's win rate and net points. ``adjusted`` (:data:`LUCK_METRICS`): the luck-adjusted figure,
+    whose units are no longer counts, so a share's interval is Student's t too (§13).
     """
-    events, trials = _fields(metric, mode, side)
-    x = units[:, UNIT_INDEX[events]].astype(float)
-    if side == "b" and metric == "net_points_per_hand":
-        x = -x
+    _, trials = _fields(metric, mode, side)
+    x = _events(units, metric, mode, side, adjusted)
     n = units[:, UNIT_INDEX[trials]].astype(float)
-    if metric in RATES:
+    if metric in RATES and not adjusted:
         return share_interval(x, n, CONFIDENCE)
     # A rate against a constant zero on the same units: paired_difference's interval is then that of the rate.
     estimate = paired_difference(x, np.zeros_like(x), n, None, CONFIDENCE)
@@ -120,7 +143,12 @@ def unit_rate(units: np.ndarray, metric: str, mode: str, side: str = "a") -> tup
 
 
 def compare_units(
-    cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str, confidence: float = CONFIDENCE
+    cell: np.ndarray,
+    baseline: np.ndarray,
+    metric: str,
+    mode: str,
+    confidence: float = CONFIDENCE,
+    adjusted: bool = False,
 ) -> tuple[float, float, float, float, float, float, int]:
     """A cell against the baseline on one metric of one pairing, paired unit by unit (§9, §10):
     (cell value, baseline value, difference, low, high, p, units).
@@ -129,21 +157,24 @@ def compare_units(
     that of the pooled rates; its test and interval (at ``confidence``) come from
     :func:`simgin.statistics.paired.paired_comparison`: Student's t over units from 30 units, the exact swap
     test below, and for shares also Newcombe's score interval. The interval excludes 0 exactly when
-    p < 1 - confidence.
+    p < 1 - confidence. ``adjusted``: on the luck-adjusted outcomes (:data:`LUCK_METRICS`, §13).
     """
-    events, trials = _fields(metric, mode)
-    e, t = UNIT_INDEX[events], UNIT_INDEX[trials]
-    d = paired_comparison(cell[:, e], baseline[:, e], cell[:, t], baseline[:, t], confidence, share=metric in RATES)
-    value = _ratio(cell[:, e].sum(), cell[:, t].sum())
-    base = _ratio(baseline[:, e].sum(), baseline[:, t].sum())
+    _, trials = _fields(metric, mode)
+    t = UNIT_INDEX[trials]
+    x, y = _events(cell, metric, mode, adjusted=adjusted), _events(baseline, metric, mode, adjusted=adjusted)
+    share = metric in RATES and not adjusted
+    d = paired_comparison(x, y, cell[:, t], baseline[:, t], confidence, share=share)
+    value = _ratio(x.sum(), cell[:, t].sum())
+    base = _ratio(y.sum(), baseline[:, t].sum())
     return value, base, d.difference, d.low, d.high, d.p, d.units
 
 
-def unit_se(cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str) -> float:
+def unit_se(cell: np.ndarray, baseline: np.ndarray, metric: str, mode: str, adjusted: bool = False) -> float:
     """The delta-method standard error over units of a cell's difference from the baseline on one metric (§9)."""
-    events, trials = _fields(metric, mode)
-    e, t = UNIT_INDEX[events], UNIT_INDEX[trials]
-    return paired_difference(cell[:, e], baseline[:, e], cell[:, t], baseline[:, t]).se
+    _, trials = _fields(metric, mode)
+    t = UNIT_INDEX[trials]
+    x, y = _events(cell, metric, mode, adjusted=adjusted), _events(baseline, metric, mode, adjusted=adjusted)
+    return paired_difference(x, y, cell[:, t], baseline[:, t]).se
 
 
 def first_named_units(result: runner.RunResult) -> np.ndarray | None:
@@ -229,6 +260,12 @@ class Difference:
     detectable: float = math.nan
     """The smallest true difference this comparison would have detected with 80% power at its Holm level
     (:func:`simgin.statistics.power.detectable_difference`): what "not significant" can rule out."""
+    estimator: str = "plain"
+    """``'luck-adjusted'`` when the figures above are luck-adjusted (``adjust_luck``, :data:`LUCK_METRICS`), else
+    ``'plain'``."""
+    plain: dict[str, Any] | None = None
+    """With ``estimator='luck-adjusted'``: the plain figures beside them (``value``, ``baseline_value``,
+    ``difference``, ``ci``, ``p``)."""
 
 
 @dataclass(frozen=True)
@@ -267,7 +304,8 @@ class SweepResult:
     def to_frame(self) -> pd.DataFrame:
         """One row per cell, pairing and player (both sides of every pairing): the cell's switch values, ``player``
         and ``opponent`` by name, the summary columns of ``simgin match`` and every metric with ``_low``/``_high``
-        (95% intervals over units; ``net_points_low``/``_high`` are those of ``net_points_per_hand``);
+        (95% intervals over units; ``net_points_low``/``_high`` are those of ``net_points_per_hand``); with
+        ``adjust_luck`` also ``win_rate_luck_adjusted`` and ``net_points_per_hand_luck_adjusted`` with theirs;
         ``same_game_as`` names the cell whose game a repeated cell shows."""
         mode = self.config.mode
         rows = []
@@ -282,6 +320,11 @@ class SweepResult:
                     # One figure, one interval: match's columns for net points take the interval over units too.
                     row["net_points_low"] = row["net_points_per_hand_low"]
                     row["net_points_high"] = row["net_points_per_hand_high"]
+                    if self.config.adjust_luck:
+                        for metric in LUCK_METRICS:
+                            value, low, high = unit_rate(units, metric, mode, row["side"], adjusted=True)
+                            name = f"{metric}_luck_adjusted"
+                            row[name], row[f"{name}_low"], row[f"{name}_high"] = value, low, high
                     rows.append({"cell": cell.index, **cell.settings, **_integers(row), "same_game_as": label})
         return pd.DataFrame(rows)
 
@@ -310,6 +353,8 @@ class SweepResult:
             "p_holm": d.p_holm,
             "significant": d.significant,
             "units": d.units,
+            "estimator": d.estimator,
+            "plain": d.plain,
             "text": difference_text(self, d),
         }
 
@@ -342,8 +387,10 @@ class SweepResult:
                     entry[f"{metric}_ci"] = [low, high]
                 if self.config.duplicate:
                     entry["paired"] = _integers(pair_statistics(tally))
+                if self.config.adjust_luck:
+                    entry["luck_adjusted"] = luck_adjusted(tally, self.config.legs)
                 if tallies:
-                    entry["tally"] = {name: int(value) for name, value in tally.to_dict().items()}
+                    entry["tally"] = {name: _count(value) for name, value in tally.to_dict().items()}
                 if tally.forfeits:  # --on-illegal forfeit: where, and how to replay each
                     entry["forfeited"] = list(tally.forfeits)
                 pairings.append(entry)
@@ -430,6 +477,11 @@ class SweepResult:
                 breakdown["hands"] = breakdown["hands"].astype(int)
                 breakdowns[cell.index] = breakdown
         return breakdowns
+
+
+def _count(value: float) -> int | float:
+    """A tally's sum as an integer, unless it is not one (the luck-adjusted sums, ``adjust_luck``)."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def _unit_name(config: runner.RunConfig) -> str:
@@ -524,6 +576,7 @@ def sweep(
     hand_log: bool = False,
     reps: int = 1000,
     write_result: bool = True,
+    adjust_luck: bool = False,
     **options: Any,
 ) -> SweepResult:
     """Play every pairing of ``players`` under every cell of ``grid`` on the same deals, and compare each cell with
@@ -553,6 +606,11 @@ def sweep(
     ``differences.csv`` unless ``write_result`` is false. Ctrl-C raises :class:`simgin.running.runner.Interrupted`;
     finished chunks in ``out`` are kept and the same call resumes. Bad input is a ValueError naming the value and
     what is allowed.
+
+    ``adjust_luck=True`` (sweeps of hands, issue 35) also removes each hand's luck of the cards
+    (:mod:`simgin.game.luck`, docs/STATISTICS.md §13): every pairing gets ``luck_adjusted`` figures, and the
+    differences in win rate and net points per hand (and their p-values, Holm and intervals) use the
+    luck-adjusted outcomes, with the plain figures beside them (:attr:`Difference.plain`).
     """
     check_keywords(sweep, options, ("programs", "notice"))
     if isinstance(players, str):
@@ -568,7 +626,7 @@ def sweep(
     parsed = parse_grid(grid_items(grid), base_rules)
     if games is None and hands is None:
         hands = 2_000
-    config = runner.RunConfig(players, base_rules, hands, games, seed, duplicate)
+    config = runner.RunConfig(players, base_rules, hands, games, seed, duplicate, adjust_luck=adjust_luck)
     cells, configs, same_as = plan_sweep(config, parsed, changes)
     chosen = parse_baseline(baseline, parsed, base_rules)
     distinct = [index for index, first in enumerate(same_as) if first is None]
@@ -655,13 +713,19 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
         for k, rates in enumerate(cell.pairings):
             mine, theirs = _units(cell.result, k), _units(base_cell.result, k)
             for metric in metric_names(config.mode):
-                value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
+                adjusted = config.adjust_luck and metric in LUCK_METRICS
+                value, base, difference, low, high, p, units = compare_units(
+                    mine, theirs, metric, config.mode, adjusted=adjusted
+                )
                 rows.append((cell.index, (rates.a, rates.b), metric, value, base, difference, (low, high), p, units))
                 inputs.append((mine, theirs))
         mine, theirs = first_named_units(cell.result), first_named_units(base_cell.result)
         if mine is not None and theirs is not None:
             for metric in FIRST_NAMED_METRICS:
-                value, base, difference, low, high, p, units = compare_units(mine, theirs, metric, config.mode)
+                adjusted = config.adjust_luck and metric in LUCK_METRICS
+                value, base, difference, low, high, p, units = compare_units(
+                    mine, theirs, metric, config.mode, adjusted=adjusted
+                )
                 pairing = (config.players[0], OTHERS)
                 rows.append((cell.index, pairing, metric, value, base, difference, (low, high), p, units))
                 inputs.append((mine, theirs))
@@ -672,8 +736,22 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
         rows, adjusted, levels, inputs, strict=True
     ):
         confidence = 1.0 - float(level)
-        _, _, _, low, high, _, _ = compare_units(*data, metric, config.mode, confidence)
-        detectable = detectable_difference(unit_se(*data, metric, config.mode), float(level), DETECTABLE_POWER)
+        adjusted = config.adjust_luck and metric in LUCK_METRICS
+        _, _, _, low, high, _, _ = compare_units(*data, metric, config.mode, confidence, adjusted)
+        se = unit_se(*data, metric, config.mode, adjusted)
+        detectable = detectable_difference(se, float(level), DETECTABLE_POWER)
+        plain = None
+        if adjusted:
+            plain_value, plain_base, plain_difference, plain_low, plain_high, plain_p, _ = compare_units(
+                *data, metric, config.mode
+            )
+            plain = {
+                "value": plain_value,
+                "baseline_value": plain_base,
+                "difference": plain_difference,
+                "ci": [plain_low, plain_high],
+                "p": plain_p,
+            }
         differences.append(
             Difference(
                 cell,
@@ -690,6 +768,8 @@ def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig
                 (low, high),
                 confidence,
                 detectable,
+                "luck-adjusted" if adjusted else "plain",
+                plain,
             )
         )
     return tuple(differences)
@@ -720,6 +800,8 @@ def difference_text(result: SweepResult, d: Difference) -> str:
     a, b = d.pairing
     low, high = d.ci_holm
     level = f"Holm-adjusted {100 * d.ci_holm_confidence:.4g}% CI"
+    if d.estimator != "plain":
+        level = f"{d.estimator}, {level}"
     if d.metric in RATES:
         change = f"{100 * d.difference:+.1f} points, " + (
             f"{level} {100 * low:+.1f} to {100 * high:+.1f}" if math.isfinite(low) else "no interval"

@@ -1,0 +1,182 @@
+"""``--adjust-luck`` on ``sweep`` and ``compare`` (issue 35): the luck-adjusted outcomes drive the differences,
+p-values, Holm and the sequential tests, the plain figures stay beside them (docs/STATISTICS.md §13)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import simgin
+from simgin.cli.main import main
+from simgin.running.tally import UNIT_INDEX
+from simgin.statistics.paired import NORMAL_SPRT_MIN_UNITS, normal_sprt, paired_comparison
+
+
+@pytest.fixture(scope="module")
+def study():
+    """One sweep of hands, plain and luck-adjusted, on the same seed."""
+    kwargs = dict(hands=600, seed=5, workers=1)
+    plain = simgin.sweep(["opponent", "simple"], ["knock_limit=10,7"], **kwargs)
+    adjusted = simgin.sweep(["opponent", "simple"], ["knock_limit=10,7"], adjust_luck=True, **kwargs)
+    return plain, adjusted
+
+
+def test_a_sweeps_unit_records_carry_the_luck_the_tally_sums(study):
+    """A unit's luck columns add up to the tally's luck sums, and its plain columns are those of the plain run."""
+    plain, adjusted = study
+    for mine, theirs in zip(adjusted.cells, plain.cells, strict=True):
+        units, plain_units = mine.result.units[0], theirs.result.units[0]
+        assert units.dtype == np.float64 and plain_units.dtype == np.int32
+        assert np.array_equal(units[:, : plain_units.shape[1]], plain_units)
+        tally = mine.result.tallies[0]
+        net = units[:, UNIT_INDEX["net_points_a"]] - units[:, UNIT_INDEX["luck_points_a"]]
+        won = units[:, UNIT_INDEX["hands_won_a"]] - units[:, UNIT_INDEX["luck_hands_won_a"]]
+        assert net.sum() == pytest.approx(tally["luck_y"]) and (net**2).sum() == pytest.approx(tally["luck_y_sq"])
+        assert won.sum() == pytest.approx(tally["luck_v"])
+
+
+def test_a_sweeps_differences_use_the_adjusted_outcomes_with_the_plain_beside(study):
+    """Win rate and net points per hand: the difference, interval and p recomputed from the unit records' adjusted
+    outcomes; ``plain`` equals the plain sweep's figures; the other metrics are the plain sweep's; Holm runs over
+    the adjusted p-values."""
+    plain, adjusted = study
+    plain_rows = {(d.cell, d.metric): d for d in plain.differences}
+    cell, base = adjusted.cells[1].result.units[0], adjusted.cells[0].result.units[0]
+    luck = {"win_rate": ("hands_won_a", "luck_hands_won_a"), "net_points_per_hand": ("net_points_a", "luck_points_a")}
+    for d in adjusted.differences:
+        same = plain_rows[(d.cell, d.metric)]
+        if d.metric in luck:
+            events, correction = (UNIT_INDEX[name] for name in luck[d.metric])
+            x, y = cell[:, events] - cell[:, correction], base[:, events] - base[:, correction]
+            hands = UNIT_INDEX["hands"]
+            expected = paired_comparison(x, y, cell[:, hands], base[:, hands], share=False)
+            assert d.estimator == "luck-adjusted"
+            assert d.difference == pytest.approx(expected.difference)
+            assert d.ci == pytest.approx((expected.low, expected.high)) and d.p == pytest.approx(expected.p)
+            assert d.plain["difference"] == pytest.approx(same.difference)
+            assert d.plain["ci"] == pytest.approx(list(same.ci)) and d.plain["p"] == pytest.approx(same.p)
+            assert "luck-adjusted" in adjusted.differences_frame().set_index("metric").loc[d.metric, "text"]
+        else:
+            assert d.estimator == "plain" and d.plain is None
+            assert (d.difference, d.ci, d.p) == (same.difference, same.ci, same.p)
+    ps = [d.p for d in adjusted.differences]
+    assert [d.p_holm for d in adjusted.differences] == pytest.approx(list(simgin.statistics.stats.holm(ps)))
+
+
+def test_a_sweeps_json_is_strict_and_has_each_pairings_luck_adjusted_figures(study):
+    _, adjusted = study
+    text = json.dumps(adjusted.to_json(), allow_nan=False)
+    data = json.loads(text)
+    for cell in data["cells"]:
+        figures = cell["pairings"][0]["luck_adjusted"]
+        for name in ("net_points_per_hand", "hands_won"):
+            assert {"estimate", "ci", "variance_ratio"} <= set(figures[name])
+            assert figures[name]["ci"][0] < figures[name]["estimate"] < figures[name]["ci"][1]
+    frame = adjusted.to_frame()
+    a, b = frame.iloc[0], frame.iloc[1]
+    assert a["net_points_per_hand_luck_adjusted"] == pytest.approx(-b["net_points_per_hand_luck_adjusted"])
+    assert a["net_points_per_hand_luck_adjusted"] == pytest.approx(
+        data["cells"][0]["pairings"][0]["luck_adjusted"]["net_points_per_hand"]["estimate"]
+    )
+
+
+def test_sweep_adjust_luck_on_the_command_line():
+    """``simgin sweep --adjust-luck`` prints the adjusted differences and figures; games and tables are one Error
+    line each with a non-zero exit."""
+    args = ["sweep", "opponent", "simple", "--grid", "knock_limit=10,7", "--hands", "200", "--workers", "1"]
+    outcome = CliRunner().invoke(main, [*args, "--quiet", "--adjust-luck"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "luck-adjusted (docs/STATISTICS.md §13)" in outcome.stdout
+    data = json.loads(CliRunner().invoke(main, [*args, "--quiet", "--adjust-luck", "--json"]).stdout)
+    assert {d["estimator"] for d in data["differences"]} == {"plain", "luck-adjusted"}
+    for bad in (
+        ["sweep", "opponent", "simple", "--grid", "knock_limit=10,7", "--games", "4"],
+        ["sweep", "simple", "greedy", "random", "--table", "three", "--grid", "knock_limit=10,7", "--games", "6"],
+    ):
+        refused = CliRunner().invoke(main, [*bad, "--adjust-luck", "--quiet"])
+        assert refused.exit_code == 1 and refused.output.startswith("Error: --adjust-luck: applies to runs of hands")
+        assert refused.output.count("\n") == 1
+
+
+def test_the_rules_sprt_runs_on_the_adjusted_win_rates():
+    from simgin.studies.sequential import sequential_rules_test
+
+    kwargs = dict(hands=2000, seed=4, workers=1)
+    plain = sequential_rules_test(["opponent", "simple"], ["knock_limit=10,1"], "d0=0,d1=5", **kwargs)
+    adjusted = sequential_rules_test(
+        ["opponent", "simple"], ["knock_limit=10,1"], "d0=0,d1=5", adjust_luck=True, **kwargs
+    )
+    assert plain.estimator == "plain" and plain.plain is None
+    assert adjusted.estimator == "luck-adjusted" and adjusted.to_json()["plain"]["ci"][0] < adjusted.plain[0]
+    assert adjusted.llr != plain.llr
+    assert "luck-adjusted" in adjusted.text()
+
+
+def test_the_normal_sprt_holds_its_error_rate_on_resampled_adjusted_outcomes():
+    """Null calibration of the sequential test on luck-adjusted units: per-pair adjusted net points of a real run,
+    centred on 0 (a true H0), resampled in batches of 25 pairs and tested after each batch (H0: 0 against H1: +1
+    point per hand) until a decision or 4,000 pairs; over 400 repetitions H1 is accepted at most about alpha = 5%
+    of the time (Wald's bounds are conservative), and H0 most of the time."""
+    from simgin.running.matches import pair_points
+    from simgin.running import runner
+
+    config = runner.RunConfig(("opponent", "simple"), hands=4000, seed=9, adjust_luck=True)
+    units = runner.run_cells([config], workers=1, unit_records=True)[0].units[0]
+    values = pair_points(units, True)
+    values = values - values.mean()
+    rng = np.random.default_rng(7)
+    decisions = {"H0": 0, "H1": 0, "continue": 0}
+    for _ in range(400):
+        drawn = np.empty(0)
+        decision = "continue"
+        while decision == "continue" and drawn.size < 4000:
+            drawn = np.concatenate([drawn, rng.choice(values, 25)])
+            decision = normal_sprt(drawn, 0.0, 1.0).decision
+        decisions[decision] += 1
+    assert decisions["H1"] <= 0.05 * 400 + 2 * math.sqrt(0.05 * 0.95 * 400), decisions
+    assert decisions["H0"] >= 0.85 * 400, decisions
+
+
+def test_the_normal_sprt_waits_for_a_measured_spread():
+    assert normal_sprt([0.5] * (NORMAL_SPRT_MIN_UNITS - 1), 0.0, 0.5).decision == "continue"
+    assert normal_sprt([0.5] * 100, 0.0, 0.4).decision == "continue"  # no spread: no decision
+    with pytest.raises(ValueError, match="s0 < s1"):
+        normal_sprt([0.1], 1.0, 0.0)
+
+
+def test_compare_adjust_luck_tests_net_points_per_hand_and_keeps_the_plain_beside():
+    """``compare(adjust_luck=True)`` plays duplicate hand pairs: its test, estimate and interval are the pairs'
+    luck-adjusted net points per hand, the plain figures beside; the same on one and two workers."""
+    from simgin.running.matches import mean_interval, pair_points
+
+    one = simgin.compare("opponent", "simple", adjust_luck=True, seed=2, workers=1)
+    two = simgin.compare("opponent", "simple", adjust_luck=True, seed=2, workers=2)
+    assert one.summary == two.summary
+    summary = one.summary
+    assert summary["estimator"] == "luck-adjusted" and summary["unit"] == "hand"
+    assert summary["decision"] in ("H0", "H1") and summary["hands"] == 2 * summary["pairs"]
+    units = one.run.units[0]
+    assert summary["net_points_per_hand"] == mean_interval(pair_points(units, True))
+    assert summary["plain"]["net_points_per_hand"] == mean_interval(pair_points(units, False))
+    luck = summary["luck_adjusted"]["net_points_per_hand"]
+    assert luck["estimate"] == pytest.approx(summary["net_points_per_hand"]["estimate"])
+    assert {"estimate", "ci", "variance_ratio"} <= set(summary["luck_adjusted"]["hands_won"])
+    assert normal_sprt(pair_points(units, True), 0.0, 1.0).llr == pytest.approx(summary["llr"])
+
+
+def test_compare_adjust_luck_on_the_command_line():
+    args = ["compare", "opponent", "simple", "--seed", "2", "--workers", "1", "--quiet"]
+    outcome = CliRunner().invoke(main, [*args, "--adjust-luck"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "(luck-adjusted, docs/STATISTICS.md §13)" in outcome.stdout and "plain" in outcome.stdout
+    data = json.loads(CliRunner().invoke(main, [*args, "--adjust-luck", "--json"]).stdout)
+    assert data["sprt"]["estimator"] == "luck-adjusted" and "luck_adjusted" in data["sprt"]
+    refused = CliRunner().invoke(main, [*args, "--adjust-luck", "--sprt", "elo0=0,elo1=10", "--model", "normalized"])
+    assert refused.exit_code == 1 and refused.output.startswith("Error: --model normalized: a luck-adjusted test")
+    assert refused.output.count("\n") == 1
+    refused = CliRunner().invoke(main, [*args, "--sprt", "points0=1,points1=0"])
+    assert refused.exit_code == 1 and "points0=1.0, points1=0.0" in refused.output
