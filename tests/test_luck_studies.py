@@ -121,8 +121,8 @@ def test_the_normal_sprt_holds_its_error_rate_on_resampled_adjusted_outcomes():
     centred on 0 (a true H0), resampled in batches of 25 pairs and tested after each batch (H0: 0 against H1: +1
     point per hand) until a decision or 4,000 pairs; over 400 repetitions H1 is accepted at most about alpha = 5%
     of the time (Wald's bounds are conservative), and H0 most of the time."""
-    from simgin.running.matches import pair_points
     from simgin.running import runner
+    from simgin.running.matches import pair_points
 
     config = runner.RunConfig(("opponent", "simple"), hands=4000, seed=9, adjust_luck=True)
     units = runner.run_cells([config], workers=1, unit_records=True)[0].units[0]
