@@ -180,3 +180,91 @@ def test_compare_adjust_luck_on_the_command_line():
     assert refused.output.count("\n") == 1
     refused = CliRunner().invoke(main, [*args, "--sprt", "points0=1,points1=0"])
     assert refused.exit_code == 1 and "points0=1.0, points1=0.0" in refused.output
+
+
+def test_tune_ranks_by_adjusted_net_points_and_keeps_the_plain_beside():
+    """``tune(adjust_luck=True)``: every evaluation's score is the luck-adjusted net points per hand (the tally's
+    adjusted sum per pair), the final's plain figure is the plain sums by the same batch means, and games are one
+    TuneError."""
+    from simgin.studies.search import batch_mean
+    from simgin.studies.tune import TuneError
+    from simgin.studies.tune_evaluation import pair_score_sum
+
+    kwargs = dict(params=["knock", "knock_late"], budget=4, hands=40, final=200, workers=1, seed=3)
+    with pytest.warns(UserWarning):
+        adjusted = simgin.tune("heuristic", ["simple"], adjust_luck=True, **kwargs)
+    with pytest.warns(UserWarning):
+        plain = simgin.tune("heuristic", ["simple"], **kwargs)
+    assert plain.luck_adjusted is None and "luck_adjusted" not in plain.to_json()
+    final = next(e for e in adjusted.history if e.phase == "final")
+    tally = simgin.running.tally.Tally.from_dict(final.opponents[0]["tally"])
+    assert final.score == pytest.approx(pair_score_sum(tally, "hands", True) / final.pairs)
+    figures = adjusted.to_json()["luck_adjusted"]
+    points = figures["net_points_per_hand"]
+    assert points["estimate"] == adjusted.score and points["ci"] == adjusted.score_ci
+    expected = batch_mean(final.opponents[0]["plain_batch_sums"], final.batch_pairs)
+    assert (points["plain"], *points["plain_ci"]) == pytest.approx(expected)
+    assert points["plain"] == pytest.approx(pair_score_sum(tally, "hands") / final.pairs)
+    plain_final = next(e for e in plain.history if e.phase == "final")
+    assert points["plain"] == pytest.approx(plain_final.score)  # the same deals, the plain figure
+    assert {"estimate", "ci", "variance_ratio"} <= set(figures["hands_won"]) and "start" in figures
+    with pytest.raises(TuneError, match="--adjust-luck: applies to tunes of hands"):
+        simgin.tune("heuristic", ["simple"], adjust_luck=True, games=8, budget=2)
+
+
+def test_tune_rules_judges_skill_by_the_adjusted_win_rate():
+    """``tune_rules(adjust_luck=True)``: the skill score is the luck-adjusted share of hands won (a dead hand
+    half), ``plain_win_rate`` equals the plain search's ``win_rate`` on the same deals, ``luck_adjusted`` has the
+    fixed keys, and games are one TuneRulesError."""
+    from simgin.studies.rule_space import TuneRulesError
+
+    kwargs = dict(budget=3, hands=60, final=200, workers=1, seed=2)
+    vary = ["knock_limit=7..10"]
+    adjusted = simgin.tune_rules(["opponent", "simple"], "skill", vary, adjust_luck=True, **kwargs)
+    plain = simgin.tune_rules(["opponent", "simple"], "skill", vary, **kwargs)
+    for mine, theirs in zip(adjusted.final, plain.final, strict=True):
+        assert mine["metrics"]["plain_win_rate"] == pytest.approx(theirs["metrics"]["win_rate"])
+        assert mine["metrics"]["win_rate"] != pytest.approx(theirs["metrics"]["win_rate"])
+        assert mine["score"] == pytest.approx(mine["metrics"]["win_rate"][0])
+    figures = adjusted.to_json()["luck_adjusted"]
+    for name in ("net_points_per_hand", "hands_won"):
+        assert {"estimate", "ci", "variance_ratio", "plain"} <= set(figures[name])
+        assert figures[name]["variance_ratio"] > 0
+    assert "luck_adjusted" not in plain.to_json()
+    with pytest.raises(TuneRulesError, match="--adjust-luck: applies to searches of hands"):
+        simgin.tune_rules(["opponent", "simple"], "skill", vary, adjust_luck=True, games=20, budget=2)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["tune", "heuristic", "--against", "simple", "--params", "knock", "--budget", "2", "--hands", "20"],
+        [
+            "tune-rules",
+            "opponent",
+            "simple",
+            "--objective",
+            "skill",
+            "--vary",
+            "knock_limit=8..10",
+            "--budget",
+            "2",
+            "--hands",
+            "20",
+        ],
+    ],
+)
+def test_the_tuners_take_adjust_luck_on_the_command_line(command):
+    outcome = CliRunner().invoke(main, [*command, "--final", "40", "--workers", "1", "--quiet", "--adjust-luck"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "luck-adjusted (§13)" in outcome.stdout
+    data = json.loads(
+        CliRunner()
+        .invoke(main, [*command, "--final", "40", "--workers", "1", "--quiet", "--adjust-luck", "--json"])
+        .stdout
+    )
+    assert {"net_points_per_hand", "hands_won", "start"} <= set(data["luck_adjusted"])
+    games = [*command[: command.index("--hands")], "--games", "4"]
+    refused = CliRunner().invoke(main, [*games, "--quiet", "--adjust-luck"])
+    assert refused.exit_code == 1 and refused.output.startswith("Error: --adjust-luck: applies to")
+    assert refused.output.count("\n") == 1

@@ -15,8 +15,10 @@ from typing import Any
 import click
 
 from simgin.cli.options import (
+    adjust_luck_option,
     execution_options,
     json_option,
+    luck_points_text,
     on_illegal_option,
     plural,
     quiet_option,
@@ -81,6 +83,7 @@ def _interval(low: float, high: float, mode: str) -> str:
 @execution_options
 @search_out_option
 @on_illegal_option
+@adjust_luck_option
 @quiet_option
 @json_option
 def tune(
@@ -101,6 +104,7 @@ def tune(
     scheduler: str | None,
     out: Path | None,
     on_illegal: str,
+    adjust_luck: bool,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -115,7 +119,9 @@ def tune(
     scores with 95% intervals and the p-value of the paired difference are printed,
     with the tuned spec last (match, tournament, compare and sweep take it as is). When
     the tuned spec scores lower than the start on those fresh deals, the start is kept
-    and printed last instead, and the output says so.
+    and printed last instead, and the output says so. With --adjust-luck (and --hands)
+    candidates are ranked and measured by their net points per hand with each hand's luck of
+    the cards taken out (docs/STATISTICS.md §13), the plain final figures printed beside.
     The defaults (128 evaluations, 400 games at first) take a few minutes on 2 cores;
     the examples below are tiny.
 
@@ -174,6 +180,7 @@ def tune(
                 progress=progress,
                 on_illegal=on_illegal,
                 notice=lambda message: click.echo(f"simgin: {message}", err=True),
+                adjust_luck=adjust_luck,
             )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
@@ -219,6 +226,8 @@ def _echo_result(result: Any) -> None:
         bounds = f"{dimension.low:g}..{dimension.high:g}"
         click.echo(f"  {dimension.name:<{width}}  {_number(start):>8}  {_number(value):>8}  {bounds}")
     what = "of games" if mode == "games" else "net points per hand"
+    if settings.adjust_luck:
+        what += ", luck-adjusted"
     count = 2 * next(e.pairs for e in result.history if e.phase == "final")
     click.echo(f"final measurement: {count:,} fresh {mode} per candidate and opponent, never used by the search")
     click.echo(
@@ -239,6 +248,9 @@ def _echo_result(result: Any) -> None:
         f"  paired difference {scale * difference['difference']:+.2f}{unit} "
         f"({scale * difference['low']:+.2f} to {scale * difference['high']:+.2f}), p = {p_text}"
     )
+    if result.luck_adjusted is not None:
+        for name, figures in (("tuned", result.luck_adjusted), ("start", result.luck_adjusted["start"])):
+            click.echo(f"  {name}, luck-adjusted (§13): {luck_points_text(figures['net_points_per_hand'])}")
     if settings.on_illegal == "forfeit":
         finals = [entry.get("tally") or {} for e in result.history if e.phase == "final" for entry in e.opponents]
         own, theirs = (int(sum(t.get(f"forfeits_{side}", 0) for t in finals)) for side in ("a", "b"))

@@ -14,8 +14,10 @@ from typing import Any
 import click
 
 from simgin.cli.options import (
+    adjust_luck_option,
     execution_options,
     json_option,
+    luck_points_text,
     quiet_option,
     rules_options,
     search_options,
@@ -78,6 +80,7 @@ keeps equal; named here so that the command line imports without the runner)."""
 @seed_option("Seed: same seed, same search and result.")
 @execution_options
 @search_out_option
+@adjust_luck_option
 @quiet_option
 @json_option
 def tune_rules(
@@ -95,6 +98,7 @@ def tune_rules(
     backend: str,
     scheduler: str | None,
     out: Path | None,
+    adjust_luck: bool,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -106,7 +110,9 @@ def tune_rules(
     with every trial on the same deals. Then the best rules found and the start rules play
     fresh deals that the search never saw: both scores with 95% intervals and the p-value of
     their paired difference are printed. Unless the found rules are better there (p < 0.05,
-    every --keep met), the command says so and keeps the start rules.
+    every --keep met), the command says so and keeps the start rules. With --adjust-luck (and
+    --hands) the first-named player's win rate is judged with each hand's luck of the cards
+    taken out (docs/STATISTICS.md §13), the plain figures printed beside.
 
     \b
     Example:
@@ -146,6 +152,7 @@ def tune_rules(
                 progress=progress,
                 notice=lambda message: click.echo(f"simgin: {message}", err=True),
                 on_start=on_start,
+                adjust_luck=adjust_luck,
             )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None
@@ -182,8 +189,18 @@ def _echo_result(result: Any) -> None:
     click.echo(
         f"final measurement: {count:,} fresh {settings.mode} per rule set and opponent, never used by the search"
     )
-    click.echo(f"  found {format_score(result.found_score, objective)} {_interval(result.found_score_ci, objective)}")
-    click.echo(f"  start {format_score(result.start_score, objective)} {_interval(result.start_score_ci, objective)}")
+    adjusted = ", luck-adjusted" if settings.adjust_luck and objective.metric == "win_rate" else ""
+    for name, score, ci in (
+        ("found", result.found_score, result.found_score_ci),
+        ("start", result.start_score, result.start_score_ci),
+    ):
+        click.echo(f"  {name} {format_score(score, objective)} {_interval(ci, objective)}{adjusted}")
+    if result.luck_adjusted is not None:
+        for name, figures in (("found", result.luck_adjusted), ("start", result.luck_adjusted["start"])):
+            click.echo(
+                f"  {name}, luck-adjusted (§13): {result.players[0]}'s net points per hand "
+                f"{luck_points_text(figures['net_points_per_hand'])}"
+            )
     difference = result.difference
     scale = 1 if objective.name == "length" else 100
     unit = " hands" if objective.name == "length" else " points"

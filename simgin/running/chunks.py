@@ -112,7 +112,7 @@ def run_chunk(
     width, dtype = unit_layout(config.adjust_luck)
     records = np.zeros((unit_count, width), dtype=dtype) if unit_records else None
     # A's net points, hands won and luck corrections of both per unit, both legs summed (adjust_luck, issue 35).
-    luck_sums = np.zeros((4, unit_count)) if config.adjust_luck else None
+    luck_sums = np.zeros((5, unit_count)) if config.adjust_luck else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
@@ -130,7 +130,7 @@ def run_chunk(
                     if records is not None:
                         records[:, UNIT_INDEX["luck_points_a"]] += of_a[1]
                         records[:, UNIT_INDEX["luck_hands_won_a"]] += of_a[3]
-                        records[:, UNIT_INDEX["luck_hands_won_b"]] += luck[:, LUCK_WIN_0 + 1 - seat_a_value]
+                        records[:, UNIT_INDEX["luck_hands_won_b"]] += of_a[4]
             else:
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds, forfeits=found)
                 rows, unit_of_row = engine.game_hands(game_rows, counts)
@@ -305,8 +305,9 @@ def replay_command(players: tuple[str, str], rules: Rules, forfeit: engine.HandF
 
 
 def _luck_of_a(rows: np.ndarray, luck: np.ndarray, seat_a: int) -> np.ndarray:
-    """Per hand of one leg: A's net points, A's luck correction in points, A's hand won (0 or 1) and A's luck
-    correction of it (``kernels.luck.LUCK_*`` columns are seat 0's points, seat 0's and seat 1's wins)."""
+    """Per hand of one leg: A's net points, A's luck correction in points, A's hand won (0 or 1), A's luck
+    correction of it and B's of its win (``kernels.luck.LUCK_*`` columns are seat 0's points, seat 0's and seat 1's
+    wins)."""
     winner = rows[:, _k.H_WINNER]
     scored = (rows[:, _k.H_KIND] != KIND_DEAD) & (winner >= 0)
     sign = 1.0 if seat_a == 0 else -1.0
@@ -316,6 +317,7 @@ def _luck_of_a(rows: np.ndarray, luck: np.ndarray, seat_a: int) -> np.ndarray:
             sign * luck[:, LUCK_POINTS],
             (scored & (winner == seat_a)).astype(np.float64),
             luck[:, LUCK_WIN_0 + seat_a],
+            luck[:, LUCK_WIN_0 + 1 - seat_a],
         ]
     )
 

@@ -102,6 +102,7 @@ LUCK_TALLY_FIELDS = {
     "luck_w_sq": "sum over units of A's hands won squared",
     "luck_v": "sum over units of A's luck-adjusted hands won",
     "luck_v_sq": "sum over units of A's luck-adjusted hands won squared",
+    "luck_b_won": "sum over units of B's luck corrections in hands won (B's adjusted wins: hands_won_b minus it)",
 }
 TALLY_FIELDS.update(LUCK_TALLY_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
@@ -371,10 +372,18 @@ def unit_records(
     return records
 
 
-def tally_luck(x: np.ndarray, luck_points: np.ndarray, w: np.ndarray, luck_wins: np.ndarray) -> Tally:
+def tally_luck(
+    x: np.ndarray,
+    luck_points: np.ndarray,
+    w: np.ndarray,
+    luck_wins: np.ndarray,
+    luck_wins_b: np.ndarray | None = None,
+) -> Tally:
     """The :data:`LUCK_TALLY_FIELDS` of a chunk's units: A's net points ``x`` and hands won ``w`` per unit, and A's luck
-    corrections of each (``simgin.game.luck``), both legs summed."""
+    corrections of each (``simgin.game.luck``), both legs summed; ``luck_wins_b``: B's corrections of its wins."""
     t = Tally.zero()
+    if luck_wins_b is not None:
+        t.add("luck_b_won", np.asarray(luck_wins_b, dtype=np.float64).sum())
     x, w = x.astype(np.float64), w.astype(np.float64)
     y, v = x - luck_points, w - luck_wins
     t.add("luck_units", x.shape[0])

@@ -16,7 +16,7 @@ from simgin.base import files
 from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import paired_difference
-from simgin.studies.rule_space import METRICS, Objective, TuneRulesError
+from simgin.studies.rule_space import METRICS, Objective, TuneRulesError, luck_adjusted_win_share
 from simgin.studies.search import OPTIMISER_BRANCH, ChunkPool, SearchDirectory, batch_mean, quiet_warnings
 from simgin.studies.tune_rules_settings import TuneRulesSettings
 
@@ -105,9 +105,36 @@ def score_difference(found: RuleEvaluation, start: RuleEvaluation, objective: Ob
     return {"difference": d.difference, "low": d.low, "high": d.high, "p_value": d.p, "chunks": d.units}
 
 
-def _reduce(tallies: Sequence[Tally], mode: str) -> dict[str, tuple[float, float]]:
+#: With ``adjust_luck`` the plain win rate is kept beside the luck-adjusted ``win_rate`` under this name.
+PLAIN_WIN_RATE = "plain_win_rate"
+#: With ``adjust_luck``, the first-named player's figures of ``luck_adjusted`` (issue 35): name -> (the tally's
+#: adjusted sum, its plain sum), each over the hands (:data:`simgin.running.tally.LUCK_TALLY_FIELDS`).
+LUCK_FIGURES = {"net_points_per_hand": ("luck_y", "luck_x"), "hands_won": ("luck_v", "luck_w")}
+
+
+def _luck_metrics() -> dict[str, tuple[str, Callable[[Tally, str], tuple[float, float]], bool]]:
+    metrics = {}
+    for name, (adjusted, plain) in LUCK_FIGURES.items():
+        for key, total in ((name, adjusted), (f"plain_{name}", plain)):
+            meaning = (
+                f"the first-named player's {name.replace('_', ' ')}, {'plain' if total == plain else 'luck-adjusted'}"
+            )
+            metrics[key] = (meaning, lambda t, mode, total=total: (t[total], t["hands"]), False)
+    return metrics
+
+
+def _reduce(tallies: Sequence[Tally], mode: str, adjust_luck: bool = False) -> dict[str, tuple[float, float]]:
+    """Each metric's numerator and denominator summed over the opponents' tallies; with ``adjust_luck``,
+    ``win_rate`` is luck-adjusted (:func:`~simgin.studies.rule_space.luck_adjusted_win_share`) and the plain one is
+    :data:`PLAIN_WIN_RATE`."""
+    metrics = dict(METRICS)
+    if adjust_luck:
+        meaning = "the first-named player's share of hands won, plain (beside the luck-adjusted win_rate)"
+        metrics[PLAIN_WIN_RATE] = (meaning, METRICS["win_rate"][1], False)
+        metrics["win_rate"] = (METRICS["win_rate"][0], luck_adjusted_win_share, False)
+        metrics |= _luck_metrics()
     out = {}
-    for name, (_, function, needs_games) in METRICS.items():
+    for name, (_, function, needs_games) in metrics.items():
         if needs_games and mode != "games":
             continue
         numerator = denominator = 0.0
@@ -117,6 +144,28 @@ def _reduce(tallies: Sequence[Tally], mode: str) -> dict[str, tuple[float, float
             denominator += b
         out[name] = (numerator, denominator)
     return out
+
+
+def luck_figures(evaluation: RuleEvaluation) -> dict[str, dict[str, Any]]:
+    """The ``luck_adjusted`` figures of an evaluation of a search with ``adjust_luck`` (issue 35): per
+    :data:`LUCK_FIGURES` name, the ``estimate`` with its batch-means 95% ``ci``, the ``plain`` figure and
+    ``plain_ci`` by the same method, and the ``variance_ratio`` of the batches (plain over adjusted)."""
+    figures = {}
+    for name in LUCK_FIGURES:
+        estimate, low, high = evaluation.metric(name)
+        plain, plain_low, plain_high = evaluation.metric(f"plain_{name}")
+        spreads = []
+        for key, mean in ((f"plain_{name}", plain), (name, estimate)):
+            sums, sizes = np.asarray(evaluation.sums[key]), np.asarray(evaluation.sizes[key])
+            spreads.append(float(((sums - mean * sizes) ** 2).sum()))
+        figures[name] = {
+            "estimate": estimate,
+            "ci": [low, high],
+            "variance_ratio": spreads[0] / spreads[1] if spreads[1] > 0 else math.nan,
+            "plain": plain,
+            "plain_ci": [plain_low, plain_high],
+        }
+    return figures
 
 
 class Evaluator(ChunkPool):
@@ -157,7 +206,7 @@ class Evaluator(ChunkPool):
                     result = next(results)
                     seconds += float(result.seconds)
                     per_chunk[c].append(result.tally)
-            reduced = [_reduce(tallies, settings.mode) for tallies in per_chunk]
+            reduced = [_reduce(tallies, settings.mode, settings.adjust_luck) for tallies in per_chunk]
             names = list(reduced[0])
             yield RuleEvaluation(
                 phase=phase,

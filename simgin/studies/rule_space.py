@@ -14,29 +14,7 @@ from typing import Any
 from simgin.game.rules import Rules
 from simgin.running.tally import Tally
 
-"""Trials of the search (rule sets asked of TPE, repeats included)."""
-
-
-"""Games (or hands) per opponent in a trial of the search."""
-
-
-"""The final measurement plays this many times the search's sample per rule set, by default."""
-
-
-"""Chunks per evaluation: ``chunk_units`` is the pairs divided by this, rounded down, so an evaluation of
-``n`` deal pairs has at least ``min(n, 40)`` chunks (the units of its intervals and paired test)."""
-
-
-"""Trials asked of TPE before any is told: they are played together, whatever the number of workers."""
-
-
-"""The found rules replace the start only when their paired difference has a p-value below this."""
-
-
 _OPERATORS = ("<=", ">=", "<", ">")
-
-
-"""Plays one chunk and returns an object with ``tally`` (a :class:`~simgin.running.tally.Tally`) and ``seconds``."""
 
 
 class TuneRulesError(ValueError):
@@ -47,6 +25,13 @@ def _win_share(t: Tally, mode: str) -> tuple[float, float]:
     if mode == "games":
         return t["games_won_a"] + 0.5 * (t["games"] - t["games_won_a"] - t["games_won_b"]), t["games"]
     return t["hands_won_a"] + 0.5 * (t["hands"] - t["hands_won_a"] - t["hands_won_b"]), t["hands"]
+
+
+def luck_adjusted_win_share(t: Tally, mode: str) -> tuple[float, float]:
+    """``win_rate`` of a run with ``adjust_luck`` (hands, issue 35): A's hands won and B's each less their luck
+    corrections (docs/STATISTICS.md §13), a dead hand counting half as in :func:`_win_share`."""
+    won_a, won_b = t["luck_v"], t["hands_won_b"] - t["luck_b_won"]
+    return won_a + 0.5 * (t["hands"] - won_a - won_b), t["hands"]
 
 
 def _ratio(numerator: str, denominator: str) -> Callable[[Tally, str], tuple[float, float]]:
@@ -70,10 +55,6 @@ METRICS: dict[str, tuple[str, Callable[[Tally, str], tuple[float, float]], bool]
     "dealer_points_per_hand": ("the dealer's net points per hand", _ratio("dealer_net", "hands"), False),
     "shutout_rate": ("share of games won by a shutout (R21)", _ratio("shutouts", "games"), True),
 }
-"""Metric name -> (meaning, (tally, mode) -> (numerator, denominator), needs games). Every metric is a ratio
-of sums, pooled over the pairings; ``--keep`` may constrain any of them."""
-
-
 """Metric name -> (meaning, (tally, mode) -> (numerator, denominator), needs games). Every metric is a ratio
 of sums, pooled over the pairings; ``--keep`` may constrain any of them."""
 

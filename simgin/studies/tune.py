@@ -50,6 +50,7 @@ import numpy as np
 
 from simgin.game.rules import Rules
 from simgin.running import runner
+from simgin.running.tally import Tally
 from simgin.studies.search import (
     EVALUATIONS_DIR,
     OPTIMISER_BRANCH,
@@ -190,6 +191,7 @@ def tune(
     progress: ProgressCallback | None = None,
     on_illegal: str = "stop",
     notice: Callable[[str], None] | None = None,
+    adjust_luck: bool = False,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against the ``against`` pool (see the module docstring).
 
@@ -199,7 +201,9 @@ def tune(
     evaluation, recorded ones included; ``notice(message)`` hears of a recorded evaluation played again
     (damaged or edited; default: the ``simgin`` logger). ``on_illegal`` (``'stop'`` or ``'forfeit'``) is what an
     illegal move does (:attr:`simgin.running.runner.RunConfig.on_illegal`); a final measurement's
-    tallies count the forfeits. Bad input raises :class:`TuneError` (a ValueError).
+    tallies count the forfeits. ``adjust_luck`` (with ``hands``) ranks, selects and measures candidates by their
+    luck-adjusted net points per hand (docs/STATISTICS.md §13) and adds the plain figures beside
+    (:attr:`TuneResult.luck_adjusted`). Bad input raises :class:`TuneError` (a ValueError).
     """
     if on_illegal not in runner.ON_ILLEGAL:
         raise TuneError(f"on_illegal={on_illegal!r}: choose from {', '.join(runner.ON_ILLEGAL)}")
@@ -219,6 +223,7 @@ def tune(
         popsize=popsize,
         seed=seed,
         on_illegal=on_illegal,
+        adjust_luck=adjust_luck,
     )
     workers = execution_workers(workers, backend, scheduler, TuneError)
     optimiser = _Optimiser(settings)
@@ -337,6 +342,7 @@ def tune(
         history=history,
         generations=generations,
         difference=difference,
+        luck_adjusted=final_luck(tuned_final, start_final) if settings.adjust_luck else None,
     )
     if directory:
         from simgin.running.results import save_result
@@ -349,6 +355,31 @@ def tune(
                 "are kept, rerun the same command where the directory is writable to write it"
             ) from None
     return result
+
+
+def final_luck(tuned: Evaluation, start: Evaluation) -> dict[str, Any]:
+    """The luck-adjusted figures of the final measurement (issue 35), for the tuned candidate and (``start``) the
+    start: net points per hand as the tune measures them (the score and its batch-means interval, the plain
+    figure beside it by the same method) with the variance ratio per deal pair, and the share of hands won; each
+    pooled over the opponents, who play as many deals each."""
+    from simgin.running.summary import luck_adjusted
+
+    def pooled(evaluation: Evaluation) -> dict[str, Any]:
+        total = Tally.zero()
+        for entry in evaluation.opponents:
+            total = total + Tally.from_dict(entry["tally"])
+        figures = luck_adjusted(total, 2)
+        plain = np.mean([entry["plain_batch_sums"] for entry in evaluation.opponents], axis=0)
+        mean, low, high = batch_mean(plain, evaluation.batch_pairs)
+        figures["net_points_per_hand"] |= {
+            "estimate": evaluation.score,
+            "ci": [evaluation.score_low, evaluation.score_high],
+            "plain": mean,
+            "plain_ci": [low, high],
+        }
+        return figures
+
+    return pooled(tuned) | {"start": pooled(start)}
 
 
 __all__ = [

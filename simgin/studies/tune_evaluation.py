@@ -140,11 +140,14 @@ def _evaluation_problem(data: dict[str, Any]) -> str | None:
     return None
 
 
-def pair_score_sum(t: Tally, mode: str) -> float:
+def pair_score_sum(t: Tally, mode: str, adjust_luck: bool = False) -> float:
     """A's results summed over a tally's duplicate pairs: pair scores (a game won 1, drawn 1/2) in games mode,
-    net points per hand of each pair in hands mode; divided by the pairs it is the evaluation's score."""
+    net points per hand of each pair in hands mode, luck-adjusted with ``adjust_luck`` (docs/STATISTICS.md §13);
+    divided by the pairs it is the evaluation's score."""
     if mode == "games":
         return sum(k / 4 * t[f"pair_score_{k}"] for k in range(5))
+    if adjust_luck:
+        return t["luck_y"] / 2
     return (t["pair_x1"] + t["pair_x2"]) / 2
 
 
@@ -190,6 +193,7 @@ class Evaluator(ChunkPool):
             spec = settings.spec(values)
             chunk_count = len(runner.plan_chunks(settings.config(spec, opponents[0], pairs, seed)))
             sums = np.zeros((len(opponents), chunk_count))
+            plain = np.zeros((len(opponents), chunk_count))
             sizes = np.zeros(chunk_count, dtype=np.int64)
             per_opponent = []
             seconds = 0.0
@@ -198,13 +202,16 @@ class Evaluator(ChunkPool):
                 for c in range(chunk_count):
                     result = next(results)
                     seconds += result.seconds
-                    sums[o, c] = pair_score_sum(result.tally, settings.mode)
+                    sums[o, c] = pair_score_sum(result.tally, settings.mode, settings.adjust_luck)
+                    plain[o, c] = pair_score_sum(result.tally, settings.mode)
                     sizes[c] = result.chunk.unit_count
                     total = total + result.tally
                 mean, low, high = batch_mean(sums[o], sizes)
                 entry: dict[str, Any] = {"opponent": opponent, "score": mean, "score_low": low, "score_high": high}
                 if phase == "final":
                     entry["tally"] = total.to_dict()
+                    if settings.adjust_luck:  # the plain figures beside the adjusted (issue 35)
+                        entry["plain_batch_sums"] = [float(x) for x in plain[o]]
                 per_opponent.append(entry)
             batch_sums = sums.mean(axis=0)
             mean, low, high = batch_mean(batch_sums, sizes)

@@ -64,12 +64,19 @@ class TuneResult:
     generations: list[dict[str, Any]] = field(repr=False)
     """Per search generation: its sample, seed, CMA-ES step size and distribution mean after it."""
     difference: dict[str, float] = field(repr=False)
+    luck_adjusted: dict[str, Any] | None = None
+    """With ``adjust_luck`` (issue 35): the tuned candidate's luck-adjusted figures on the final deals
+    (``net_points_per_hand``, ``hands_won``: ``estimate``, ``ci``, ``variance_ratio``, ``plain``, ``plain_ci``;
+    :func:`simgin.running.summary.luck_adjusted`) and the start's under ``start``; ``score`` is then luck-adjusted."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object: exactly the contract's keys."""
+        """The ``--json`` object: exactly the contract's keys (and ``luck_adjusted`` with ``adjust_luck``)."""
         from simgin.running.results import jsonable
 
-        return jsonable({key: getattr(self, key) for key in CONTRACT_KEYS})
+        data = {key: getattr(self, key) for key in CONTRACT_KEYS}
+        if self.luck_adjusted is not None:
+            data["luck_adjusted"] = self.luck_adjusted
+        return jsonable(data)
 
     def to_json(self) -> dict[str, Any]:
         """The ``simgin tune --json`` object (:meth:`to_dict`), as every result of a command has it."""

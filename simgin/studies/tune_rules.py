@@ -59,6 +59,7 @@ from simgin.studies.rule_evaluation import (
     OptunaStudy,
     RuleEvaluation,
     TuneRulesDirectory,
+    luck_figures,
     objective_score,
     score_difference,
 )
@@ -116,6 +117,7 @@ def tune_rules(
     play_chunk: ChunkPlayer | None = None,
     notice: Callable[[str], None] | None = None,
     on_start: Callable[[], None] | None = None,
+    adjust_luck: bool = False,
 ) -> TuneRulesResult:
     """Search the ``vary`` switches of ``rules`` for ``objective``, then measure found and start on fresh deals.
 
@@ -134,7 +136,9 @@ def tune_rules(
     ``play_chunk(config, chunk)``, a hook for tests and other simulators, replaces
     :func:`simgin.running.runner.run_chunk`: it returns an object with ``tally`` and ``seconds`` and must
     be picklable for more than one worker. Bad input raises :class:`TuneRulesError` (a ValueError)
-    with a one-line message. See the module docstring for the method.
+    with a one-line message. See the module docstring for the method. ``adjust_luck`` (with ``hands``) judges the
+    first-named player's ``win_rate`` luck-adjusted (docs/STATISTICS.md §13), the plain one beside it as
+    ``plain_win_rate``.
     """
     if isinstance(players, str):
         players = [players]
@@ -153,6 +157,7 @@ def tune_rules(
         hands=hands,
         final=final,
         seed=seed,
+        adjust_luck=adjust_luck,
     )
     workers = execution_workers(workers, backend, scheduler, TuneRulesError)
     study = OptunaStudy(settings)
@@ -372,6 +377,9 @@ def tune_rules(
         settings=settings,
         trials=trials,
         final=final_rows,
+        luck_adjusted=(
+            luck_figures(found_final) | {"start": luck_figures(start_final)} if settings.adjust_luck else None
+        ),
     )
     if directory:
         from simgin.running.results import save_result

@@ -94,12 +94,19 @@ class TuneRulesResult:
     trials: list[dict[str, Any]] = field(repr=False)
     """The search path: per trial its values, objective score, metrics and feasibility."""
     final: list[dict[str, Any]] = field(repr=False)
+    luck_adjusted: dict[str, Any] | None = None
+    """With ``adjust_luck`` (issue 35): the first-named player's luck-adjusted figures on the final deals under the
+    found rules (``net_points_per_hand``, ``hands_won``: ``estimate``, ``ci``, ``variance_ratio``, ``plain``,
+    ``plain_ci``; :func:`simgin.studies.rule_evaluation.luck_figures`) and under the start's (``start``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object (plain JSON values): the contract's keys, then the found rules and verdict."""
         from simgin.running.results import jsonable
 
-        return jsonable({key: getattr(self, key) for key in (*CONTRACT_KEYS, *EXTRA_KEYS)})
+        data = {key: getattr(self, key) for key in (*CONTRACT_KEYS, *EXTRA_KEYS)}
+        if self.luck_adjusted is not None:
+            data["luck_adjusted"] = self.luck_adjusted
+        return jsonable(data)
 
     def to_frame(self) -> Any:
         """The search path as a DataFrame: one row per trial, the varied switches and metrics as columns."""

@@ -60,6 +60,9 @@ class TuneRulesSettings:
     """Games (or hands) per opponent and rule set in the final measurement."""
     budget: int
     seed: int
+    adjust_luck: bool = False
+    """Judge the first-named player's ``win_rate`` (the ``skill`` objective, ``--keep win_rate``) luck-adjusted
+    (hands only; issue 35, docs/STATISTICS.md §13); ``plain_win_rate`` keeps the plain one beside it."""
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -88,6 +91,7 @@ class TuneRulesSettings:
             seed=seed,
             duplicate=True,
             chunk_units=max(1, pairs // BATCHES),
+            adjust_luck=self.adjust_luck,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,6 +108,8 @@ class TuneRulesSettings:
             "seed": self.seed,
             "method": METHOD,
         }
+        if self.adjust_luck:  # a search without it keeps the settings it had before the option
+            data["adjust_luck"] = True
         return json.loads(json.dumps(data))
 
 
@@ -119,8 +125,16 @@ def plan(
     hands: int | None = None,
     final: int | None = None,
     seed: int = 0,
+    adjust_luck: bool = False,
 ) -> TuneRulesSettings:
     """Check a tune-rules input and fix its settings, or raise a one-line :class:`TuneRulesError`."""
+    if not isinstance(adjust_luck, bool):
+        raise TuneRulesError(f"adjust_luck={adjust_luck!r}: give True or False")
+    if adjust_luck and hands is None:
+        raise TuneRulesError(
+            "--adjust-luck: applies to searches of hands (--hands), not to games (a game's result is not a sum of "
+            "hands' points)"
+        )
     players = tuple(players)
     if not players:
         raise TuneRulesError("give at least one player")
@@ -177,4 +191,5 @@ def plan(
         final=final_count,
         budget=budget,
         seed=seed,
+        adjust_luck=adjust_luck,
     )

@@ -119,6 +119,9 @@ class TuneSettings:
     seed: int
     on_illegal: str = "stop"
     """What an illegal move does in every evaluation (:attr:`simgin.running.runner.RunConfig.on_illegal`)."""
+    adjust_luck: bool = False
+    """Rank and measure candidates by their luck-adjusted net points per hand (``mode='hands'``; issue 35,
+    docs/STATISTICS.md §13): the same ranking from fewer hands; the final phase keeps the plain figures beside."""
 
     @property
     def generations(self) -> int:
@@ -164,6 +167,7 @@ class TuneSettings:
             duplicate=True,
             chunk_units=math.ceil(pairs / BATCHES),
             on_illegal=self.on_illegal,
+            adjust_luck=self.adjust_luck,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -185,6 +189,8 @@ class TuneSettings:
         }
         if self.on_illegal != "stop":  # a tune of 'stop' keeps the settings it had before the option
             data["on_illegal"] = self.on_illegal
+        if self.adjust_luck:  # likewise a tune without luck adjustment
+            data["adjust_luck"] = True
         return json.loads(json.dumps(data))
 
 
@@ -246,6 +252,7 @@ def plan(
     popsize: int | None = None,
     seed: int = 0,
     on_illegal: str = "stop",
+    adjust_luck: bool = False,
 ) -> TuneSettings:
     """Check a tune's input and fix its settings, or raise a one-line :class:`TuneError`.
 
@@ -355,6 +362,13 @@ def plan(
     if games is not None and hands is not None:
         raise TuneError("give --games or --hands, not both")
     mode = "hands" if hands is not None else "games"
+    if not isinstance(adjust_luck, bool):
+        raise TuneError(f"adjust_luck={adjust_luck!r}: give True or False")
+    if adjust_luck and mode != "hands":
+        raise TuneError(
+            "--adjust-luck: applies to tunes of hands (--hands: net points per hand), not to games (a game's result "
+            "is not a sum of hands' points)"
+        )
     count = hands if hands is not None else (games if games is not None else DEFAULT_GAMES)
     for label, value in ((f"--{mode}", count), ("--final", final)):
         if value is not None and (value < 2 or value % 2):
@@ -378,4 +392,5 @@ def plan(
         popsize=popsize,
         seed=seed,
         on_illegal=on_illegal,
+        adjust_luck=adjust_luck,
     )
