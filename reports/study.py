@@ -94,9 +94,9 @@ def first_named(result: dict[str, Any]) -> tuple[str, str]:
     return players[0], (OTHERS if len(players) >= 3 else players[1])
 
 
-def cell_win_rate(result: dict[str, Any], cell: dict[str, Any]) -> tuple[float, float, float]:
+def cell_win_rate(result: dict[str, Any], cell: dict[str, Any], adjusted: bool = False) -> tuple[float, float, float]:
     """The first-named player's win rate in a cell with its 95% interval: pooled against the others with three or
-    more players, else its pairing's."""
+    more players, else its pairing's; ``adjusted``: luck-adjusted (a sweep with ``adjust_luck``, issue 35)."""
     source = cell.get("first_named") if len(result["players"]) >= 3 else None
     if not source:
         player, against = first_named(result)
@@ -104,8 +104,14 @@ def cell_win_rate(result: dict[str, Any], cell: dict[str, Any]) -> tuple[float, 
             (p for p in cell["pairings"] if p.get("a") == player and (against == OTHERS or p.get("b") == against)),
             cell["pairings"][0],
         )
-    low, high = source.get("win_rate_ci") or (math.nan, math.nan)
-    return float(source.get("win_rate", math.nan)), float(low), float(high)
+    key = "win_rate_luck_adjusted" if adjusted else "win_rate"
+    low, high = source.get(f"{key}_ci") or (math.nan, math.nan)
+    return float(source.get(key, math.nan)), float(low), float(high)
+
+
+def luck_adjusted_study(result: dict[str, Any]) -> bool:
+    """Whether the study's win-rate differences are luck-adjusted (``sweep --adjust-luck``, issue 35)."""
+    return any(d.get("estimator") == "luck-adjusted" for d in result["differences"])
 
 
 def win_difference(result: dict[str, Any], index: int) -> dict[str, Any] | None:
@@ -146,13 +152,14 @@ def effect_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
     base_index = _baseline(result)
     base_game = _game(result, base_index)
     cells = slice_cells(result, [switch])
+    adjusted = luck_adjusted_study(result)
     rows = []
     for value in result["grid"][switch]:
         index = cells.get((value,))
         if index is None:
             continue
         cell = result["cells"][index]
-        rate, low, high = cell_win_rate(result, cell)
+        rate, low, high = cell_win_rate(result, cell, adjusted)
         row: dict[str, Any] = {
             "switch": switch,
             "value": _text(value),
@@ -166,6 +173,7 @@ def effect_table(result: dict[str, Any], switch: str) -> pd.DataFrame:
             "win_rate": rate,
             "win_rate_low": low,
             "win_rate_high": high,
+            "estimator": "luck-adjusted" if adjusted else "plain",
         }
         d = win_difference(result, index)
         if d is not None:
@@ -190,6 +198,8 @@ def effect_caption(table: pd.DataFrame, comparisons: int = 0, held: str = "") ->
     player, against, unit = table["player"].iloc[0], table["against"].iloc[0], table["unit"].iloc[0]
     base = table[table["baseline"]]
     head = (f"With {held}, " if held else "") + f"{player}'s share of {unit} won against {against}"
+    if "estimator" in table and table["estimator"].iloc[0] == "luck-adjusted":
+        head += " (luck-adjusted: each hand's luck of the cards taken out, docs/STATISTICS.md §13)"
     if base.empty:
         return head + " could not be compared: the baseline is not in this switch's slice of the grid."
     b = base.iloc[0]
@@ -285,7 +295,8 @@ def effect_chart(table: pd.DataFrame) -> Figure:
     ax.set_xlim(-0.6, k - 0.4 + 0.4)
     switch, player, against = table["switch"].iloc[0], table["player"].iloc[0], table["against"].iloc[0]
     ax.set_xlabel(switch)
-    ax.set_ylabel(f"{player}'s {table['unit'].iloc[0]} won (%)")
+    adjusted = ", luck-adjusted" if "estimator" in table and table["estimator"].iloc[0] == "luck-adjusted" else ""
+    ax.set_ylabel(f"{player}'s {table['unit'].iloc[0]} won (%{adjusted})")
     ax.set_title(f"{player} vs {against} by {switch} (95% intervals; * significant vs the baseline)")
     ax.grid(axis="x", visible=False)
     return fig
@@ -481,6 +492,7 @@ def significant_table(result: dict[str, Any]) -> pd.DataFrame:
                 "value": d["value"],
                 "baseline_value": d["baseline_value"],
                 "p_holm": d["p_holm"],
+                "estimator": d.get("estimator", "plain"),
                 "text": d.get("text", ""),
             }
         )
@@ -616,7 +628,7 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
         made.append((name, f"{rows} x {columns}", heatmap_table(result, rows, columns), {}, ""))
     significant = significant_table(result)
     if not significant.empty:
-        shown = {"text": "text"}
+        shown = {"text": "text", "estimator": "text"}
         made.append(("significant_differences", "Significant differences from the baseline", significant, shown, ""))
     rates = rates_table(result)
     shown = {"label": "text", "pairing": "text"}

@@ -268,3 +268,24 @@ def test_the_tuners_take_adjust_luck_on_the_command_line(command):
     refused = CliRunner().invoke(main, [*games, "--quiet", "--adjust-luck"])
     assert refused.exit_code == 1 and refused.output.startswith("Error: --adjust-luck: applies to")
     assert refused.output.count("\n") == 1
+
+
+def test_a_luck_adjusted_studys_report_says_so_and_its_rates_match_its_differences(study):
+    """The report's effect table of a sweep with ``adjust_luck`` takes the luck-adjusted win rates, so the
+    difference it prints is the rates' difference; the caption and the significant table name the estimator."""
+    from reports.study import effect_caption, effect_table, significant_table
+
+    _, adjusted = study
+    data = json.loads(json.dumps(adjusted.result_data(), allow_nan=False))
+    table = effect_table(data, "knock_limit")
+    assert set(table["estimator"]) == {"luck-adjusted"}
+    base, other = table.iloc[0], table.iloc[1]
+    assert other["difference"] == pytest.approx(other["win_rate"] - base["win_rate"])
+    pairing = data["cells"][1]["pairings"][0]
+    assert other["win_rate"] == pytest.approx(pairing["win_rate_luck_adjusted"])
+    assert other["win_rate"] != pytest.approx(pairing["win_rate"])
+    assert "luck-adjusted" in effect_caption(table)
+    significant = significant_table(data)
+    if not significant.empty:
+        wins = significant[significant["metric"].isin(["win_rate", "net_points_per_hand"])]
+        assert set(wins["estimator"]) <= {"luck-adjusted"}

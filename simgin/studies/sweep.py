@@ -654,6 +654,7 @@ def sweep(
             units = _units(result, k)
             tally = result.tallies[k]
             rates = {metric: unit_rate(units, metric, mode) for metric in metric_names(mode)}
+            rates |= _luck_rates(units, mode, adjust_luck, LUCK_METRICS)
             pairings.append(
                 PairingRates(players[i], players[j], len(units), int(tally["games"]), int(tally["hands"]), rates)
             )
@@ -666,6 +667,7 @@ def sweep(
             pooled = first_named_units(result)
             assert pooled is not None
             rates = {metric: unit_rate(pooled, metric, mode) for metric in FIRST_NAMED_METRICS}
+            rates |= _luck_rates(pooled, mode, adjust_luck, FIRST_NAMED_METRICS)
             games_played = int(pooled[:, UNIT_INDEX["games"]].sum())
             hands_played = int(pooled[:, UNIT_INDEX["hands"]].sum())
             first_named = PairingRates(players[0], OTHERS, len(pooled), games_played, hands_played, rates)
@@ -697,6 +699,16 @@ def sweep(
     if out is not None and write_result:
         outcome.save(out)
     return outcome
+
+
+def _luck_rates(
+    units: np.ndarray, mode: str, adjust_luck: bool, metrics: Sequence[str]
+) -> dict[str, tuple[float, float, float]]:
+    """With ``adjust_luck``: each of ``metrics`` that :data:`LUCK_METRICS` adjusts, luck-adjusted, as
+    ``METRIC_luck_adjusted`` (the value with its 95% interval, :func:`unit_rate`); else nothing."""
+    if not adjust_luck:
+        return {}
+    return {f"{m}_luck_adjusted": unit_rate(units, m, mode, adjusted=True) for m in metrics if m in LUCK_METRICS}
 
 
 def _differences(cells: list[SweepCell], baseline: int, config: runner.RunConfig) -> tuple[Difference, ...]:
