@@ -7,10 +7,10 @@ sequential test needs with and without it.
   ``luck_adjusted``.
 - The cost: hands per CPU second with and without the adjustment, one thread, ``simple`` vs ``simple`` and
   ``opponent`` vs ``heuristic`` (goal: at least a third of the plain throughput).
-- The hands needed to separate ``opponent`` from ``heuristic`` under eaai rules: over 20 seeds, the first
-  number of duplicate pairs (in steps of 100) at which the 95% interval of A's net points per hand excludes
-  zero, plain and adjusted; the median of each. Repeated looks at a fixed-sample interval, not an SPRT: a
-  like-for-like comparison of the two estimators, not a test with a guaranteed level.
+- The hands an SPRT needs to separate ``opponent`` from ``heuristic`` under eaai rules: over 20 seeds,
+  ``simgin.compare(..., sprt="points0=0,points1=1")`` (the sequential test of A's net points per hand on
+  duplicate hand pairs, docs/STATISTICS.md §13), plain and with ``adjust_luck=True``; the median hands played and
+  how often each accepted H1.
 
 ``python -m benchmarks.bench_luck --write`` writes the section of RESULTS.md.
 """
@@ -30,7 +30,8 @@ RATIO_CELLS = (
     (("opponent", "heuristic"), "oklahoma"),
     (("opponent", "heuristic"), "straight"),
 )
-STEP_PAIRS = 100
+#: The hypotheses of the sequential test: A's net points per hand (H0, H1).
+SPRT_POINTS = (0, 1)
 
 
 def ratio_rows(hands: int) -> list[str]:
@@ -68,33 +69,23 @@ def throughput(pair: tuple[str, str], hands: int, adjust: bool) -> float:
     return statistics.median(rates)
 
 
-def hands_to_separate(seed: int, most_pairs: int) -> tuple[int | None, int | None]:
-    """(plain, adjusted): the duplicate pairs after which A's net points interval first excludes zero."""
-    from simgin.game import play
-    from simgin.game.rules import Rules
-    from simgin.kernels import luck as kernel
-    from simgin.players.registry import resolve
-    from simgin.running.tally import net_points
+def hands_to_separate(seed: int, most_hands: int) -> tuple[tuple[int, str], tuple[int, str]]:
+    """(plain, adjusted): the hands ``simgin compare`` played before its SPRT decided, and the decision."""
+    import simgin
 
-    rules = Rules.preset("eaai").effective("pairs", games=False)
-    seeds = play.hand_seeds(seed, most_pairs)
-    dealers = np.arange(most_pairs, dtype=np.int64) % 2
-    x = np.zeros(most_pairs)
-    c = np.zeros(most_pairs)
-    for pair, seat_a in ((("opponent", "heuristic"), 0), (("heuristic", "opponent"), 1)):
-        luck = np.zeros((most_pairs, kernel.LUCK_FIELDS))
-        rows = play.play_hand_rows([resolve(spec) for spec in pair], rules, seeds, dealers, luck=luck)
-        x += net_points(rows, np.full(most_pairs, seat_a))
-        c += luck[:, 0] * (1 if seat_a == 0 else -1)
-    found: list[int | None] = []
-    for values in (x, x - c):
-        first = None
-        for n in range(STEP_PAIRS, most_pairs + 1, STEP_PAIRS):
-            part = values[:n]
-            if part.mean() - 1.959964 * part.std(ddof=1) / np.sqrt(n) > 0:
-                first = n
-                break
-        found.append(first)
+    found = []
+    for adjust in (False, True):
+        summary = simgin.compare(
+            "opponent",
+            "heuristic",
+            sprt=f"points0={SPRT_POINTS[0]},points1={SPRT_POINTS[1]}",
+            rules="eaai",
+            seed=seed,
+            adjust_luck=adjust,
+            workers=1,
+            save=False,
+        ).summary
+        found.append((int(summary["hands"]), str(summary["decision"])))
     return found[0], found[1]
 
 
@@ -128,20 +119,20 @@ def main(argv: list[str] | None = None) -> None:
         lines.append(f"| `{pair[0]}` vs `{pair[1]}` | {plain:,.0f} | {adjusted:,.0f} | {adjusted / plain:.2f} |")
         print(lines[-1], flush=True)
     seeds = 3 if args.quick else 20
-    most = 1_000 if args.quick else 6_000
-    found = [hands_to_separate(seed, most) for seed in range(seeds)]
+    found = [hands_to_separate(seed, 40_000) for seed in range(seeds)]
     shown = []
     for k, name in enumerate(("plain", "adjusted")):
-        values = [pair[k] if pair[k] is not None else most * 10 for pair in found]
-        missed = sum(pair[k] is None for pair in found)
-        median = statistics.median(values)
-        text = f"more than {most * 2:,}" if median > most else f"{2 * median:,.0f}"
-        shown.append(f"{name} {text} hands" + (f" ({missed} of {seeds} seeds did not separate)" if missed else ""))
+        hands = [pair[k][0] for pair in found]
+        accepted = sum(pair[k][1] == "H1" for pair in found)
+        shown.append(
+            f"{name}: median {statistics.median(hands):,.0f} hands (quartiles {np.percentile(hands, 25):,.0f}-"
+            f"{np.percentile(hands, 75):,.0f}), H1 accepted in {accepted} of {seeds}"
+        )
     lines += [
         "",
-        f"**Hands to separate `opponent` from `heuristic`** (eaai rules, duplicate deals, {seeds} seeds, the 95% "
-        f"interval of net points per hand checked every {2 * STEP_PAIRS} hands, repeated looks rather than an "
-        "SPRT; median): " + "; ".join(shown) + ".",
+        f"**Hands an SPRT needs to separate `opponent` from `heuristic`** (eaai rules, `simgin compare opponent "
+        f"heuristic --rules eaai --sprt points0={SPRT_POINTS[0]},points1={SPRT_POINTS[1]} --seed S` without and with "
+        f"`--adjust-luck`, S = 0..{seeds - 1}; duplicate hand pairs, alpha = beta = 0.05): " + "; ".join(shown) + ".",
     ]
     text = "\n".join(lines)
     print(text)

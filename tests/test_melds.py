@@ -154,6 +154,31 @@ def test_random_eleven_card_discards(kind: str) -> None:
     assert not mismatches, mismatches[:3]
 
 
+@pytest.mark.parametrize("kind", ["uniform", "clustered"])
+def test_the_least_deadwood_after_a_discard_is_the_brute_forces(kind: str) -> None:
+    """``kernels.melds.least_deadwood_after_discard`` (the luck kernel's best-discard search, R6): the minimum of
+    the brute force's deadwood over every discard, on random and clustered hands of 1 to 12 cards and the tricky
+    eleven-card hands; and the same as the kernel's own ``discard_deadwoods`` on many more."""
+    from simgin.kernels import melds as kernel
+
+    def least(hand: list[int]) -> int:
+        return int(kernel.least_deadwood_after_discard(cards_to_mask(hand), kernel.SUIT_DEADWOOD, kernel.SUIT_DROP))
+
+    hands = [parse_cards(text) for text, _ in TRICKY if len(text.split()) == 11]
+    rng = np.random.default_rng([RANDOM_SEED, 99])
+    make = random_hands if kind == "uniform" else clustered_hands
+    for size in (1, 2, 4, 10, 11, 12):
+        hands += make(rng, 40, size)
+    mismatches = [
+        (hand, least(hand)) for hand in hands if least(hand) != min(reference.best_discard_deadwoods(hand).values())
+    ]
+    assert not mismatches, mismatches[:3]
+    out = np.empty(52, np.int64)
+    for hand in make(rng, 3000, 11):
+        mask = cards_to_mask(hand)
+        assert least(hand) == kernel.discard_deadwoods(mask, kernel.SUIT_DEADWOOD, out), hand
+
+
 # --- (3) meld_arrangement -------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
+from simgin.kernels.melds import SUIT_DROP, card_fits_meld, deadwood_of_mask, least_deadwood_after_discard
 
 STAGE_DEAL = 0
 """The value function of the dealt hands (10 cards each)."""
@@ -106,16 +106,15 @@ def draw_luck(value, hand, other, drawn, stock, first, player, knock_limit, mult
     sums = np.zeros(TARGETS)
     drawn_values = np.zeros(TARGETS)
     count = stock.shape[0] - first
-    work = np.empty(52, np.int64)
     # A card that fits no meld of the hand plus it (R3, R4) is deadwood however the 11 cards are arranged, so
     # the best discard leaves either the hand as it was (the card discarded) or the best 9 of the hand plus the
     # card: two searches for the whole stock instead of one per card.
     held = deadwood_of_mask(hand, suit_deadwood)
-    best_nine = discard_deadwoods(hand, suit_deadwood, work)
+    best_nine = least_deadwood_after_discard(hand, suit_deadwood, SUIT_DROP)
     for i in range(first, stock.shape[0]):
         card = stock[i]
         if card_fits_meld(hand, card):
-            e = discard_deadwoods(hand | (np.int64(1) << card), suit_deadwood, work)
+            e = least_deadwood_after_discard(hand | (np.int64(1) << card), suit_deadwood, SUIT_DROP)
         else:
             e = min(held, best_nine + min(card % 13 + 1, 10))
         mine = bucket(e, knock_limit)
