@@ -179,7 +179,7 @@ def _show_compare(a: str, b: str, settings: Any, most: int, summary: dict[str, A
     click.echo(f"{a} vs {b}: {verdict}{adjusted}")
     click.echo(
         f"  LLR {summary['llr']:.3f} (bounds {summary['lower']:.3f}, {summary['upper']:.3f}), "
-        f"{summary[unit + 's']} {unit}s in {summary['pairs']} pairs"
+        f"{summary[unit + 's']:,} {unit}s in {summary['pairs']:,} pairs"
     )
     if "luck_adjusted" in summary:
         click.echo(f"  {a}'s net points per hand {luck_points_text(summary['luck_adjusted']['net_points_per_hand'])}")
