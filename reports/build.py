@@ -253,10 +253,13 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     facts: list[tuple[str, str]] = [("players", ", ".join(result.get("players") or []))]
     if result["kind"] == "compare" and result.get("sprt"):
         sprt = result["sprt"]
-        facts.append(("games", f"{int(sprt['games']):,} (at most {int(sprt.get('max_games') or 0):,})"))
-        facts.append(
-            ("hypotheses", f"H0 Elo <= {sprt['elo0']:g}, H1 Elo >= {sprt['elo1']:g} ({sprt.get('model', '')} model)")
-        )
+        unit, h0, h1 = F.sprt_terms(sprt)
+        most = sprt.get("max_hands") if unit == "hand" else sprt.get("max_games")
+        facts.append((f"{unit}s", f"{int(sprt[unit + 's']):,} (at most {int(most or 0):,})"))
+        model = "Gaussian" if sprt.get("points0") is not None or sprt.get("estimator") == "luck-adjusted" else ""
+        facts.append(("hypotheses", f"H0 {h0}, H1 {h1} ({model or sprt.get('model', '')} model)"))
+        if sprt.get("estimator") == "luck-adjusted":
+            facts.append(("estimator", "luck-adjusted (docs/STATISTICS.md §13), the plain figures beside"))
         facts.append(("error rates", f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"))
     elif config.get(mode):
         per = {"sweep": "per cell"}.get(

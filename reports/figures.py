@@ -587,15 +587,15 @@ def sprt_chart(result: dict[str, Any]) -> Figure:
     """
     sprt = result["sprt"]
     a, b = result["players"][:2]
-    games = [0.0] + [float(point["games"]) for point in sprt["trajectory"]]
+    unit, h0, h1 = sprt_terms(sprt)
+    games = [0.0] + [float(point[f"{unit}s"]) for point in sprt["trajectory"]]
     llr = [0.0] + [float(point["llr"]) for point in sprt["trajectory"]]
     lower, upper = float(sprt["lower"]), float(sprt["upper"])
     fig = Figure(figsize=(WIDTH, 3.8), layout="constrained")
     ax = fig.add_subplot()
     ax.plot(games, llr, marker="o", markersize=3, color=PALETTE[0], label="LLR after each batch")
-    elo0, elo1 = sprt.get("elo0"), sprt.get("elo1")
-    ax.axhline(upper, color=PALETTE[2], linestyle="--", label=f"upper bound {upper:.2f}: accept H1 (Elo ≥ {elo1:g})")
-    ax.axhline(lower, color=PALETTE[3], linestyle="--", label=f"lower bound {lower:.2f}: accept H0 (Elo ≤ {elo0:g})")
+    ax.axhline(upper, color=PALETTE[2], linestyle="--", label=f"upper bound {upper:.2f}: accept H1 ({h1})")
+    ax.axhline(lower, color=PALETTE[3], linestyle="--", label=f"lower bound {lower:.2f}: accept H0 ({h0})")
     ax.axhline(0, color="#888888", linewidth=0.6)
     high, low = max(upper, max(llr)), min(lower, min(llr))
     top, bottom = high + 0.15 * (high - low), low - 0.15 * (high - low)
@@ -613,41 +613,69 @@ def sprt_chart(result: dict[str, Any]) -> Figure:
         fontsize=9,
         fontweight="bold",
     )
-    ax.set_xlabel("games played (duplicate pairs × 2)")
+    ax.set_xlabel(f"{unit}s played (duplicate pairs × 2)")
     ax.set_ylabel("log-likelihood ratio")
     fig.legend(loc="outside lower center", ncol=3)
-    ax.set_title(f"Sequential test (GSPRT, {sprt.get('model', 'logistic')} Elo): {a} vs {b}")
+    if sprt.get("points0") is not None:
+        model = "Gaussian, net points per hand"
+    elif sprt.get("estimator") == "luck-adjusted":
+        model = "Gaussian, logistic Elo of a hand"
+    else:
+        model = f"{sprt.get('model', 'logistic')} Elo" + (" of a hand" if unit == "hand" else "")
+    adjusted = ", luck-adjusted" if sprt.get("estimator") == "luck-adjusted" else ""
+    ax.set_title(f"Sequential test (GSPRT, {model}{adjusted}): {a} vs {b}")
     return fig
+
+
+def sprt_terms(sprt: dict[str, Any]) -> tuple[str, str, str]:
+    """A compare's unit (``'game'`` or ``'hand'``) and its two hypotheses in words: Elo bounds, or net points per
+    hand (``points0``, ``points1``)."""
+    unit = str(sprt.get("unit", "game"))
+    if sprt.get("points0") is not None:
+        return unit, f"net points per hand ≤ {sprt['points0']:g}", f"net points per hand ≥ {sprt['points1']:g}"
+    return unit, f"Elo ≤ {sprt['elo0']:g}", f"Elo ≥ {sprt['elo1']:g}"
 
 
 def _decision_text(sprt: dict[str, Any]) -> str:
     decision = sprt.get("decision")
+    unit, h0, h1 = sprt_terms(sprt)
     if decision == "H1":
-        return f"H1 accepted (Elo ≥ {sprt['elo1']:g})"
+        return f"H1 accepted ({h1})"
     if decision == "H0":
-        return f"H0 accepted (Elo ≤ {sprt['elo0']:g})"
-    return "no decision (max games)"
+        return f"H0 accepted ({h0})"
+    return f"no decision (max {unit}s)"
 
 
 def sprt_caption(result: dict[str, Any]) -> str:
     """The decision, when it came, the final LLR against its bound, and the Elo estimate."""
     sprt = result["sprt"]
     a, b = result["players"][:2]
-    games, pairs = int(sprt["games"]), int(sprt["pairs"])
+    unit, _, _ = sprt_terms(sprt)
+    games, pairs = int(sprt[f"{unit}s"]), int(sprt["pairs"])
+    played = f"{games:,} {unit}s ({pairs:,} pairs)"
     llr = float(sprt["llr"]) if finite(sprt.get("llr")) else math.nan
+    adjusted = sprt.get("estimator") == "luck-adjusted"
+    if adjusted:
+        played += ", luck-adjusted (docs/STATISTICS.md §13)"
     if sprt["decision"] == "H1":
-        head = f"H1 accepted after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} reached the upper bound"
-        head += f" {sprt['upper']:.2f}"
+        head = f"H1 accepted after {played}: the LLR {llr:.2f} reached the upper bound {sprt['upper']:.2f}"
     elif sprt["decision"] == "H0":
-        head = f"H0 accepted after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} reached the lower bound"
-        head += f" {sprt['lower']:.2f}"
+        head = f"H0 accepted after {played}: the LLR {llr:.2f} reached the lower bound {sprt['lower']:.2f}"
     else:
         head = (
-            f"No decision after {games:,} games ({pairs:,} pairs): the LLR {llr:.2f} stayed between "
-            f"{sprt['lower']:.2f} and {sprt['upper']:.2f}"
+            f"No decision after {played}: the LLR {llr:.2f} stayed between {sprt['lower']:.2f} and {sprt['upper']:.2f}"
         )
+    if sprt.get("net_points_per_hand"):
+        points = sprt["net_points_per_hand"]
+        interval = number_interval(*points["ci"], digits=2, signed=True)
+        figure = f"{a} nets {signed(points['estimate'], 2)} points per hand {interval} against {b}"
+        plain = (sprt.get("plain") or {}).get("net_points_per_hand")
+        if adjusted and plain:
+            figure += f" (plain {signed(plain['estimate'], 2)} {number_interval(*plain['ci'], digits=2, signed=True)})"
+        return f"{head}; {figure}."
     interval = number_interval(sprt.get("elo_low"), sprt.get("elo_high"), digits=1, signed=True)
-    elo = f"{a} is {signed(sprt['elo'])} Elo " + (interval or "(no finite interval: one side won every pair)")
+    of = " of a hand" if unit == "hand" else ""
+    elo = f"{a} is {signed(sprt['elo'])} Elo{of} " + (interval or "(no finite interval: one side won every pair)")
     return f"{head}; {elo} against {b}, LOS {percent(sprt.get('los'))}."
 
 

@@ -425,7 +425,31 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
             f"({result['timing'].get('evaluations_resumed', 0)} evaluations read back from an earlier run)",
         ),
         ("method", str(result.get("method", ""))),
+        *(
+            [
+                (
+                    "estimator",
+                    "every score is luck-adjusted net points per hand (docs/STATISTICS.md §13), plain beside: "
+                    + _luck_text(result),
+                )
+            ]
+            if result.get("luck_adjusted")
+            else []
+        ),
         ("seed", str(settings["seed"])),
         ("rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"),
         ("simgin", str(result.get("simgin_version", "?"))),
     ]
+
+
+def _luck_text(result: dict[str, Any]) -> str:
+    """The luck-adjusted net points per hand of the result's rules (or tuned spec) and the start's, each with the
+    plain figure and the variance ratio (``luck_adjusted``, issue 35)."""
+    parts = []
+    for name, figures in (("tuned", result["luck_adjusted"]), ("start", result["luck_adjusted"]["start"])):
+        points = figures["net_points_per_hand"]
+        parts.append(
+            f"{name} {points['estimate']:+.2f} net points per hand (plain {points['plain']:+.2f}, variance "
+            f"{points['variance_ratio']:.2f}x smaller)"
+        )
+    return "; ".join(parts)

@@ -289,3 +289,65 @@ def test_a_luck_adjusted_studys_report_says_so_and_its_rates_match_its_differenc
     if not significant.empty:
         wins = significant[significant["metric"].isin(["win_rate", "net_points_per_hand"])]
         assert set(wins["estimator"]) <= {"luck-adjusted"}
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["compare", "opponent", "heuristic", "--adjust-luck"], "luck-adjusted (docs/STATISTICS.md §13)"),
+        (
+            [
+                "tune",
+                "heuristic",
+                "--against",
+                "simple",
+                "--params",
+                "knock",
+                "--budget",
+                "2",
+                "--hands",
+                "20",
+                "--final",
+                "40",
+                "--adjust-luck",
+            ],
+            "every score is luck-adjusted net points per hand",
+        ),
+        (
+            [
+                "tune-rules",
+                "opponent",
+                "simple",
+                "--objective",
+                "skill",
+                "--vary",
+                "knock_limit=8..10",
+                "--budget",
+                "2",
+                "--hands",
+                "20",
+                "--final",
+                "40",
+                "--adjust-luck",
+            ],
+            "win_rate is luck-adjusted",
+        ),
+    ],
+    ids=["compare", "tune", "tune-rules"],
+)
+def test_the_report_of_a_luck_adjusted_run_says_which_estimator(tmp_path, command, said):
+    """``simgin report`` of a compare, tune or tune-rules directory run with ``--adjust-luck`` builds, and its
+    header (and for compare the test's caption, with the hands played) names the luck-adjusted estimator."""
+    import html
+
+    out = tmp_path / "run"
+    played = CliRunner().invoke(main, [*command, "--workers", "1", "--quiet", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    built = CliRunner().invoke(main, ["report", str(out), "-o", str(out / "report.html")])
+    assert built.exit_code == 0, built.output
+    page = html.unescape((out / "report.html").read_text())
+    assert said in page
+    if command[0] == "compare":
+        summary = json.loads((out / "result.json").read_text())["sprt"]
+        assert f"after {summary['hands']:,} hands ({summary['pairs']:,} pairs), luck-adjusted" in page
+        assert "H0 net points per hand ≤ 0, H1 net points per hand ≥ 1 (Gaussian model)" in page
