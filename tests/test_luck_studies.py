@@ -71,8 +71,10 @@ def test_a_sweeps_json_is_strict_and_has_each_pairings_luck_adjusted_figures(stu
     _, adjusted = study
     text = json.dumps(adjusted.to_json(), allow_nan=False)
     data = json.loads(text)
-    for cell in data["cells"]:
+    assert [entry["cell"] for entry in data["luck_adjusted"]] == [cell["label"] for cell in data["cells"]]
+    for cell, listed in zip(data["cells"], data["luck_adjusted"], strict=True):
         figures = cell["pairings"][0]["luck_adjusted"]
+        assert listed["net_points_per_hand"] == figures["net_points_per_hand"] and listed["a"] == "opponent"
         for name in ("net_points_per_hand", "hands_won"):
             assert {"estimate", "ci", "variance_ratio"} <= set(figures[name])
             assert figures[name]["ci"][0] < figures[name]["estimate"] < figures[name]["ci"][1]
@@ -174,7 +176,7 @@ def test_compare_adjust_luck_on_the_command_line():
     assert outcome.exit_code == 0, outcome.output
     assert "(luck-adjusted, docs/STATISTICS.md §13)" in outcome.stdout and "plain" in outcome.stdout
     data = json.loads(CliRunner().invoke(main, [*args, "--adjust-luck", "--json"]).stdout)
-    assert data["sprt"]["estimator"] == "luck-adjusted" and "luck_adjusted" in data["sprt"]
+    assert data["sprt"]["estimator"] == "luck-adjusted" and data["luck_adjusted"] == data["sprt"]["luck_adjusted"]
     refused = CliRunner().invoke(main, [*args, "--adjust-luck", "--sprt", "elo0=0,elo1=10", "--model", "normalized"])
     assert refused.exit_code == 1 and refused.output.startswith("Error: --model normalized: a luck-adjusted test")
     assert refused.output.count("\n") == 1

@@ -187,6 +187,8 @@ class CompareResult:
             "overridden": overridden_rules(config),
             "sprt": self.summary,
         }
+        if "luck_adjusted" in self.summary:  # issue 35: at the top, as every command with --adjust-luck has it
+            data["luck_adjusted"] = self.summary["luck_adjusted"]
         return jsonable(data)
 
     def result_data(self) -> dict[str, Any]:

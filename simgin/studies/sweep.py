@@ -437,6 +437,7 @@ class SweepResult:
                 "comparisons": len(self.differences),
                 "significant": significant,
                 "differences": [self._difference_json(d) for d in self.differences],
+                **({"luck_adjusted": self._luck_adjusted()} if self.config.adjust_luck else {}),
                 "timing": {
                     "seconds": self.seconds,
                     "chunks_run": self.chunks_run,
@@ -444,6 +445,16 @@ class SweepResult:
                 },
             }
         )
+
+    def _luck_adjusted(self) -> list[dict[str, Any]]:
+        """With ``adjust_luck``: per distinct cell and pairing, its ``cell`` label, ``a``, ``b`` and A's luck-adjusted
+        figures (:func:`simgin.running.summary.luck_adjusted`), as ``tournament --adjust-luck`` lists its pairings."""
+        return [
+            {"cell": cell.label, "a": rates.a, "b": rates.b, **luck_adjusted(tally, self.config.legs)}
+            for cell in self.cells
+            if cell.same_game_as is None
+            for rates, tally in zip(cell.pairings, cell.result.tallies, strict=True)
+        ]
 
     def save(self, out: str | Path) -> None:
         """Write ``result.json``, ``sweep.csv`` (:meth:`to_frame`), ``differences.csv`` and, per distinct Oklahoma
