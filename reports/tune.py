@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from simgin.statistics.formats import finite, p_value, percent, percent_interval
 
 from .figure_style import PALETTE, WIDTH, signed, styled
+from .luck_text import search_luck_text
 
 PHASE_COLORS = {"search": PALETTE[0], "select": PALETTE[1], "final": PALETTE[2]}
 PHASE_LABELS = {"search": "search", "select": "finalists replayed", "final": "final measurement"}
@@ -430,7 +431,7 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
                 (
                     "estimator",
                     "every score is luck-adjusted net points per hand (docs/STATISTICS.md §13), plain beside: "
-                    + _luck_text(result),
+                    + search_luck_text(result, "tuned"),
                 )
             ]
             if result.get("luck_adjusted")
@@ -440,16 +441,3 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"),
         ("simgin", str(result.get("simgin_version", "?"))),
     ]
-
-
-def _luck_text(result: dict[str, Any]) -> str:
-    """The luck-adjusted net points per hand of the result's rules (or tuned spec) and the start's, each with the
-    plain figure and the variance ratio (``luck_adjusted``, issue 35)."""
-    parts = []
-    for name, figures in (("tuned", result["luck_adjusted"]), ("start", result["luck_adjusted"]["start"])):
-        points = figures["net_points_per_hand"]
-        parts.append(
-            f"{name} {points['estimate']:+.2f} net points per hand (plain {points['plain']:+.2f}, variance "
-            f"{points['variance_ratio']:.2f}x smaller)"
-        )
-    return "; ".join(parts)

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from simgin.statistics.formats import finite, p_value, percent
 
 from .figure_style import PALETTE, WIDTH, styled
+from .luck_text import search_luck_text
 
 
 def _objective(result: dict[str, Any]) -> tuple[str, float | None]:
@@ -341,7 +342,7 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
                 (
                     "estimator",
                     "the first-named player's win_rate is luck-adjusted (docs/STATISTICS.md §13), plain_win_rate "
-                    "plain: " + _luck_text(result),
+                    "plain: " + search_luck_text(result, "found"),
                 )
             ]
             if result.get("luck_adjusted")
@@ -351,16 +352,3 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("start rules", ", ".join(changed) if changed else "standard (the rule book's defaults)"),
         ("simgin", str(result.get("simgin_version", "?"))),
     ]
-
-
-def _luck_text(result: dict[str, Any]) -> str:
-    """The luck-adjusted net points per hand of the result's rules (or tuned spec) and the start's, each with the
-    plain figure and the variance ratio (``luck_adjusted``, issue 35)."""
-    parts = []
-    for name, figures in (("found", result["luck_adjusted"]), ("start", result["luck_adjusted"]["start"])):
-        points = figures["net_points_per_hand"]
-        parts.append(
-            f"{name} {points['estimate']:+.2f} net points per hand (plain {points['plain']:+.2f}, variance "
-            f"{points['variance_ratio']:.2f}x smaller)"
-        )
-    return "; ".join(parts)

@@ -15,6 +15,13 @@ from simgin.cli.main import main
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.paired import NORMAL_SPRT_MIN_UNITS, normal_sprt, paired_comparison
 
+#: Small tunes of hands the command-line tests run, without --final and --adjust-luck.
+TUNE = ["tune", "heuristic", "--against", "simple", "--params", "knock", "--budget", "2", "--hands", "20"]
+TUNE_RULES = [
+    *("tune-rules", "opponent", "simple", "--objective", "skill", "--vary", "knock_limit=8..10"),
+    *("--budget", "2", "--hands", "20"),
+]
+
 
 @pytest.fixture(scope="module")
 def study():
@@ -240,20 +247,8 @@ def test_tune_rules_judges_skill_by_the_adjusted_win_rate():
 @pytest.mark.parametrize(
     "command",
     [
-        ["tune", "heuristic", "--against", "simple", "--params", "knock", "--budget", "2", "--hands", "20"],
-        [
-            "tune-rules",
-            "opponent",
-            "simple",
-            "--objective",
-            "skill",
-            "--vary",
-            "knock_limit=8..10",
-            "--budget",
-            "2",
-            "--hands",
-            "20",
-        ],
+        TUNE,
+        TUNE_RULES,
     ],
 )
 def test_the_tuners_take_adjust_luck_on_the_command_line(command):
@@ -297,43 +292,8 @@ def test_a_luck_adjusted_studys_report_says_so_and_its_rates_match_its_differenc
     ("command", "said"),
     [
         (["compare", "opponent", "heuristic", "--adjust-luck"], "luck-adjusted (docs/STATISTICS.md §13)"),
-        (
-            [
-                "tune",
-                "heuristic",
-                "--against",
-                "simple",
-                "--params",
-                "knock",
-                "--budget",
-                "2",
-                "--hands",
-                "20",
-                "--final",
-                "40",
-                "--adjust-luck",
-            ],
-            "every score is luck-adjusted net points per hand",
-        ),
-        (
-            [
-                "tune-rules",
-                "opponent",
-                "simple",
-                "--objective",
-                "skill",
-                "--vary",
-                "knock_limit=8..10",
-                "--budget",
-                "2",
-                "--hands",
-                "20",
-                "--final",
-                "40",
-                "--adjust-luck",
-            ],
-            "win_rate is luck-adjusted",
-        ),
+        ([*TUNE, "--final", "40", "--adjust-luck"], "every score is luck-adjusted net points per hand"),
+        ([*TUNE_RULES, "--final", "40", "--adjust-luck"], "win_rate is luck-adjusted"),
     ],
     ids=["compare", "tune", "tune-rules"],
 )
