@@ -200,6 +200,30 @@ def run_sweep(base: runner.RunConfig, grid: dict[str, list[Any]], **options: Any
     return cells, pd.DataFrame(rows)
 
 
+def study_grid(
+    rules: Rules | str | None,
+    settings: Mapping[str, Any] | None,
+    grid: Mapping[str, Sequence[Any]] | Sequence[str],
+) -> tuple[Rules, dict[str, Any], dict[str, list[Any]]]:
+    """What a study of ``grid`` starts from: the base rules (a preset name or :class:`Rules`, standard by default)
+    with ``settings`` (``--set``) applied, those settings as a dict, and the grid parsed against the base rules
+    (:func:`parse_grid`; a bad switch or value is a ValueError naming it)."""
+    base = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
+    changes = dict(settings or {})
+    base = base.with_settings(changes)
+    return base, changes, parse_grid(grid_items(grid), base)
+
+
+def play_distinct(
+    configs: Sequence[runner.RunConfig], same_as: Sequence[int | None], **options: Any
+) -> dict[int, runner.RunResult]:
+    """Play each distinct game of a plan once (the cells whose ``same_as`` is None, :func:`plan_sweep`), with unit
+    records; cell index -> its run. ``options`` go to :func:`~simgin.running.runner.run_cells`."""
+    distinct = [index for index, first in enumerate(same_as) if first is None]
+    played = runner.run_cells([configs[index] for index in distinct], kind="sweep", unit_records=True, **options)
+    return dict(zip(distinct, played, strict=True))
+
+
 def grid_items(grid: Mapping[str, Sequence[Any]] | Sequence[str]) -> list[str]:
     """``--grid`` items from a grid given as a dict (``{"gin_bonus": [20, 25]}`` -> ``["gin_bonus=20,25"]``) or
     already as items, for :func:`parse_grid`."""

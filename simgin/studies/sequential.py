@@ -25,7 +25,7 @@ from simgin.running import runner
 from simgin.running.config import Chunk
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.paired import normal_sprt, paired_comparison, paired_sprt
-from simgin.studies.grid import cell_label, grid_text, parse_grid, plan_sweep
+from simgin.studies.grid import cell_label, plan_sweep, study_grid
 from simgin.studies.sweep import parse_baseline
 
 __all__ = ["RulesSprt", "RulesSprtResult", "parse_rules_sprt", "sequential_rules_test"]
@@ -191,14 +191,7 @@ def sequential_rules_test(
     players = tuple(players)
     if len(players) != 2:
         raise ValueError(f"a sequential test of two rule sets plays one pairing: give two players, got {len(players)}")
-    base_rules = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
-    changes = dict(settings or {})
-    base_rules = base_rules.with_settings(changes)
-    if isinstance(grid, Mapping):
-        items = [f"{key}={','.join(grid_text(v) for v in values)}" for key, values in grid.items()]
-    else:
-        items = list(grid)
-    parsed = parse_grid(items, base_rules)
+    base_rules, changes, parsed = study_grid(rules, settings, grid)
     if games is None and hands is None:
         games = 20_000
     base = runner.RunConfig(

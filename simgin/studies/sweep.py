@@ -49,8 +49,10 @@ from simgin.studies.grid import (
     grid_text,
     parse_grid as parse_grid,
     plan_sweep as plan_sweep,
+    play_distinct,
     run_sweep as run_sweep,
     same_game_notes as same_game_notes,
+    study_grid,
 )
 
 # -- the study: rates with intervals, ratings, differences against a baseline ---------------------------------
@@ -631,30 +633,25 @@ def sweep(
         raise ValueError(f"a sweep needs at least two players, got {len(players)}")
     if len(set(players)) != len(players):
         raise ValueError(f"players must differ, got {' '.join(players)}")
-    base_rules = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
-    changes = dict(settings or {})
-    base_rules = base_rules.with_settings(changes)
-    parsed = parse_grid(grid_items(grid), base_rules)
+    base_rules, changes, parsed = study_grid(rules, settings, grid)
     if games is None and hands is None:
         hands = 2_000
     config = runner.RunConfig(players, base_rules, hands, games, seed, duplicate, adjust_luck=adjust_luck)
     cells, configs, same_as = plan_sweep(config, parsed, changes)
     chosen = parse_baseline(baseline, parsed, base_rules)
-    distinct = [index for index, first in enumerate(same_as) if first is None]
     start = time.perf_counter()
-    played = runner.run_cells(
-        [configs[index] for index in distinct],
+    results = play_distinct(
+        configs,
+        same_as,
         workers=workers,
         backend=backend,
         scheduler=scheduler,
         out=out,
         hand_log=hand_log,
         progress=progress,
-        kind="sweep",
-        unit_records=True,
         **options,
     )
-    results = dict(zip(distinct, played, strict=True))
+    played = list(results.values())
     mode = config.mode
     sweep_cells = []
     for index, cell in enumerate(cells):

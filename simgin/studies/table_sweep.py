@@ -27,7 +27,8 @@ from simgin.running import runner
 from simgin.running.keywords import check_keywords
 from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
 from simgin.statistics.stats import holm, paired_difference
-from simgin.studies.sweep import cell_label, grid_items, parse_baseline, parse_grid, plan_sweep
+from simgin.studies.grid import play_distinct, study_grid
+from simgin.studies.sweep import cell_label, parse_baseline, plan_sweep
 
 KIND = "table-sweep"
 CONFIDENCE = 0.95
@@ -271,27 +272,15 @@ def table_sweep(
     wanted = 3 if table == "three" else 4
     if len(players) != wanted:
         raise ValueError(f"a {table} table sweep takes {wanted} players, got {len(players)}: {' '.join(players)}")
-    base_rules = Rules.preset(rules) if isinstance(rules, str) else (rules or Rules())
-    changes = dict(settings or {})
-    base_rules = base_rules.with_settings(changes)
-    parsed = parse_grid(grid_items(grid), base_rules)
+    base_rules, changes, parsed = study_grid(rules, settings, grid)
     config = runner.RunConfig(players, base_rules, None, games, seed, duplicate, table=table)
     cells, configs, same_as = plan_sweep(config, parsed, changes)
     chosen = parse_baseline(baseline, parsed, base_rules)
-    distinct = [index for index, first in enumerate(same_as) if first is None]
     start = time.perf_counter()
-    played = runner.run_cells(
-        [configs[index] for index in distinct],
-        workers=workers,
-        backend=backend,
-        scheduler=scheduler,
-        out=out,
-        progress=progress,
-        kind="sweep",
-        unit_records=True,
-        **options,
+    results = play_distinct(
+        configs, same_as, workers=workers, backend=backend, scheduler=scheduler, out=out, progress=progress, **options
     )
-    units = {index: result.units[0] for index, result in zip(distinct, played, strict=True)}
+    units = {index: result.units[0] for index, result in results.items()}
 
     def of(index: int) -> np.ndarray:
         return units[index if same_as[index] is None else same_as[index]]
@@ -302,7 +291,7 @@ def table_sweep(
     )
     names = side_names(table, players)
     raw = []
-    for index in distinct:
+    for index in results:
         if index == chosen or same_as[chosen] == index:
             continue
         for side, metric, events, trials, share in _comparisons(table):
