@@ -249,11 +249,15 @@ def luck_chart(result: dict[str, Any]) -> Figure:
 
 def luck_caption(result: dict[str, Any]) -> str:
     first = _players(result)[0]
-    return (
+    text = (
         f"{first['player']}: net {first['net_points']:+.0f} points = skill {first['skill']:+.0f} + luck "
-        f"{first['luck']:+.0f}. Skill is the value both players' decisions moved towards the player (the other's "
-        "losses minus its own); luck is the rest, the chance events and what the evaluator's values miss."
+        f"{first['luck']:+.0f}. Luck is measured event by event: the value of the deal and of each card drawn from "
+        "the stock against every card the stock held (it averages to zero); skill is the rest, what both players' "
+        "decisions made of the cards"
     )
+    if "decisions_value" in first:
+        text += f", of which the decisions' valued losses explain {first['decisions_value']:+.0f}"
+    return text + " (docs/ANALYSIS.md)."
 
 
 def figures(result: dict[str, Any]) -> list[tuple[str, str, Figure, str, str]]:

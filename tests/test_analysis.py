@@ -273,6 +273,93 @@ def test_luck_averages_to_zero_when_a_bot_meets_itself():
     assert data["players"][0]["luck"] == pytest.approx(-data["players"][1]["luck"])
 
 
+def test_the_luck_of_stock_draws_averages_to_zero_and_the_deals_cancels_in_a_pair():
+    """Luck measured event by event (simgin.analysis.luck): over the stock draws of 60 hands of a stronger bot
+    against a weaker one (opponent against random, whose decisions differ most), each draw's luck, the value of
+    the card drawn minus its mean over the stock, averages to zero within four standard errors (every card of the
+    stock was equally likely on top, whatever the players do); the deal's luck of a duplicate pair cancels
+    exactly (the same first decision, valued the same, counts for A in one hand and against it in the other); and
+    net = skill + luck per hand."""
+    from simgin.analysis import luck as luck_module
+    from simgin.game.moves import STOCK, Draw
+
+    evaluator = Evaluator(worlds=8, luck_worlds=8, seed=3)
+    draws = []
+    hands, frame = analyse_hands(("opponent", "random"), hands=60, seed=12, evaluator=evaluator)
+    for hand in hands[:60]:
+        log: list[Decision] = []
+        seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in hand.players)
+        record = play_hand(seats, Rules(), hand.seed, hand.dealer)
+        stock = list(record.moves[0].stock)
+        for number, move in enumerate(m for m in record.moves if isinstance(m, Draw) and m.source == STOCK):
+            before, stock = stock, stock[1:]
+            view = luck_module._view_before(log, move.seat, move.card)
+            if view is not None and number < 4:
+                draws.append(evaluator.draw_luck(view, move.card, before, key=derive(hand.seed, number))[0])
+    draws = np.array(draws)
+    assert draws.size > 150
+    assert abs(draws.mean()) < 4 * draws.std(ddof=1) / np.sqrt(draws.size), (draws.mean(), draws.std())
+    assert draws.std() > 1  # the draws do differ in value
+    for first, second in zip(hands[0::2], hands[1::2], strict=True):
+        deal = [
+            float(frame[(frame["hand"] == h.index) & (frame["place"] == 0)]["best_value"].iloc[0])
+            for h in (first, second)
+        ]
+        assert deal[0] == deal[1]
+    for hand in hands:
+        assert sum(hand.luck) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_luck_kernel_values_each_stock_card_as_the_reference_does():
+    """``kernels.analysis.stock_draw_values_in_world`` against tests/reference.py (R9-R19): for every stock draw
+    of random hands, in a random world consistent with the drawer's view before the draw, the value of drawing
+    each card the stock held is the reference's value of drawing from a stock with that card on top (put there
+    in plain Python: out of the other's hand, which takes the stock's top card in its place, or swapped up the
+    stock)."""
+    import reference
+
+    from simgin.analysis import luck as luck_module
+    from simgin.game.moves import STOCK, Draw
+    from simgin.kernels import analysis as kernel, view as table_layout
+    from simgin.kernels.parameters import PARAMETER_CAPACITY
+    from simgin.players.compiled import fill_table
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for hand_index in range(2):
+        log: list[Decision] = []
+        seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in ("random", "simple"))
+        record = play_hand(seats, Rules(), int(derive(23, hand_index)), hand_index % 2)
+        stock = list(record.moves[0].stock)
+        for move in (m for m in record.moves if isinstance(m, Draw) and m.source == STOCK):
+            before, stock = stock, stock[1:]
+            view = luck_module._view_before(log, move.seat, move.card)
+            if view is None or checked >= 6:
+                continue
+            other, world = _world_of(view, rng)
+            table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+            fill_table(table, view)
+            candidates = rng.choice(before, size=min(4, len(before)), replace=False)
+            out = np.zeros(candidates.size)
+            kernel.stock_draw_values_in_world(
+                view.seat, np.int64(sum(1 << c for c in view.hand)), table, False, np.zeros(PARAMETER_CAPACITY),
+                np.int64(sum(1 << c for c in other)), np.array(world, dtype=np.int64), candidates.astype(np.int64),
+                out,
+            )  # fmt: skip
+            for card, got in zip(candidates.tolist(), out, strict=True):
+                placed_other, placed_stock = list(other), list(world)
+                if card in placed_other:
+                    placed_other[placed_other.index(card)] = placed_stock[0]
+                else:
+                    j = placed_stock.index(card)
+                    placed_stock[j] = placed_stock[0]
+                placed_stock[0] = card
+                expected = reference.analysis_values("draw", view, sorted(placed_other), placed_stock)[0]
+                assert got == expected, (card, got, expected)
+            checked += 1
+    assert checked >= 4
+
+
 def test_the_advice_holds_in_play_for_a_missed_gin():
     """Issue 34's validation: the costliest decision of opponent against heuristic under eaai rules in 20 hands
     (a discard that missed gin, R13) played again from its exact position both ways: the advice does better."""

@@ -17,7 +17,13 @@ from typing import Any
 import pandas as pd
 
 from simgin import __version__
-from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_WORLDS, Evaluator
+from simgin.analysis.evaluator import (
+    DEFAULT_EVIDENCE,
+    DEFAULT_LUCK_WORLDS,
+    DEFAULT_QUALITY,
+    DEFAULT_WORLDS,
+    Evaluator,
+)
 from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_game, analyse_hand
 from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command
 from simgin.base import files
@@ -50,6 +56,7 @@ def _hand_data(hand: AnalysedHand) -> dict[str, Any]:
         "net_points": list(hand.net_points),
         "rows": list(hand.rows),
         "swapped": hand.swapped,
+        "luck": list(hand.luck),
     }
 
 
@@ -57,6 +64,7 @@ def _hand_of(data: dict[str, Any]) -> AnalysedHand:
     return AnalysedHand(
         int(data["index"]), int(data["seed"]), int(data["dealer"]), tuple(data["players"]),  # type: ignore[arg-type]
         (float(data["net_points"][0]), float(data["net_points"][1])), tuple(data["rows"]), bool(data["swapped"]),
+        (float(data["luck"][0]), float(data["luck"][1])),
     )  # fmt: skip
 
 
@@ -163,11 +171,16 @@ class AnalysisResult:
         return pd.DataFrame(rows, columns=list(COLUMNS))
 
     def net_frame(self) -> pd.DataFrame:
-        """One row per hand: its number and the net points of A (``net_0``) and B (``net_1``)."""
+        """One row per hand: its number, the net points of A (``net_0``) and B (``net_1``) and their luck
+        (``luck_0``, ``luck_1``)."""
         return pd.DataFrame(
-            [{"hand": hand.index, "net_0": hand.net_of_side(0), "net_1": hand.net_of_side(1)} for hand in self.hands],
-            columns=["hand", "net_0", "net_1"],
-        )
+            [
+                {"hand": hand.index, **{f"{key}_{side}": value for side in (0, 1) for key, value in (
+                    ("net", hand.net_of_side(side)), ("luck", hand.luck_of_side(side)))}}
+                for hand in self.hands
+            ],
+            columns=["hand", "net_0", "luck_0", "net_1", "luck_1"],
+        )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The ``simgin analyse --json`` object: its fixed keys ``players`` (seat order of the match: A, B)
@@ -187,6 +200,7 @@ class AnalysisResult:
                 "rules": self.rules.to_dict(),
                 "evaluator": {
                     "worlds": self.evaluator.worlds,
+                    "luck_worlds": self.evaluator.luck_worlds,
                     "seed": self.evaluator.seed,
                     "value": "game" if self.evaluator.game_value else "hand points",
                     "playouts": self.evaluator.policy,
@@ -222,6 +236,7 @@ def analyse(
     seed: int = 0,
     duplicate: bool = True,
     worlds: int = DEFAULT_WORLDS,
+    luck_worlds: int = DEFAULT_LUCK_WORLDS,
     evaluator_seed: int = 0,
     playouts: str = "fast",
     evidence: float = DEFAULT_EVIDENCE,
@@ -236,7 +251,8 @@ def analyse(
     """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
     whose hands are valued in what they are worth in the game) and value every decision of both players
     (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``, played out by the
-    ``playouts`` policy (``'fast'`` or ``'scored'``); 200 hands when neither is given. ``progress(units)`` is
+    ``playouts`` policy (``'fast'`` or ``'scored'``), and ``luck_worlds`` worlds per stock draw for the luck
+    (:mod:`simgin.analysis.luck`); 200 hands when neither is given. ``progress(units)`` is
     called as parts finish. Bad input is a one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
@@ -251,7 +267,7 @@ def analyse(
         raise ValueError(f"on_illegal={on_illegal!r}: choose from stop, forfeit")
     evaluator = Evaluator(
         worlds=worlds, seed=evaluator_seed, game_value=mode == "games", policy=playouts, evidence=evidence,
-        quality=quality,
+        quality=quality, luck_worlds=luck_worlds,
     )  # fmt: skip
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
@@ -265,6 +281,7 @@ def analyse(
             "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
             "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
             "evidence": evidence, "quality": quality, "on_illegal": on_illegal, "version": __version__,
+            "luck_worlds": luck_worlds,
         }  # fmt: skip
         directory = AnalysisDirectory(out, settings)
     forfeit = on_illegal == "forfeit"

@@ -10,6 +10,7 @@ evaluator's own seed, so the same decision gets the same valuation wherever and 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,12 +18,15 @@ import numpy as np
 from simgin.analysis.recorder import Decision
 from simgin.game.cards import format_card
 from simgin.game.rng import derive
+from simgin.game.strategy import PlayerView
 from simgin.kernels import analysis as kernel, view as table_layout
 from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.players.compiled import fill_table
 
 DEFAULT_WORLDS = 64
 """Worlds per decision: every action of the decision is played out once in each (docs/ANALYSIS.md)."""
+DEFAULT_LUCK_WORLDS = 16
+"""Worlds per stock draw when its luck is valued: every card the stock held is played out once in each."""
 DEFAULT_EVIDENCE = 0.6
 """The weight of the other's actions on its drawn hand: ``heuristic``'s ``evidence`` default."""
 DEFAULT_QUALITY = 0.15
@@ -55,10 +59,14 @@ class Evaluator:
     quality: float = DEFAULT_QUALITY
     """Tilt of the other's drawn hand towards low deadwood, per point (0: none): a player that has played a
     while holds a better hand than a random one."""
+    luck_worlds: int = DEFAULT_LUCK_WORLDS
+    """Worlds per stock draw for its luck (:meth:`draw_luck`)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.worlds <= 100_000:
             raise ValueError(f"worlds={self.worlds}: must be between 2 and 100,000")
+        if not 2 <= self.luck_worlds <= 100_000:
+            raise ValueError(f"luck_worlds={self.luck_worlds}: must be between 2 and 100,000")
         if self.policy not in POLICIES:
             raise ValueError(f"policy={self.policy!r}: choose from {', '.join(POLICIES)}")
 
@@ -88,6 +96,28 @@ class Evaluator:
             self.playout_parameters(), self.evidence, self.quality, actions, values,
         )  # fmt: skip
         return Valuation.of(decision, actions[:count], values[:, :count])
+
+    def draw_luck(self, view: PlayerView, drawn: int, stock: Sequence[int], key: int = 0) -> tuple[float, float]:
+        """The luck of a stock draw (R9) for the drawer, with its Monte-Carlo standard error: the value of
+        drawing ``drawn`` minus the mean value over every card of ``stock`` (the stock before the draw, ``drawn``
+        on top), each valued from ``view``, the drawer's view just before the draw, in the same worlds
+        (``kernels.analysis.stock_draw_values``). Each card of the stock is equally likely to be on top, so the
+        luck averages to zero over draws (docs/ANALYSIS.md)."""
+        table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+        fill_table(table, view)
+        hand = 0
+        for card in view.hand:
+            hand |= 1 << card
+        candidates = np.array(stock, dtype=np.int64)
+        values = np.zeros((self.luck_worlds, candidates.size))
+        rng = np.array([derive(self.seed, key)], dtype=np.uint64)
+        kernel.stock_draw_values(
+            view.seat, np.int64(hand), table, self.luck_worlds, rng, self.game_value, self.playout_parameters(),
+            self.evidence, self.quality, candidates, values,
+        )  # fmt: skip
+        index = list(stock).index(drawn)
+        per_world = values[:, index] - values.mean(axis=1)
+        return float(per_world.mean()), float(per_world.std(ddof=1) / math.sqrt(self.luck_worlds))
 
 
 @dataclass(frozen=True)

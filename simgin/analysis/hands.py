@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from simgin.analysis.evaluator import Evaluator, IllegalAction
+from simgin.analysis.luck import hand_luck
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.cards import format_cards
 from simgin.game.reference_engine import hand_seed_of, play_game, play_hand
@@ -46,6 +47,7 @@ COLUMNS = (
     "place",
     "chosen_action",
     "best_action",
+    "best_value",
     "replay",
 )
 """One row per decision: the hand (in an analysis of games, the game, and ``deal`` its deal), the player
@@ -54,7 +56,8 @@ and stage of the decision, the position (stock left, the hand, the pile's top, t
 to hold), the action chosen and the best, the loss and its error, and ``spread``, the best action's value
 minus the worst's (what was at stake); ``place``, the decision's number in its hand (over both seats), and the
 chosen and best actions as ``kernels.analysis`` numbers them (a card, or 1/0), to play the decision again
-(:mod:`simgin.analysis.advice`); and the ``simgin replay`` command that shows the hand."""
+(:mod:`simgin.analysis.advice`); ``best_value``, the best action's value (the first decision's is the deal's
+luck, :mod:`simgin.analysis.luck`); and the ``simgin replay`` command that shows the hand."""
 
 
 def stage_of(stock_count: int, rules: Rules) -> str:
@@ -78,10 +81,16 @@ class AnalysedHand:
     rows: tuple[dict, ...]
     swapped: bool = False
     """Whether A sits in seat 1 (the second leg of a duplicate deal)."""
+    luck: tuple[float, float] = (0.0, 0.0)
+    """Each seat's luck: the value of the deal and of its stock draws (:mod:`simgin.analysis.luck`), zero-sum."""
 
     def net_of_side(self, side: int) -> float:
         """The net points of A (``side`` 0) or B (1)."""
         return self.net_points[side ^ int(self.swapped)]
+
+    def luck_of_side(self, side: int) -> float:
+        """The luck of A (``side`` 0) or B (1)."""
+        return self.luck[side ^ int(self.swapped)]
 
 
 def known_cards(view) -> tuple[int, ...]:
@@ -134,6 +143,7 @@ def decision_rows(
                 "place": place,
                 "chosen_action": valued.chosen,
                 "best_action": valued.best,
+                "best_value": max(valued.values),
                 "replay": replay,
             }
         )
@@ -162,7 +172,8 @@ def analyse_hand(
         net[record.winner] = record.points
         net[1 - record.winner] = -record.points
     rows = decision_rows(log, players, rules, index, 0, seed, evaluator, swapped, replay)
-    return AnalysedHand(index, seed, dealer, (players[0], players[1]), (net[0], net[1]), tuple(rows), swapped)
+    luck = hand_luck(record.moves, log, rows, evaluator, seed)
+    return AnalysedHand(index, seed, dealer, (players[0], players[1]), (net[0], net[1]), tuple(rows), swapped, luck)
 
 
 def analyse_game(
@@ -185,6 +196,7 @@ def analyse_game(
     game = play_game(seats, rules, game_seed, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     rule_array = rules.to_array()
     net = [0.0, 0.0]
+    luck = [0.0, 0.0]
     rows: list[dict] = []
     bounds = [*starts, len(log)]
     for deal, record in enumerate(game.hand_records):
@@ -196,6 +208,9 @@ def analyse_game(
             net[1 - record.winner] -= value
         hand_seed = hand_seed_of(game_seed, deal)
         replay = replay_of(players, hand_seed, record.dealer, scores) if replay_of else ""
-        rows += decision_rows(decisions, players, rules, index, deal, hand_seed, evaluator, swapped, replay)
+        hand_rows = decision_rows(decisions, players, rules, index, deal, hand_seed, evaluator, swapped, replay)
+        for seat, value in enumerate(hand_luck(record.moves, decisions, hand_rows, evaluator, hand_seed)):
+            luck[seat] += value
+        rows += hand_rows
     return AnalysedHand(index, game_seed, game.first_dealer, (players[0], players[1]), (net[0], net[1]),
-                        tuple(rows), swapped)  # fmt: skip
+                        tuple(rows), swapped, (luck[0], luck[1]))  # fmt: skip

@@ -81,9 +81,11 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
     accuracy = 100.0 * (1.0 - float(mine["loss"].sum()) / spread) if spread > 0 else 100.0
     own = mine.groupby("hand")["loss"].sum().reindex(hands, fill_value=0.0)
     given = theirs.groupby("hand")["loss"].sum().reindex(hands, fill_value=0.0)
-    skill = (given - own).to_numpy(float)
-    points = net.set_index("hand")[f"net_{side}"].reindex(hands).to_numpy(float)
-    luck = points - skill
+    decisions = (given - own).to_numpy(float)
+    by_hand = net.set_index("hand")
+    points = by_hand[f"net_{side}"].reindex(hands).to_numpy(float)
+    luck = by_hand[f"luck_{side}"].reindex(hands).to_numpy(float)
+    skill = points - luck
     return {
         "player": name,
         **block,
@@ -94,6 +96,8 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
         "luck": float(luck.sum()),
         "skill_per_hand_ci": mean_interval(skill),
         "luck_per_hand_ci": mean_interval(luck),
+        "decisions_value": float(decisions.sum()),
+        "decisions_value_per_hand_ci": mean_interval(decisions),
         "by_kind": {kind: loss_block(rows, hands) for kind, rows in mine.groupby("kind")},
         "by_stage": {stage: loss_block(rows, hands) for stage, rows in mine.groupby("stage")},
     }

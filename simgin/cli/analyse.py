@@ -49,6 +49,13 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
     show_default=True,
     help="The evaluator's budget: worlds per decision, each action played out once in each (docs/ANALYSIS.md).",
 )
+@click.option(
+    "--luck-worlds",
+    type=int,
+    default=16,
+    show_default=True,
+    help="Worlds per stock draw when its luck is valued, each card the stock held played out once in each.",
+)
 @click.option("--evaluator-seed", type=int, default=0, show_default=True, help="Seed of the evaluator's worlds.")
 @execution_options
 @out_option("Directory for result.json and decisions.parquet (one row per decision); new or empty.")
@@ -63,6 +70,7 @@ def analyse(
     seed: int,
     duplicate: bool,
     worlds: int,
+    luck_worlds: int,
     evaluator_seed: int,
     workers: int | None,
     backend: str,
@@ -84,8 +92,9 @@ def analyse(
     from what the deciding player knows, by playouts in sampled worlds (docs/ANALYSIS.md). Prints per
     player the mean points lost per decision with a 95% interval (hands as the units), by kind and
     stage of decision, the inaccuracies, mistakes and blunders (a loss over 1.5, 4 or 10 points, by
-    two standard errors), an accuracy (100 = no loss), net points split into skill and luck, and the
-    costliest decisions, each with the 'simgin replay' command that shows its hand.
+    two standard errors), an accuracy (100 = no loss), net points split into luck (the value of the
+    deal and of each card drawn from the stock against every card the stock held) and skill (the rest),
+    and the costliest decisions, each with the 'simgin replay' command that shows its hand.
 
     \b
     Example:
@@ -122,6 +131,7 @@ def analyse(
     try:
         execution = {
             "worlds": worlds,
+            "luck_worlds": luck_worlds,
             "evaluator_seed": evaluator_seed,
             "workers": workers,
             "backend": backend,

@@ -246,3 +246,81 @@ def values_in_world(kind, seat, hand, table, game_value, params, opponent_hand, 
         context.copy(), playout_scratch(), _knock_levels(table), work, result, out,
     )  # fmt: skip
     return count
+
+
+@njit(cache=True)
+def place_drawn(card, opponent_hand, stock, world_stock):
+    """The world of a stock draw that gave ``card`` (R9), from a world sampled before it: ``world_stock`` is
+    ``stock`` with ``card`` on top, and the other's hand is returned without it (the card came from the stock). If
+    the sampled hand held ``card``, the sampled stock's top card takes its place there; else ``card`` swaps places
+    with the stock's top card."""
+    world_stock[:] = stock
+    if (opponent_hand >> card) & 1:
+        opponent = (opponent_hand & ~(np.int64(1) << card)) | (np.int64(1) << stock[0])
+        world_stock[0] = card
+        return opponent
+    for i in range(stock.shape[0]):
+        if stock[i] == card:
+            world_stock[i] = stock[0]
+            world_stock[0] = card
+            break
+    return opponent_hand
+
+
+@njit(cache=True)
+def stock_draw_values(
+    seat, hand, table, worlds, rng, game_value, params, evidence, quality, candidates, values
+):  # fmt: skip
+    """``values[w, i]``: the value for ``seat`` of drawing ``candidates[i]`` from the stock (R9) in world ``w``:
+    the luck of a stock draw (docs/ANALYSIS.md). ``hand`` (10 cards) and ``table`` are the drawer's view just
+    before the draw; the worlds are drawn from it as :func:`action_values` draws them, and each is shared by every
+    candidate (common random numbers), the candidate put on the stock's top by :func:`place_drawn`. The hand is
+    then played out as after any stock draw (:func:`_world_values`, a draw's action 0)."""
+    floats = np.zeros(BELIEF_FLOATS)
+    estimate = np.zeros(pm.PARAMETER_CAPACITY)
+    estimate[pm.EVIDENCE] = evidence
+    stateless_weights(estimate, seat, table, floats)
+    p = np.empty(52)
+    known, unseen = probabilities(seat, hand, table, floats, p)
+    hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
+    context = playout_context(params, seat, hand, table, known)
+    case = context.copy()
+    scratch = playout_scratch()
+    levels = _knock_levels(table)
+    actions = np.zeros(MAX_ACTIONS, np.int64)  # action 0 of a draw: from the stock
+    world_stock = np.empty_like(stock)
+    out = np.zeros(MAX_ACTIONS)
+    for w in range(worlds):
+        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
+        sampled = hands[1 - seat]
+        for i in range(candidates.shape[0]):
+            opponent = place_drawn(candidates[i], sampled, stock, world_stock)
+            _world_values(
+                KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, 1, hands, context,
+                case, scratch, levels, work, result, out,
+            )  # fmt: skip
+            values[w, i] = out[0]
+
+
+@njit(cache=True)
+def stock_draw_values_in_world(seat, hand, table, game_value, params, opponent_hand, stock, candidates, out):
+    """``out[i]``: the value for ``seat`` of drawing ``candidates[i]`` in one given world (the other's hand
+    ``opponent_hand``, the stock ``stock`` before the draw), as :func:`stock_draw_values` values it in each of its
+    worlds. For the differential test against the plain-Python reference (tests/reference.py)."""
+    ints = np.zeros(BELIEF_INTS, np.int64)
+    floats = np.zeros(BELIEF_FLOATS)
+    reset_beliefs(ints, floats)
+    p = np.empty(52)
+    known, _ = probabilities(seat, hand, table, floats, p)
+    hands, _, _, _, work, result = _playout_buffers(1)
+    context = playout_context(params, seat, hand, table, known)
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    world_stock = np.empty_like(stock)
+    value = np.zeros(MAX_ACTIONS)
+    for i in range(candidates.shape[0]):
+        opponent = place_drawn(candidates[i], opponent_hand, stock, world_stock)
+        _world_values(
+            KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, 1, hands, context,
+            context.copy(), playout_scratch(), _knock_levels(table), work, result, value,
+        )  # fmt: skip
+        out[i] = value[0]
