@@ -313,3 +313,23 @@ def test_the_report_of_a_luck_adjusted_run_says_which_estimator(tmp_path, comman
         summary = json.loads((out / "result.json").read_text())["sprt"]
         assert f"after {summary['hands']:,} hands ({summary['pairs']:,} pairs), luck-adjusted" in page
         assert "H0 net points per hand ≤ 0, H1 net points per hand ≥ 1 (Gaussian model)" in page
+
+
+def test_a_tournaments_luck_adjusted_pairwise_claims_are_holm_over_the_pairings():
+    """``tournament(adjust_luck=True)``: each pairing's ``p`` is Student's t of its luck-adjusted net points per
+    hand against 0 over the units (recomputed from the tally's sums), ``p_holm`` Holm's over the pairings, and
+    ``significant`` exactly when ``p_holm < 0.05``; the plain pairwise claims stay beside them."""
+    from simgin.statistics.duplicate import student_t_p_value
+    from simgin.statistics.stats import holm
+
+    result = simgin.tournament(["opponent", "heuristic", "simple"], hands=300, seed=4, adjust_luck=True, workers=1)
+    data = result.to_json()
+    listed = data["luck_adjusted"]
+    assert [(row["a"], row["b"]) for row in listed] == [(row["a"], row["b"]) for row in data["pairwise"]]
+    for row, tally in zip(listed, result.run.tallies, strict=True):
+        n = tally["luck_units"]
+        mean = tally["luck_y"] / n
+        variance = (tally["luck_y_sq"] - n * mean**2) / (n - 1)
+        assert row["p"] == pytest.approx(student_t_p_value(mean / math.sqrt(variance / n), n - 1))
+    assert [row["p_holm"] for row in listed] == pytest.approx(list(holm([row["p"] for row in listed])))
+    assert [row["significant"] for row in listed] == [row["p_holm"] < 0.05 for row in listed]

@@ -8,6 +8,7 @@ shares is in :mod:`simgin.cli.options` and :mod:`simgin.cli.execution`.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import click
@@ -36,7 +37,7 @@ from simgin.cli.options import (
 from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.players.labels import display_labels
-from simgin.statistics.formats import p_value
+from simgin.statistics.formats import p_below, p_value
 from simgin.statistics.ratings import bootstrap_label
 
 
@@ -228,10 +229,14 @@ def _show_tournament(result: Any, analysis: dict[str, Any]) -> None:
     for note in analysis.get("rating_notes", []):
         click.echo(f"note: {note['note']}")
     if analysis.get("luck_adjusted"):
-        click.echo("\nluck-adjusted net points per hand of the first-named player (plain beside it):")
+        click.echo(
+            "\nluck-adjusted net points per hand of the first-named player (plain beside it; p_holm: Holm over the "
+            "pairings of 'they are 0'):"
+        )
         for row in analysis["luck_adjusted"]:
             a, b = labels.get(row["a"], row["a"]), labels.get(row["b"], row["b"])
-            click.echo(f"  {a} vs {b}: {luck_points_text(row['net_points_per_hand'])}")
+            claim = p_below(row["p_holm"], "p_holm") if math.isfinite(row["p_holm"]) else "p_holm n/a"
+            click.echo(f"  {a} vs {b}: {luck_points_text(row['net_points_per_hand'])}; {claim}")
 
 
 def holm_claim(row: dict[str, Any]) -> str:

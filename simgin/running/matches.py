@@ -460,15 +460,33 @@ def play_tournament(
 
 def pairing_luck(run: runner.RunResult) -> list[dict[str, Any]]:
     """A round robin's luck-adjusted figures (``adjust_luck``, issue 35): per pairing, its players ``a`` and ``b``
-    and A's figures (:func:`simgin.running.summary.luck_adjusted`)."""
+    and A's figures (:func:`simgin.running.summary.luck_adjusted`), and the pairwise claim on them: ``p``, Student's
+    t of "A's luck-adjusted net points per hand are 0" over the pairing's units, ``p_holm`` by Holm's procedure
+    over the pairings (as the plain ``pairwise`` claims, §4) and ``significant`` (``p_holm < 0.05``)."""
     from simgin.running.summary import luck_adjusted
+    from simgin.statistics.core import variance_from_sums
+    from simgin.statistics.duplicate import student_t_p_value
+    from simgin.statistics.stats import holm
 
     config = run.config
     figures = []
     for index, (a, b) in enumerate(config.pairings):
-        figures.append(
-            {"a": config.players[a], "b": config.players[b], **luck_adjusted(run.tallies[index], config.legs)}
-        )
+        t = run.tallies[index]
+        entry = {"a": config.players[a], "b": config.players[b], **luck_adjusted(t, config.legs)}
+        n = t["luck_units"]
+        variance = variance_from_sums(t["luck_y"], t["luck_y_sq"], n) if n >= 2 else math.nan
+        if n >= 2 and variance > 0:
+            entry["p"] = student_t_p_value((t["luck_y"] / n) / math.sqrt(variance / n), n - 1)
+        else:
+            entry["p"] = math.nan
+        figures.append(entry)
+    tested = [k for k, entry in enumerate(figures) if math.isfinite(entry["p"])]
+    adjusted = holm([figures[k]["p"] for k in tested]) if tested else []
+    for entry in figures:
+        entry["p_holm"], entry["significant"] = math.nan, False
+    for k, p_holm in zip(tested, adjusted, strict=True):
+        figures[k]["p_holm"] = float(p_holm)
+        figures[k]["significant"] = bool(p_holm < 0.05)
     return figures
 
 
