@@ -1,7 +1,8 @@
 """The report of ``simgin analyse --out DIR`` (issue 34): where each player's points go, decision by decision.
 
 Figures: the points lost per decision by kind of decision, per player, with 95% intervals; the loss along
-the hand (early, middle and late stock); each player's net points split into skill and luck. Tables: the
+the hand (early, middle and late stock); each player's net points split into skill and luck; the costliest
+positions drawn as cards. Tables: the
 players' summary, the loss by kind and by stage, and the costliest decisions with their positions, the cards
 written with their suit symbols (docs/ANALYSIS.md has the definitions).
 """
@@ -260,12 +261,93 @@ def luck_caption(result: dict[str, Any]) -> str:
     return text + " (docs/ANALYSIS.md)."
 
 
+#: The costliest decisions drawn as cards in :func:`positions_chart`.
+POSITIONS_DRAWN = 6
+RED_SUITS = ("D", "H")
+
+
+def _draw_card(ax: Any, x: float, y: float, card: str, edge: str | None = None) -> None:
+    """One card face at (x, y) (its lower left corner, in card widths): its rank and suit symbol, red for hearts and
+    diamonds; ``edge`` outlines it (the card chosen or the best one)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    rank, suit = card[:-1], card[-1]
+    ax.add_patch(
+        FancyBboxPatch(
+            (x, y), 0.82, 1.15, boxstyle="round,pad=0.02,rounding_size=0.08", facecolor="white",
+            edgecolor=edge or "#777777", linewidth=2.4 if edge else 0.8,
+        )
+    )  # fmt: skip
+    color = "#c0392b" if suit in RED_SUITS else "#1a1a1a"
+    label = ("10" if rank == "T" else rank) + SUITS.get(suit, suit)
+    ax.text(x + 0.41, y + 0.57, label, ha="center", va="center", fontsize=9, color=color, fontweight="bold")
+
+
+@styled
+def positions_chart(result: dict[str, Any], count: int = POSITIONS_DRAWN) -> Figure:
+    """The costliest decisions drawn as cards: per decision the player's hand (the card chosen outlined in red and
+    the best one in green, for a discard), the pile's top and the cards the other is known to hold."""
+    items = list(result["costliest"])[:count]
+    rows = max(len(items), 1)
+    fig = Figure(figsize=(WIDTH, 1.05 * rows + 0.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_xlim(-0.15, 21.5)
+    ax.set_ylim(0, 2.1 * rows)
+    ax.set_axis_off()
+    if not items:
+        ax.text(0.5, 1.0, "no decision lost points", fontsize=10)
+    for k, item in enumerate(items):
+        top = 2.1 * (rows - 1 - k)
+        ax.text(
+            0, top + 1.6,
+            f"{k + 1}. hand {item['hand']}, {item['player']}, {item['kind']} ({item.get('stage', '')}): chose "
+            f"{cards_drawn(item['chosen']) if item['kind'] == 'discard' else item['chosen']}, best "
+            f"{cards_drawn(item['best']) if item['kind'] == 'discard' else item['best']}, loss "
+            f"{item['loss']:.1f} +/- {item['loss_error']:.1f}",
+            fontsize=8.5, va="bottom",
+        )  # fmt: skip
+        x = 0.0
+        for card in str(item.get("hand_cards", "")).split():
+            edge = None
+            if item["kind"] == "discard":
+                edge = "#2e8b57" if card == item["best"] else "#c0392b" if card == item["chosen"] else None
+            _draw_card(ax, x, top + 0.25, card, edge)
+            x += 0.9
+        x += 0.5
+        for label, cards in (("pile", item.get("pile_top", "")), ("other holds", item.get("known", ""))):
+            shown = str(cards).split()
+            if not shown:
+                continue
+            ax.text(x, top + 0.05, label, fontsize=7, color="#555555", va="top")
+            for card in shown:
+                _draw_card(ax, x, top + 0.25, card)
+                x += 0.9
+            x += 0.5
+    return fig
+
+
+def positions_caption(result: dict[str, Any], count: int = POSITIONS_DRAWN) -> str:
+    shown = min(count, len(result["costliest"]))
+    return (
+        f"The {shown} costliest decisions, each position as the player saw it: its hand (for a discard the card "
+        "chosen outlined in red, the best in green), the pile's top and the cards the other is known to hold; the "
+        "table below has all of them with their replay commands."
+    )
+
+
 def figures(result: dict[str, Any]) -> list[tuple[str, str, Figure, str, str]]:
     """(name, title, figure, caption, table) of every figure."""
     return [
         ("analysis_kinds", "Loss by kind of decision", kind_chart(result), kind_caption(result), "analysis_by_kind"),
         ("analysis_stages", "Loss along the hand", stage_chart(result), stage_caption(result), "analysis_by_stage"),
         ("analysis_luck", "Skill and luck", luck_chart(result), luck_caption(result), "analysis_players"),
+        (
+            "analysis_positions",
+            "The costliest positions",
+            positions_chart(result),
+            positions_caption(result),
+            "analysis_costliest",
+        ),
     ]
 
 
@@ -278,6 +360,10 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         ("players", ", ".join(player["player"] for player in _players(result))),
         ("hands", f"{result['hands']:,} (duplicate deals: {'yes' if result['duplicate'] else 'no'})"),
-        ("evaluator", f"{evaluator['worlds']} worlds per decision, seed {evaluator['seed']}, in {evaluator['value']}"),
+        (
+            "evaluator",
+            f"{evaluator['worlds']} worlds per decision, {evaluator.get('luck_worlds', '-')} per stock draw's luck, "
+            f"seed {evaluator['seed']}, in {evaluator['value']}",
+        ),
         ("seed", str(result["seed"])),
     ]

@@ -388,7 +388,7 @@ def test_playing_a_decision_as_it_was_changes_nothing():
 
 def test_the_report_draws_the_analysis(tmp_path):
     """``simgin report DIR`` of an analysis: loss by kind and along the hand with intervals, skill and luck, and
-    the costliest decisions as a table with their cards."""
+    the costliest decisions as a table with their cards and as a figure of their positions drawn as cards."""
     from simgin.reports.analysis import cards_drawn
 
     import simgin
@@ -396,8 +396,14 @@ def test_the_report_draws_the_analysis(tmp_path):
     simgin.analyse("simple", "random", hands=6, worlds=8, workers=1, out=tmp_path / "run")
     written = simgin.report(tmp_path / "run", tmp_path / "report.html")
     html = written.html.read_text()
-    assert html.count("<figure ") == 3
-    for name in ("Loss by kind of decision", "Loss along the hand", "Skill and luck", "The costliest decisions"):
+    assert html.count("<figure ") == 4
+    for name in (
+        "Loss by kind of decision",
+        "Loss along the hand",
+        "Skill and luck",
+        "The costliest decisions",
+        "The costliest positions",
+    ):
         assert name in html, name
     files = {path.name for path in (tmp_path / "report_files").iterdir()}
     assert {"analysis_kinds.png", "analysis_players.csv", "analysis_costliest.csv"} <= files
@@ -747,3 +753,28 @@ def test_a_program_that_cannot_start_is_one_error_line():
     assert outcome.exit_code == 1, outcome.output
     assert outcome.output.startswith("Error: ") and outcome.output.count("\n") == 1, outcome.output
     assert "Traceback" not in outcome.output
+
+
+def test_the_costliest_positions_are_drawn_as_cards():
+    """The report's figure of the costliest positions draws each card of the hand, the pile's top and the other's
+    known cards as a card face (rank and suit symbol, red for hearts and diamonds), outlining the discard chosen
+    in red and the best in green."""
+    from matplotlib.colors import to_hex
+
+    from reports.analysis import positions_chart
+
+    item = {
+        "hand": 3, "player": "simple", "kind": "discard", "stage": "early", "chosen": "KD", "best": "2C",
+        "loss": 5.0, "loss_error": 0.5, "hand_cards": "2C 3C 4C KD 5H 6H 7H 8S 9S TS JS", "pile_top": "QD",
+        "known": "AH AS",
+    }  # fmt: skip
+    figure = positions_chart({"costliest": [item, {**item, "kind": "draw", "chosen": "pile", "best": "stock"}]})
+    ax = figure.axes[0]
+    assert len(ax.patches) == 2 * (11 + 1 + 2)
+    edges = [to_hex(patch.get_edgecolor()) for patch in ax.patches[:11]]
+    assert (
+        edges.count("#2e8b57") == 1 and edges[0] == "#2e8b57" and edges.count("#c0392b") == 1 and edges[3] == "#c0392b"
+    )
+    assert all(to_hex(patch.get_edgecolor()) == "#777777" for patch in ax.patches[14:])  # a draw outlines nothing
+    faces = {text.get_text(): to_hex(text.get_color()) for text in ax.texts}
+    assert faces["K\u2666"] == "#c0392b" and faces["10\u2660"] == "#1a1a1a"
