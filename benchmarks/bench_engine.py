@@ -40,7 +40,7 @@ import numpy as np
 import simgin.running.engine
 from benchmarks import harness
 from benchmarks.harness import QUIET_CORES, REDO_LIMIT, contended, cpu_seconds, timed_run
-from simgin.game.rules import Rules
+from simgin import Rules
 
 SEED = 20240611
 GOAL_SIMPLE_ONE_CORE = 50_000  # simple vs simple full hands per second on one core

@@ -52,8 +52,8 @@ def ratio_rows(hands: int) -> list[str]:
 
 def throughput(pair: tuple[str, str], hands: int, adjust: bool) -> float:
     """Hands per CPU second of one thread (median of 3), the kernels warm."""
+    from simgin import Rules
     from simgin.game import play
-    from simgin.game.rules import Rules
     from simgin.kernels import luck as kernel
     from simgin.players.registry import resolve
 

@@ -64,7 +64,7 @@ def tree_cpu_seconds(root: int) -> float:
 
 def measure(spec: str, hands: int, runs: int, seed: int) -> dict[str, float]:
     """Median wall and tree-CPU hands per second of ``spec`` against simple (hands mode, one worker)."""
-    from simgin.game.rules import Rules
+    from simgin import Rules
     from simgin.players import programs as process_strategy
     from simgin.running.engine import hand_seeds, play_hand_rows
 

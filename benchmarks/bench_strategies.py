@@ -50,8 +50,8 @@ import numba
 import numpy as np
 
 from benchmarks import harness
+from simgin import Rules
 from simgin.game.reference_engine import play_hand
-from simgin.game.rules import Rules
 from simgin.kernels import engine as k
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT
 from simgin.players.registry import BUILTIN_NAMES, resolve

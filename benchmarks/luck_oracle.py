@@ -71,9 +71,9 @@ def _oracle_hand(table, fields, rules, suit_deadwood, suit_value, policies, play
 
 def measure(a: str, b: str, pairs: int, playouts: int, seed: int = 3) -> dict[str, float]:
     """The plain variance per duplicate pair and the ratios with the table's and the oracle's corrections."""
+    from simgin import Rules
     from simgin.env.table import Table
     from simgin.game import play
-    from simgin.game.rules import Rules
     from simgin.kernels import luck as kernel
     from simgin.kernels.melds import SUIT_DEADWOOD
     from simgin.kernels.showdown import SUIT_VALUE

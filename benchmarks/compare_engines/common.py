@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from simgin.game.rules import Rules
+from simgin import Rules
 
 SEED = 20240611
 FIGURE_NAME = "compare"

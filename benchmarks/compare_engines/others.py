@@ -13,7 +13,7 @@ import numpy as np
 import simgin
 import simgin.running.engine
 from benchmarks.compare_engines.common import KINDS, SEED
-from simgin.game.rules import Rules
+from simgin import Rules
 
 # -- playing hands in the other engines ------------------------------------------------------
 

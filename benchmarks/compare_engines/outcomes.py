@@ -14,7 +14,7 @@ import simgin.running.engine
 from benchmarks.compare_engines import crossval
 from benchmarks.compare_engines.common import OPENSPIEL_CLOSEST, RLCARD_CLOSEST, Sizes
 from benchmarks.compare_engines.others import OutcomeTally, play_other, simgin_tally
-from simgin.game.rules import Rules
+from simgin import Rules
 
 # -- 4. rules and outcome mix ------------------------------------------------------------------
 

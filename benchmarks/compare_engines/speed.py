@@ -19,8 +19,8 @@ from benchmarks import bench_engine
 from benchmarks.compare_engines import crossval
 from benchmarks.compare_engines.common import Sizes
 from benchmarks.compare_engines.others import OutcomeTally, openspiel_bots, openspiel_hand, rlcard_env, rlcard_hand
+from simgin import Rules
 from simgin.game.melds import best_discard_batch, deadwood_batch
-from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
 
 # -- 1. speed ------------------------------------------------------------------------------
