@@ -37,6 +37,7 @@ from simgin.running.results import jsonable, save_result
 from simgin.running.summary import overridden_rules, pair_statistics
 from simgin.running.tally import UNIT_INDEX, Tally
 from simgin.running.tournament_ratings import DEFAULT_ANCHOR, tournament_analysis
+from simgin.statistics.core import mean_from_sums
 from simgin.statistics.elo import elo_from_score, score_from_elo
 from simgin.statistics.paired import normal_sprt
 from simgin.statistics.sprt import SprtSettings, pair_counts, parse_sprt
@@ -311,7 +312,11 @@ def run_sprt(
         "points0": settings.points0,
         "points1": settings.points1,
         "decision": state["decision"],
-        "accepted": {"H0": f"elo <= {settings.elo0:g}", "H1": f"elo >= {settings.elo1:g}"}.get(state["decision"]),
+        "accepted": (
+            {"H0": f"net points per hand <= {settings.points0:g}", "H1": f"net points per hand >= {settings.points1:g}"}
+            if settings.on_points
+            else {"H0": f"elo <= {settings.elo0:g}", "H1": f"elo >= {settings.elo1:g}"}
+        ).get(state["decision"]),
         "games": 0 if hands else int(2 * counts.sum()),
         "hands": int(result.tallies[0]["hands"]),
         "pairs": int(counts.sum()),
@@ -359,13 +364,10 @@ def pair_points(units: np.ndarray, adjusted: bool) -> np.ndarray:
 
 
 def mean_interval(values: np.ndarray) -> dict[str, Any]:
-    """A mean over deal pairs with its 95% normal interval: ``{'estimate', 'ci'}``."""
-    n = values.size
-    if n < 2:
-        return {"estimate": float(values.mean()) if n else math.nan, "ci": [math.nan, math.nan]}
-    mean, se = float(values.mean()), float(values.std(ddof=1)) / math.sqrt(n)
-    z = NormalDist().inv_cdf(0.975)
-    return {"estimate": mean, "ci": [mean - z * se, mean + z * se]}
+    """A mean over deal pairs with its 95% normal interval (:func:`~simgin.statistics.core.mean_from_sums`):
+    ``{'estimate', 'ci'}``."""
+    mean, low, high = mean_from_sums(float(values.sum()), float((values**2).sum()), values.size)
+    return {"estimate": mean, "ci": [low, high]}
 
 
 def adjusted_elo(scores: np.ndarray) -> dict[str, float]:
