@@ -88,9 +88,12 @@ def test_a_sweeps_json_is_strict_and_has_each_pairings_luck_adjusted_figures(stu
     frame = adjusted.to_frame()
     a, b = frame.iloc[0], frame.iloc[1]
     assert a["net_points_per_hand_luck_adjusted"] == pytest.approx(-b["net_points_per_hand_luck_adjusted"])
-    assert a["net_points_per_hand_luck_adjusted"] == pytest.approx(
-        data["cells"][0]["pairings"][0]["luck_adjusted"]["net_points_per_hand"]["estimate"]
-    )
+    shown = data["cells"][0]["pairings"][0]["luck_adjusted"]["net_points_per_hand"]
+    # One figure, one interval: the luck_adjusted object and the table give the same estimate and interval.
+    assert a["net_points_per_hand_luck_adjusted"] == pytest.approx(shown["estimate"])
+    low, high = a["net_points_per_hand_luck_adjusted_low"], a["net_points_per_hand_luck_adjusted_high"]
+    assert [low, high] == pytest.approx(shown["ci"])
+    assert shown["plain_ci"] == pytest.approx([a["net_points_per_hand_low"], a["net_points_per_hand_high"]])
 
 
 def test_sweep_adjust_luck_on_the_command_line():

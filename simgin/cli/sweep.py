@@ -315,8 +315,7 @@ def _show_table_sweep(result: Any, as_json: bool) -> None:
 def _show_sweep(result: Any, as_json: bool) -> None:
     """Print a sweep: the significant differences first, in words, then the cells' table with intervals and,
     with three or more players, each cell's ratings and skill spread (or the JSON document)."""
-    from simgin.running.summary import luck_adjusted
-    from simgin.studies.sweep import difference_text
+    from simgin.studies.sweep import difference_text, luck_figures
 
     if as_json:
         echo_json(result.to_json())
@@ -359,7 +358,7 @@ def _show_sweep(result: Any, as_json: bool) -> None:
             if cell.same_game_as is not None:
                 continue
             for rates, tally in zip(cell.pairings, cell.result.tallies, strict=True):
-                figures = luck_adjusted(tally, config.legs)
+                figures = luck_figures(tally, rates.rates, config.legs)
                 click.echo(
                     f"  {cell.label}, {rates.a} vs {rates.b}: {luck_points_text(figures['net_points_per_hand'])}"
                 )

@@ -33,7 +33,7 @@ from simgin.game.rules import Rules
 from simgin.running import runner
 from simgin.running.keywords import check_keywords
 from simgin.running.summary import luck_adjusted, pair_statistics, player_rows
-from simgin.running.tally import UNIT_INDEX
+from simgin.running.tally import UNIT_INDEX, Tally
 from simgin.statistics.formats import p_below, percent
 from simgin.statistics.paired import holm_levels, paired_comparison, share_interval
 from simgin.statistics.power import detectable_difference
@@ -390,7 +390,7 @@ class SweepResult:
                 if self.config.duplicate:
                     entry["paired"] = _integers(pair_statistics(tally))
                 if self.config.adjust_luck:
-                    entry["luck_adjusted"] = luck_adjusted(tally, self.config.legs)
+                    entry["luck_adjusted"] = luck_figures(tally, rates.rates, self.config.legs)
                 if tallies:
                     entry["tally"] = {name: _count(value) for name, value in tally.to_dict().items()}
                 if tally.forfeits:  # --on-illegal forfeit: where, and how to replay each
@@ -452,7 +452,7 @@ class SweepResult:
         """With ``adjust_luck``: per distinct cell and pairing, its ``cell`` label, ``a``, ``b`` and A's luck-adjusted
         figures (:func:`simgin.running.summary.luck_adjusted`), as ``tournament --adjust-luck`` lists its pairings."""
         return [
-            {"cell": cell.label, "a": rates.a, "b": rates.b, **luck_adjusted(tally, self.config.legs)}
+            {"cell": cell.label, "a": rates.a, "b": rates.b, **luck_figures(tally, rates.rates, self.config.legs)}
             for cell in self.cells
             if cell.same_game_as is None
             for rates, tally in zip(cell.pairings, cell.result.tallies, strict=True)
@@ -490,6 +490,18 @@ class SweepResult:
                 breakdown["hands"] = breakdown["hands"].astype(int)
                 breakdowns[cell.index] = breakdown
         return breakdowns
+
+
+def luck_figures(tally: Tally, rates: dict[str, tuple[float, float, float]], legs: int) -> dict[str, Any]:
+    """A pairing's ``luck_adjusted`` figures (:func:`simgin.running.summary.luck_adjusted`: the variance ratios)
+    with each estimate and interval, adjusted and plain, the sweep's own (:func:`unit_rate`): one figure, one
+    interval, whichever table shows it."""
+    figures = luck_adjusted(tally, legs)
+    for name, metric in (("net_points_per_hand", "net_points_per_hand"), ("hands_won", "win_rate")):
+        value, low, high = rates[f"{metric}_luck_adjusted"]
+        plain, plain_low, plain_high = rates[metric]
+        figures[name] |= {"estimate": value, "ci": [low, high], "plain": plain, "plain_ci": [plain_low, plain_high]}
+    return figures
 
 
 def _count(value: float) -> int | float:
