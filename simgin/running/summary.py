@@ -103,9 +103,10 @@ LUCK_FIGURES = {"net_points_per_hand": ("x", "y"), "hands_won": ("w", "v")}
 def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
     """The first-named player's luck-adjusted figures (docs/STATISTICS.md, *Luck-adjusted results*): for each of
     :data:`LUCK_FIGURES`, the ``estimate`` with its 95% ``ci`` (normal, the unit as the sample: a deal pair with
-    duplicate deals, else a hand), the ``plain`` figure with its ``plain_ci`` computed the same way, and the
-    ``variance_ratio``, the plain variance per unit over the adjusted one, measured on the run itself (how many
-    times fewer hands the adjusted figure needs for the same interval)."""
+    duplicate deals, else a hand), the ``plain`` figure with its ``plain_ci``, and the ``variance_ratio``, the plain
+    variance per unit over the adjusted one, measured on the run itself (how many times fewer hands the adjusted
+    figure needs for the same interval). The plain share of hands won takes the interval the run's table gives it
+    (:func:`pair_share_interval` on duplicate deals, else Wilson's), so that one figure has one interval."""
     n = t["luck_units"]
     figures: dict[str, dict[str, Any]] = {}
     for name, (plain, adjusted) in LUCK_FIGURES.items():
@@ -120,6 +121,10 @@ def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
             "plain_ci": [plain_low / legs, plain_high / legs],
             "units": count(n),
         }
+    won, hands = t["luck_w"], t["hands"]
+    if hands > 0:
+        interval = pair_share_interval(t, won, hands) if legs == 2 and t["pairs"] > 0 else wilson_interval(won, hands)
+        figures["hands_won"]["plain_ci"] = [float(interval[0]), float(interval[1])]
     return figures
 
 
@@ -175,6 +180,14 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
         sign = 1 if side == "a" else -1
         net_total = sign * (t["points_a"] - t["points_b"])
         net, net_low, net_high = mean_from_sums(net_total, t["net_a_sq"], hands)
+        if config.duplicate and config.mode == "hands" and t["pairs"] > 0:
+            # The deal pair is the unit (§3, issue 32 items 3 and 5): its two hands' net points, x1 + x2 per
+            # pair, give the interval of their mean per hand; the pair's hands are correlated.
+            pair_sum = t["pair_x1"] + t["pair_x2"]
+            pair_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
+            net, net_low, net_high = (sign * x / 2 for x in mean_from_sums(pair_sum, pair_sq, t["pairs"]))
+            if sign < 0:
+                net_low, net_high = net_high, net_low
         margin, margin_low, margin_high = mean_from_sums(sign * t["margin_a"], t["margin_a_sq"], t["games"])
         row: dict[str, Any] = {
             "pairing": pairing_index,
