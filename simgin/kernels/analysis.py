@@ -196,6 +196,25 @@ def _knock_levels(table):
 
 
 @njit(cache=True)
+def _world_setup(seat, hand, table, params, evidence):
+    """What drawing worlds from a view and playing them out needs (:func:`action_values`,
+    :func:`stock_draw_values`): the belief weights and the known and unseen cards of the view, the playouts'
+    buffers, context, scratch and knock levels."""
+    floats = np.zeros(BELIEF_FLOATS)
+    estimate = np.zeros(pm.PARAMETER_CAPACITY)
+    estimate[pm.EVIDENCE] = evidence
+    stateless_weights(estimate, seat, table, floats)
+    p = np.empty(52)
+    known, unseen = probabilities(seat, hand, table, floats, p)
+    hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
+    context = playout_context(params, seat, hand, table, known)
+    case = context.copy()
+    scratch = playout_scratch()
+    levels = _knock_levels(table)
+    return floats, known, unseen, hands, stock, cards, weights, work, result, context, case, scratch, levels
+
+
+@njit(cache=True)
 def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evidence, quality, actions, values):
     """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
     them, drawn with the generator state ``rng``); returns the number of actions. ``params`` is the playouts'
@@ -208,17 +227,9 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evid
     ``1 / evidence``, to those it passed or discarded ``evidence``) and tilted towards low deadwood by
     ``quality`` per point; ``evidence`` 1 and ``quality`` 0 draw them uniformly."""
     count = legal_actions(kind, hand, table, actions)
-    floats = np.zeros(BELIEF_FLOATS)
-    estimate = np.zeros(pm.PARAMETER_CAPACITY)
-    estimate[pm.EVIDENCE] = evidence
-    stateless_weights(estimate, seat, table, floats)
-    p = np.empty(52)
-    known, unseen = probabilities(seat, hand, table, floats, p)
-    hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
-    context = playout_context(params, seat, hand, table, known)
-    case = context.copy()
-    scratch = playout_scratch()
-    levels = _knock_levels(table)
+    floats, known, unseen, hands, stock, cards, weights, work, result, context, case, scratch, levels = _world_setup(
+        seat, hand, table, params, evidence
+    )
     for w in range(worlds):
         sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
         _world_values(
@@ -276,17 +287,9 @@ def stock_draw_values(
     before the draw; the worlds are drawn from it as :func:`action_values` draws them, and each is shared by every
     candidate (common random numbers), the candidate put on the stock's top by :func:`place_drawn`. The hand is
     then played out as after any stock draw (:func:`_world_values`, a draw's action 0)."""
-    floats = np.zeros(BELIEF_FLOATS)
-    estimate = np.zeros(pm.PARAMETER_CAPACITY)
-    estimate[pm.EVIDENCE] = evidence
-    stateless_weights(estimate, seat, table, floats)
-    p = np.empty(52)
-    known, unseen = probabilities(seat, hand, table, floats, p)
-    hands, stock, cards, weights, work, result = _playout_buffers(max(table[v.T_STOCK_COUNT], 1))
-    context = playout_context(params, seat, hand, table, known)
-    case = context.copy()
-    scratch = playout_scratch()
-    levels = _knock_levels(table)
+    floats, known, unseen, hands, stock, cards, weights, work, result, context, case, scratch, levels = _world_setup(
+        seat, hand, table, params, evidence
+    )
     actions = np.zeros(MAX_ACTIONS, np.int64)  # action 0 of a draw: from the stock
     world_stock = np.empty_like(stock)
     out = np.zeros(MAX_ACTIONS)
