@@ -100,6 +100,15 @@ def pair_statistics(t: Tally) -> dict[str, float]:
 LUCK_FIGURES = {"net_points_per_hand": ("x", "y"), "hands_won": ("w", "v")}
 
 
+def _pair_mean(t: Counts, sign: int) -> tuple[float, float, float]:
+    """A's (``sign`` 1) or B's (-1) mean result per leg of the duplicate pairs (``pair_x1``, ``pair_x2``: A's net
+    points of a hand, or margin of a game, in each leg) with the 95% interval of that mean over the pairs."""
+    pair_sum = t["pair_x1"] + t["pair_x2"]
+    pair_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
+    mean, low, high = (sign * x / 2 for x in mean_from_sums(pair_sum, pair_sq, t["pairs"]))
+    return (mean, low, high) if sign > 0 else (mean, high, low)
+
+
 def luck_adjusted(t: Counts, legs: int) -> dict[str, dict[str, Any]]:
     """The first-named player's luck-adjusted figures (docs/STATISTICS.md, *Luck-adjusted results*): for each of
     :data:`LUCK_FIGURES`, the ``estimate`` with its 95% ``ci`` (normal, the unit as the sample: a deal pair with
@@ -180,15 +189,15 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
         sign = 1 if side == "a" else -1
         net_total = sign * (t["points_a"] - t["points_b"])
         net, net_low, net_high = mean_from_sums(net_total, t["net_a_sq"], hands)
-        if config.duplicate and config.mode == "hands" and t["pairs"] > 0:
-            # The deal pair is the unit (§3, issue 32 items 3 and 5): its two hands' net points, x1 + x2 per
-            # pair, give the interval of their mean per hand; the pair's hands are correlated.
-            pair_sum = t["pair_x1"] + t["pair_x2"]
-            pair_sq = t["pair_x1_sq"] + t["pair_x2_sq"] + 2 * t["pair_x1x2"]
-            net, net_low, net_high = (sign * x / 2 for x in mean_from_sums(pair_sum, pair_sq, t["pairs"]))
-            if sign < 0:
-                net_low, net_high = net_high, net_low
         margin, margin_low, margin_high = mean_from_sums(sign * t["margin_a"], t["margin_a_sq"], t["games"])
+        if config.duplicate and t["pairs"] > 0:
+            # The deal pair is the unit (§3, issue 32 items 3 and 5): A's results of its two legs (hands' net
+            # points, or games' margins) are correlated, so their interval is that of the pair's mean.
+            paired = _pair_mean(t, sign)
+            if config.mode == "hands":
+                net, net_low, net_high = paired
+            else:
+                margin, margin_low, margin_high = paired
         row: dict[str, Any] = {
             "pairing": pairing_index,
             "side": side,
