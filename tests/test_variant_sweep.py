@@ -395,3 +395,23 @@ def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path, mon
     assert data["differences"] == whole["differences"] and data["cells"] == whole["cells"]
     assert load_result(tmp_path)["differences"] == whole["differences"]
     assert (tmp_path / "oklahoma_cell001.csv").is_file() and (tmp_path / "differences.csv").is_file()
+
+
+def test_unit_records_of_another_layout_are_played_again(tmp_path):
+    """A luck-adjusted run directory written when unit records had only the plain fields (before ``adjust_luck``
+    added its luck columns) resumes by replaying those chunks, saying so, and gives the fresh run's records."""
+    import json
+
+    from simgin.running import run_directory
+
+    config = runner.RunConfig(("simple", "greedy"), hands=16, seed=1, chunk_units=4, adjust_luck=True)
+    fresh = runner.run_cells([config], workers=1, out=tmp_path, kind="sweep", unit_records=True)[0]
+    for path in (tmp_path / "chunks").glob("*.json"):
+        record = json.loads(path.read_text())
+        record["units"] = [row[: len(UNIT_FIELDS)] for row in record["units"]]
+        record["check"] = run_directory._checksum(record)
+        path.write_text(json.dumps(record))
+    heard = []
+    again = runner.run_cells([config], workers=1, out=tmp_path, kind="sweep", unit_records=True, notice=heard.append)[0]
+    assert again.chunks_run == config.chunk_count and "unit records of another layout" in heard[0]
+    assert np.array_equal(again.units[0], fresh.units[0])

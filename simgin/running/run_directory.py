@@ -196,8 +196,13 @@ class RunDirectory:
                 if config.table == "pairs"
                 else (len(table_unit_fields(config.table)), np.int64)
             )
+            rows = record["units"]
+            if isinstance(rows, list) and rows and isinstance(rows[0], list) and len(rows[0]) != width:
+                # Written by a version whose unit records had other fields (adjust_luck added three in 2026-12).
+                self.notice(f"{file} has unit records of another layout; playing chunk {chunk.key} again")
+                return None
             try:
-                units = np.array(record["units"], dtype=dtype).reshape(chunk.unit_count, width)
+                units = np.array(rows, dtype=dtype).reshape(chunk.unit_count, width)
             except (TypeError, ValueError, OverflowError) as error:
                 raise RunError(f"{file} is damaged (bad unit records: {guard.describe(error)}); {fix}") from None
             self.units[chunk.key] = units
