@@ -48,12 +48,22 @@ def advice_lines(hands: int, count: int, continuations: int) -> list[str]:
     from simgin.analysis.advice import check_costliest
 
     result = simgin.analyse("opponent", "heuristic", rules="eaai", hands=hands)
+    me = result.to_json()["players"][0]
+    luck_line = (
+        f"**Luck and skill** (the same analysis; luck measured event by event, docs/ANALYSIS.md): `opponent` nets "
+        f"{me['net_points']:+,.0f} points = skill {me['skill']:+,.0f} (per hand {me['skill_per_hand_ci'][0]:+.2f} to "
+        f"{me['skill_per_hand_ci'][1]:+.2f}) + luck {me['luck']:+,.0f} (per hand {me['luck_per_hand_ci'][0]:+.2f} to "
+        f"{me['luck_per_hand_ci'][1]:+.2f}); the decisions' valued losses explain {me['decisions_value']:+,.0f} of "
+        "the skill (per hand {:+.2f} to {:+.2f}).".format(*me["decisions_value_per_hand_ci"])
+    )
     checked = check_costliest(result, count=count, continuations=continuations)
     claimed = np.array([item["claimed"] for item in checked])
     realised = np.array([item["realised"] for item in checked])
     errors = np.array([item["realised_error"] for item in checked])
     half = 1.96 * realised.std(ddof=1) / np.sqrt(len(realised)) if len(realised) > 1 else float("nan")
     lines = [
+        luck_line,
+        "",
         f"**Does the advice hold in play?** The {len(checked)} costliest decisions of `simgin analyse opponent "
         f"heuristic --rules eaai --hands {hands}`, each played again from its exact position (the real hidden "
         f"cards, the same players after the decision) with the recommended action and with the chosen one, in "
