@@ -309,21 +309,12 @@ def stock_draw_values(
 def stock_draw_values_in_world(seat, hand, table, game_value, params, opponent_hand, stock, candidates, out):
     """``out[i]``: the value for ``seat`` of drawing ``candidates[i]`` in one given world (the other's hand
     ``opponent_hand``, the stock ``stock`` before the draw), as :func:`stock_draw_values` values it in each of its
-    worlds. For the differential test against the plain-Python reference (tests/reference.py)."""
-    ints = np.zeros(BELIEF_INTS, np.int64)
-    floats = np.zeros(BELIEF_FLOATS)
-    reset_beliefs(ints, floats)
-    p = np.empty(52)
-    known, _ = probabilities(seat, hand, table, floats, p)
-    hands, _, _, _, work, result = _playout_buffers(1)
-    context = playout_context(params, seat, hand, table, known)
+    worlds: a draw's stock action (:func:`values_in_world`) in the world :func:`place_drawn` makes. For the
+    differential test against the plain-Python reference (tests/reference.py)."""
     actions = np.zeros(MAX_ACTIONS, np.int64)
     world_stock = np.empty_like(stock)
     value = np.zeros(MAX_ACTIONS)
     for i in range(candidates.shape[0]):
         opponent = place_drawn(candidates[i], opponent_hand, stock, world_stock)
-        _world_values(
-            KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, 1, hands, context,
-            context.copy(), playout_scratch(), _knock_levels(table), work, result, value,
-        )  # fmt: skip
-        out[i] = value[0]
+        values_in_world(KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, value)
+        out[i] = value[0]  # action 0 of a draw: from the stock
