@@ -83,11 +83,7 @@ class Evaluator:
         """Value every legal action of ``decision``; ``key`` (for example the hand seed and the decision's
         place in the hand) picks its worlds, so that two decisions never share them by accident."""
         view = decision.view
-        table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
-        fill_table(table, view)
-        hand = 0
-        for card in view.hand:
-            hand |= 1 << card
+        table, hand = _view_table(view)
         actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
         values = np.zeros((self.worlds, kernel.MAX_ACTIONS))
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
@@ -103,11 +99,7 @@ class Evaluator:
         on top), each valued from ``view``, the drawer's view just before the draw, in the same worlds
         (``kernels.analysis.stock_draw_values``). Each card of the stock is equally likely to be on top, so the
         luck averages to zero over draws (docs/ANALYSIS.md)."""
-        table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
-        fill_table(table, view)
-        hand = 0
-        for card in view.hand:
-            hand |= 1 << card
+        table, hand = _view_table(view)
         candidates = np.array(stock, dtype=np.int64)
         values = np.zeros((self.luck_worlds, candidates.size))
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
@@ -118,6 +110,16 @@ class Evaluator:
         index = list(stock).index(drawn)
         per_world = values[:, index] - values.mean(axis=1)
         return float(per_world.mean()), float(per_world.std(ddof=1) / math.sqrt(self.luck_worlds))
+
+
+def _view_table(view: PlayerView) -> tuple[np.ndarray, int]:
+    """The table a compiled bot sees for ``view`` (``kernels.view``, the kernels' input) and its hand as a mask."""
+    table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+    fill_table(table, view)
+    hand = 0
+    for card in view.hand:
+        hand |= 1 << card
+    return table, hand
 
 
 @dataclass(frozen=True)
