@@ -14,6 +14,7 @@ import numpy as np
 
 from simgin.base import files
 from simgin.running import runner
+from simgin.running.summary import LUCK_FIGURES
 from simgin.running.tally import Tally
 from simgin.statistics.stats import paired_difference
 from simgin.studies.rule_space import METRICS, Objective, TuneRulesError, luck_adjusted_win_share
@@ -107,17 +108,17 @@ def score_difference(found: RuleEvaluation, start: RuleEvaluation, objective: Ob
 
 #: With ``adjust_luck`` the plain win rate is kept beside the luck-adjusted ``win_rate`` under this name.
 PLAIN_WIN_RATE = "plain_win_rate"
-#: With ``adjust_luck``, the first-named player's figures of ``luck_adjusted`` (issue 35): name -> (the tally's
-#: adjusted sum, its plain sum), each over the hands (:data:`simgin.running.tally.LUCK_TALLY_FIELDS`).
-LUCK_FIGURES = {"net_points_per_hand": ("luck_y", "luck_x"), "hands_won": ("luck_v", "luck_w")}
 
 
 def _luck_metrics() -> dict[str, tuple[str, Callable[[Tally, str], tuple[float, float]], bool]]:
+    """With ``adjust_luck``, the first-named player's figures of ``luck_adjusted`` (issue 35) as metrics over the
+    hands, adjusted under their name and plain as ``plain_NAME`` (the tally's sums of
+    :data:`simgin.running.summary.LUCK_FIGURES`)."""
     metrics = {}
-    for name, (adjusted, plain) in LUCK_FIGURES.items():
-        for key, total in ((name, adjusted), (f"plain_{name}", plain)):
+    for name, (plain, adjusted) in LUCK_FIGURES.items():
+        for key, total in ((name, f"luck_{adjusted}"), (f"plain_{name}", f"luck_{plain}")):
             meaning = (
-                f"the first-named player's {name.replace('_', ' ')}, {'plain' if total == plain else 'luck-adjusted'}"
+                f"the first-named player's {name.replace('_', ' ')}, {'plain' if key != name else 'luck-adjusted'}"
             )
             metrics[key] = (meaning, lambda t, mode, total=total: (t[total], t["hands"]), False)
     return metrics
@@ -148,8 +149,9 @@ def _reduce(tallies: Sequence[Tally], mode: str, adjust_luck: bool = False) -> d
 
 def luck_figures(evaluation: RuleEvaluation) -> dict[str, dict[str, Any]]:
     """The ``luck_adjusted`` figures of an evaluation of a search with ``adjust_luck`` (issue 35): per
-    :data:`LUCK_FIGURES` name, the ``estimate`` with its batch-means 95% ``ci``, the ``plain`` figure and
-    ``plain_ci`` by the same method, and the ``variance_ratio`` of the batches (plain over adjusted)."""
+    :data:`simgin.running.summary.LUCK_FIGURES` name, the ``estimate`` with its batch-means 95% ``ci``, the
+    ``plain`` figure and ``plain_ci`` by the same method, and the ``variance_ratio`` of the batches (plain over
+    adjusted)."""
     figures = {}
     for name in LUCK_FIGURES:
         estimate, low, high = evaluation.metric(name)
