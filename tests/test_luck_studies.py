@@ -254,7 +254,7 @@ def test_tune_rules_judges_skill_by_the_adjusted_win_rate():
         TUNE_RULES,
     ],
 )
-def test_the_tuners_take_adjust_luck_on_the_command_line(command):
+def test_the_tuners_take_adjust_luck_on_the_command_line(command, monkeypatch):
     outcome = CliRunner().invoke(main, [*command, "--final", "40", "--workers", "1", "--quiet", "--adjust-luck"])
     assert outcome.exit_code == 0, outcome.output
     assert "luck-adjusted (§13)" in outcome.stdout
@@ -265,6 +265,9 @@ def test_the_tuners_take_adjust_luck_on_the_command_line(command):
     )
     assert {"net_points_per_hand", "hands_won", "start"} <= set(data["luck_adjusted"])
     games = [*command[: command.index("--hands")], "--games", "4"]
+    from simgin.running import runner
+
+    monkeypatch.setattr(runner, "kernels_cached", lambda mode: False)  # a cold cache: still the error line alone
     refused = CliRunner().invoke(main, [*games, "--quiet", "--adjust-luck"])
     assert refused.exit_code == 1 and refused.output.startswith("Error: --adjust-luck: applies to")
     assert refused.output.count("\n") == 1

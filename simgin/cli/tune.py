@@ -151,12 +151,14 @@ def tune(
     def describe(evaluation: Any) -> str:
         return f"{evaluation.phase} {_percent_or_points(evaluation.score, mode)}"
 
+    def on_start() -> None:
+        if not runner.kernels_cached(mode):
+            click.echo("compiling kernels, first run only (about a minute)...", err=True)
+
     def warn(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         click.echo(f"Warning: {message}", err=True)
 
     try:
-        if not runner.kernels_cached(mode):
-            click.echo("compiling kernels, first run only (about a minute)...", err=True)
         with warnings.catch_warnings(), evaluation_progress(quiet, describe) as progress:
             warnings.simplefilter("always", TuneBudgetWarning)
             warnings.showwarning = warn
@@ -181,6 +183,7 @@ def tune(
                 on_illegal=on_illegal,
                 notice=lambda message: click.echo(f"simgin: {message}", err=True),
                 adjust_luck=adjust_luck,
+                on_start=on_start,
             )
     except (runner.RunError, ValueError) as error:
         raise user_error("", error) from None

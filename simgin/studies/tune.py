@@ -192,6 +192,7 @@ def tune(
     on_illegal: str = "stop",
     notice: Callable[[str], None] | None = None,
     adjust_luck: bool = False,
+    on_start: Callable[[], None] | None = None,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against the ``against`` pool (see the module docstring).
 
@@ -203,7 +204,9 @@ def tune(
     illegal move does (:attr:`simgin.running.runner.RunConfig.on_illegal`); a final measurement's
     tallies count the forfeits. ``adjust_luck`` (with ``hands``) ranks, selects and measures candidates by their
     luck-adjusted net points per hand (docs/STATISTICS.md §13) and adds the plain figures beside
-    (:attr:`TuneResult.luck_adjusted`). Bad input raises :class:`TuneError` (a ValueError).
+    (:attr:`TuneResult.luck_adjusted`). ``on_start()`` is called once every input is checked, before anything is
+    played (the CLI's compile notice, as in :func:`simgin.studies.tune_rules.tune_rules`). Bad input raises
+    :class:`TuneError` (a ValueError).
     """
     if on_illegal not in runner.ON_ILLEGAL:
         raise TuneError(f"on_illegal={on_illegal!r}: choose from {', '.join(runner.ON_ILLEGAL)}")
@@ -231,6 +234,8 @@ def tune(
     recorded = directory.recorded() if directory else {}
     if (small := budget_warning(settings)) is not None:  # after every input check: a refused run only errs
         warnings.warn(small, TuneBudgetWarning, stacklevel=2)
+    if on_start:
+        on_start()
     started, cpu_started = time.perf_counter(), process_cpu_seconds()
     history: list[Evaluation] = []
     generations: list[dict[str, Any]] = []
