@@ -110,7 +110,7 @@ def compare(
       simgin compare simple random --sprt elo0=0,elo1=10 --rules eaai --quiet
       simgin compare opponent heuristic --adjust-luck --rules eaai --quiet
     """
-    from simgin.running.matches import DEFAULT_ADJUSTED_HANDS, compare as compare_players
+    from simgin.running.matches import compare as compare_players, sprt_hands
     from simgin.running.runner import MAX_GAMES
     from simgin.statistics.sprt import SprtSettings, parse_sprt
 
@@ -134,7 +134,7 @@ def compare(
         )
     except ValueError as error:
         raise user_error("", error) from None
-    hands = settings.max_hands or (DEFAULT_ADJUSTED_HANDS if settings.on_points or adjust_luck else None)
+    hands = sprt_hands(settings, adjust_luck)
     total, unit = (hands, "hands") if hands else (max_games, "games")
     with progress_display(total, unit, quiet, out, players=(a, b)) as progress:
         outcome = compare_players(

@@ -203,6 +203,14 @@ class CompareResult:
 DEFAULT_ADJUSTED_HANDS = 40_000
 
 
+def sprt_hands(settings: SprtSettings, adjust_luck: bool = False) -> int | None:
+    """The most hands a sequential test plays, or None when it plays games: ``max_hands``, else
+    :data:`DEFAULT_ADJUSTED_HANDS` for a test on net points per hand or on luck-adjusted hands."""
+    if settings.max_hands is None and (settings.on_points or adjust_luck):
+        return DEFAULT_ADJUSTED_HANDS
+    return settings.max_hands
+
+
 def run_sprt(
     a: str,
     b: str,
@@ -229,9 +237,7 @@ def run_sprt(
     its dead hands, less their luck corrections) between the bounds as scores, with the normal model too. The
     summary then keeps the plain figures beside (``plain``) and adds ``luck_adjusted``.
     """
-    hands = settings.max_hands
-    if settings.on_points or adjust_luck:
-        hands = hands or DEFAULT_ADJUSTED_HANDS
+    hands = sprt_hands(settings, adjust_luck)
     if adjust_luck and not settings.on_points and settings.model != "logistic":
         raise ValueError(
             f"--model {settings.model}: a luck-adjusted test takes logistic Elo bounds (normalized Elo is scaled "
