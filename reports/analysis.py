@@ -271,7 +271,7 @@ def _draw_card(ax: Any, x: float, y: float, card: str, edge: str | None = None) 
     diamonds; ``edge`` outlines it (the card chosen or the best one)."""
     from matplotlib.patches import FancyBboxPatch
 
-    rank, suit = card[:-1], card[-1]
+    suit = card[-1]
     ax.add_patch(
         FancyBboxPatch(
             (x, y), 0.82, 1.15, boxstyle="round,pad=0.02,rounding_size=0.08", facecolor="white",
@@ -279,8 +279,7 @@ def _draw_card(ax: Any, x: float, y: float, card: str, edge: str | None = None) 
         )
     )  # fmt: skip
     color = "#c0392b" if suit in RED_SUITS else "#1a1a1a"
-    label = ("10" if rank == "T" else rank) + SUITS.get(suit, suit)
-    ax.text(x + 0.41, y + 0.57, label, ha="center", va="center", fontsize=9, color=color, fontweight="bold")
+    ax.text(x + 0.41, y + 0.57, cards_drawn(card), ha="center", va="center", fontsize=9, color=color, fontweight="bold")
 
 
 @styled
