@@ -109,6 +109,11 @@ def cell_win_rate(result: dict[str, Any], cell: dict[str, Any], adjusted: bool =
     return float(source.get(key, math.nan)), float(low), float(high)
 
 
+def _adjusted(table: pd.DataFrame) -> bool:
+    """Whether an :func:`effect_table` holds luck-adjusted win rates."""
+    return "estimator" in table and table["estimator"].iloc[0] == "luck-adjusted"
+
+
 def luck_adjusted_study(result: dict[str, Any]) -> bool:
     """Whether the study's win-rate differences are luck-adjusted (``sweep --adjust-luck``, issue 35)."""
     return any(d.get("estimator") == "luck-adjusted" for d in result["differences"])
@@ -198,7 +203,7 @@ def effect_caption(table: pd.DataFrame, comparisons: int = 0, held: str = "") ->
     player, against, unit = table["player"].iloc[0], table["against"].iloc[0], table["unit"].iloc[0]
     base = table[table["baseline"]]
     head = (f"With {held}, " if held else "") + f"{player}'s share of {unit} won against {against}"
-    if "estimator" in table and table["estimator"].iloc[0] == "luck-adjusted":
+    if _adjusted(table):
         head += " (luck-adjusted: each hand's luck of the cards taken out, docs/STATISTICS.md §13)"
     if base.empty:
         return head + " could not be compared: the baseline is not in this switch's slice of the grid."
@@ -295,7 +300,7 @@ def effect_chart(table: pd.DataFrame) -> Figure:
     ax.set_xlim(-0.6, k - 0.4 + 0.4)
     switch, player, against = table["switch"].iloc[0], table["player"].iloc[0], table["against"].iloc[0]
     ax.set_xlabel(switch)
-    adjusted = ", luck-adjusted" if "estimator" in table and table["estimator"].iloc[0] == "luck-adjusted" else ""
+    adjusted = ", luck-adjusted" if _adjusted(table) else ""
     ax.set_ylabel(f"{player}'s {table['unit'].iloc[0]} won (%{adjusted})")
     ax.set_title(f"{player} vs {against} by {switch} (95% intervals; * significant vs the baseline)")
     ax.grid(axis="x", visible=False)
