@@ -371,6 +371,8 @@ def run_cells(
             raise RunError("the hand log writes Parquet and needs pyarrow: pip install 'simgin[parquet]'") from None
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: choose from {', '.join(BACKENDS)}")
+    if workers is None and backend == "local" and scheduler is None:
+        workers = default_local_workers(configs)
     workers = check_workers(workers or os.cpu_count() or 1, backend, scheduler)
     notice = notice or log_notice
     with guard.counting_interrupts():
@@ -479,6 +481,19 @@ def _stack_units(pieces: list[np.ndarray], config: RunConfig) -> np.ndarray:
         width, dtype = unit_layout(config.adjust_luck)
         return np.zeros((0, width), dtype=dtype)
     return np.concatenate(pieces)
+
+
+def default_local_workers(configs: Sequence[RunConfig]) -> int:
+    """``--workers``' default on this machine: every core, or 1 when the runs are a single job (one chunk,
+    played whole), which worker processes would only slow down by their start (about a second each, to load
+    the compiled kernels). Results are the same on any number of workers."""
+    cores = os.cpu_count() or 1
+    jobs = 0
+    for config, chunk in _plan(configs):
+        jobs += len(chunk_parts(config, chunk, cores))
+        if jobs > 1:
+            return cores
+    return 1
 
 
 def _plan(configs: Sequence[RunConfig], interleave: bool = False) -> Iterator[tuple[RunConfig, Chunk]]:
