@@ -103,3 +103,26 @@ def test_parts_on_a_real_pool_give_the_same_run_and_hand_log(bot, tmp_path, monk
         pd.testing.assert_frame_equal(
             pd.read_parquet(tmp_path / "two" / "hands" / name), pd.read_parquet(tmp_path / "one" / "hands" / name)
         )
+
+
+def test_the_default_workers_are_every_core_unless_the_run_is_a_single_job(bot, monkeypatch):
+    """``--workers``' default: a run that is one job (one chunk played whole) plays in this process, since a
+    pool would only add its workers' start; two chunks, two cells, or a program player's chunk cut into parts
+    for the workers take every core."""
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+
+    def config(hands: int, players: tuple[str, str] = ("simple", "random")) -> runner.RunConfig:
+        return runner.RunConfig(players, hands=hands, seed=3, chunk_units=150)
+
+    assert runner.default_local_workers([config(300)]) == 1  # 150 pairs: one chunk
+    assert runner.default_local_workers([config(302)]) == 2  # 151 pairs: two chunks
+    assert runner.default_local_workers([config(300), config(300)]) == 2  # two cells
+    monkeypatch.setitem(runner.SLOW_PART_UNITS, "hands", 100)
+    assert runner.default_local_workers([config(300, (bot, "simple"))]) == 2  # one chunk in two parts
+    assert runner.default_local_workers([config(200, (bot, "simple"))]) == 1  # 100 pairs: one part
+    started = []
+    real = runner.backend_for
+    monkeypatch.setattr(runner, "backend_for", lambda workers, *rest: started.append(workers) or real(1, *rest))
+    one, two = runner.run(config(300)), runner.run(config(300), workers=2)
+    assert started == [1, 2]
+    assert [t.to_dict() for t in one.tallies] == [t.to_dict() for t in two.tallies]

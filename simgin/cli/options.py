@@ -208,7 +208,13 @@ def out_option(help_text: str) -> Callable[[F], F]:
 def execution_options(func: F) -> F:
     """Where the hands run, for every command that plays them: ``--workers``, ``--backend`` and ``--scheduler``."""
     options = [
-        click.option("--workers", type=int, default=None, help="Worker processes (default: all cores)."),
+        click.option(
+            "--workers",
+            type=int,
+            default=None,
+            help="Worker processes (default: all cores; a run of one job, at most 20,000 hands or 1,000 games,"
+            " plays in this process).",
+        ),
         click.option(
             "--backend",
             type=click.Choice(["local", "dask"]),
