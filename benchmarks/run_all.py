@@ -62,6 +62,7 @@ SUITE = (
     Benchmark("rating_coverage", "coverage of the tournament's 95% rating intervals over seeded round robins"),
     Benchmark("bench_tune", "simgin tune at its default budget through the CLI, against its goals"),
     Benchmark("bench_analysis", "simgin analyse: its speed, and the ladder of bots ranked by loss per decision"),
+    Benchmark("analysis_ladder", "the analysis ladder on common positions: every bot's choice at the same decisions"),
     Benchmark("bench_luck", "luck-adjusted results: variance ratios, their cost, and hands to separate two bots"),
     Benchmark("luck_oracle", "what limits the luck adjustment: the shipped value function against a playout oracle"),
     Benchmark("bench_env", "the RL environments: steps per second beside PettingZoo, RLCard and OpenSpiel"),
