@@ -43,7 +43,12 @@ from simgin.cli.options import build_rules, echo_json, json_option, preset_optio
 @click.option("--games", type=int, default=None, help="Games per pairing (and cell) of the pilot run (default 200).")
 @click.option("--hands", type=int, default=None, help="Hands per pairing (and cell) of the pilot run instead.")
 @seed_option("Seed of the pilot run.")
-@click.option("--workers", type=int, default=None, help="Worker processes for the pilot (default: all cores).")
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="Worker processes for the pilot (default: all cores; a pilot of one job plays in this process).",
+)
 @json_option
 def plan(
     players: tuple[str, ...],
