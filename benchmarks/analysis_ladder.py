@@ -2,35 +2,24 @@
 
 ``simgin analyse BOT simple`` ranks bots by their mean loss per decision, but each bot is measured in the
 positions its own play reaches. Here the positions are fixed: two players play the hands (duplicate deals,
-seed 0), and at each of their decisions every *shadow* bot is asked what it would do from the same view (it
-follows the hand as if sitting in that seat: it is told the start of the hand and every decision, and its
-answer is recorded, not played). The evaluator values every legal action once (``Evaluator``, 64 worlds,
-fast playouts), so each shadow's loss is read off the same values: the differences between bots are paired
-decision by decision, and what differs between bots is only the choice. Intervals take the hand as the unit
-(ratio estimator). A bot whose answers depend on its own earlier answers (none of the built-in ones do, beyond
-what the view shows) would be asked from a history it did not make.
+seed 0), and every bot of the ladder gives a second opinion at each of their decisions
+(``simgin.analyse(..., second_opinions=[...])``, docs/ANALYSIS.md): it is asked from the same view, its answer
+recorded, not played, and valued by the decision's own valuation (the default evaluator, 64 worlds, fast
+playouts). The differences between bots are then paired decision by decision, and what differs is only the
+choice. Intervals take the hand as the unit (ratio estimator).
 
-    python -m benchmarks.analysis_ladder --write     # about ten minutes on 2 cores
+    python -m benchmarks.analysis_ladder --write     # about four minutes on 2 cores
     python -m benchmarks.analysis_ladder --quick     # a smoke test
 """
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+import simgin
 from benchmarks import harness
-from simgin import Rules
-from simgin.analysis.evaluator import Evaluator, IllegalAction
-from simgin.analysis.recorder import Decision
-from simgin.game.reference_engine import play_hand
-from simgin.game.rng import SplitMix64, derive
-from simgin.players.registry import resolve
-from simgin.running import runner
 
 SHADOWS = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
 #: (rules preset, the two players whose hands give the positions, hands)
@@ -39,100 +28,32 @@ RUNS = (
     ("standard", ("heuristic", "simple"), 300),
     ("eaai", ("simple", "simple"), 300),
 )
-KINDS = {
-    "take_up_card": "up_card",
-    "draw_from_pile": "draw",
-    "discard": "discard",
-    "knock": "knock",
-    "big_gin": "big_gin",
-    "take_fiftieth": "fiftieth",
-}
 
 
-class Shadowed:
-    """``inner`` plays; at each of its decisions every shadow is asked the same question from the same view
-    (with a generator of its own), and the decision with every answer is appended to ``log``."""
-
-    def __init__(self, inner, shadows: Sequence, log: list) -> None:
-        self.inner, self.shadows, self.log = inner, shadows, log
-
-    def __getattr__(self, name: str):
-        return getattr(self.inner, name)
-
-    def start_hand(self, view, rng) -> None:
-        for index, shadow in enumerate(self.shadows):
-            shadow.start_hand(view, SplitMix64(index + 1))
-        self.inner.start_hand(view, rng)
+def ratio_interval(sums: np.ndarray, counts: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """Σ sums / Σ counts over hands, with its 95% interval by the delta method (hands independent)."""
+    mean = float(sums.sum() / counts.sum())
+    residuals = sums - mean * counts
+    n = len(counts)
+    half = 1.96 * float(np.sqrt(n / (n - 1) * (residuals**2).sum())) / float(counts.sum())
+    return mean, (mean - half, mean + half)
 
 
-def _asking(method: str):
-    def ask(self: Shadowed, view, rng):
-        answers = [
-            int(getattr(shadow, method)(view, SplitMix64(derive(len(self.log), index))))
-            for index, shadow in enumerate(self.shadows)
-        ]
-        answer = getattr(self.inner, method)(view, rng)
-        self.log.append((Decision(KINDS[method], view, int(answer)), answers))
-        return answer
-
-    return ask
-
-
-for _method in KINDS:
-    setattr(Shadowed, _method, _asking(_method))
-
-
-def losses_of_hands(preset: str, players: tuple[str, str], first: int, count: int, shadows: Sequence[str]) -> list:
-    """Per hand: (decisions, the sum of each shadow's loss) over both seats' decisions of hands
-    ``first`` .. ``first + count - 1`` of ``simgin match`` with these players (duplicate deals, seed 0)."""
-    rules = Rules.preset(preset)
-    evaluator = Evaluator()
-    config = runner.RunConfig(players, rules, hands=2 * (first + count), seed=0, duplicate=True)
-    hands = []
-    for index in range(first, first + count):
-        seed, dealer, seats = runner.locate_hand(config, index)
-        log: list = []
-        table = tuple(Shadowed(resolve(spec).make(), [resolve(s).make() for s in shadows], log) for spec in seats)
-        play_hand(table, rules, seed, dealer, names=tuple(seats))
-        sums = np.zeros(len(shadows))
-        decisions = 0
-        for place, (decision, answers) in enumerate(log):
-            try:
-                valued = evaluator.value(decision, key=derive(seed, place))
-            except IllegalAction:
-                continue
-            values = dict(zip(valued.actions, valued.values, strict=True))
-            best = max(valued.values)
-            sums += [best - values[answer] for answer in answers]
-            decisions += 1
-        hands.append((decisions, sums))
-    return hands
-
-
-def ratio_interval(decisions: np.ndarray, sums: np.ndarray) -> tuple[float, float]:
-    """The mean per decision (a ratio of sums over hands) and its 95% half-width by the delta method."""
-    mean = sums.sum() / decisions.sum()
-    residual = sums - mean * decisions
-    n = len(decisions)
-    se = math.sqrt(n / (n - 1) * (residual**2).sum()) / decisions.sum()
-    return float(mean), 1.96 * se
-
-
-def measure(preset: str, players: tuple[str, str], hands: int, shadows: Sequence[str], workers: int) -> dict:
-    size = -(-hands // workers)
-    with ProcessPoolExecutor(workers) as pool:
-        jobs = [
-            pool.submit(losses_of_hands, preset, players, f, min(size, hands - f), shadows)
-            for f in range(0, hands, size)
-        ]
-        played = [hand for job in jobs for hand in job.result()]
-    decisions = np.array([d for d, _ in played], dtype=float)
-    sums = np.array([s for _, s in played])
-    simple = list(shadows).index("simple")
+def measure(preset: str, players: tuple[str, str], hands: int, shadows: tuple[str, ...], workers: int) -> dict:
+    """Each shadow's mean loss per decision at every decision of both players, and its paired difference from
+    ``simple``'s, each with its 95% interval (hands as the units)."""
+    result = simgin.analyse(*players, hands=hands, rules=preset, second_opinions=shadows, workers=workers)
+    frame = result.to_frame()
+    losses = np.array(frame["second_opinion_losses"].tolist(), dtype=float)  # decisions x shadows
+    hand = frame["hand"].to_numpy()
+    units = np.unique(hand)
+    counts = np.array([(hand == unit).sum() for unit in units], dtype=float)
+    sums = np.array([losses[hand == unit].sum(axis=0) for unit in units])
+    simple = shadows.index("simple")
     return {
-        "decisions": int(decisions.sum()),
-        "loss": {s: ratio_interval(decisions, sums[:, k]) for k, s in enumerate(shadows)},
-        "against_simple": {s: ratio_interval(decisions, sums[:, k] - sums[:, simple]) for k, s in enumerate(shadows)},
+        "decisions": len(frame),
+        "loss": {s: ratio_interval(sums[:, k], counts) for k, s in enumerate(shadows)},
+        "against_simple": {s: ratio_interval(sums[:, k] - sums[:, simple], counts) for k, s in enumerate(shadows)},
     }
 
 
@@ -158,10 +79,10 @@ def main(argv: list[str] | None = None) -> None:
         found = measure(preset, players, hands, SHADOWS, workers=2)
         cells = []
         for shadow in SHADOWS:
-            loss, half = found["loss"][shadow]
-            difference, difference_half = found["against_simple"][shadow]
-            paired = "" if shadow == "simple" else f"; {difference:+.3f} ± {difference_half:.3f}"
-            cells.append(f"{loss:.3f} ± {half:.3f}{paired}")
+            loss, (low, high) = found["loss"][shadow]
+            difference, (paired_low, paired_high) = found["against_simple"][shadow]
+            paired = "" if shadow == "simple" else f"; {difference:+.3f} ± {(paired_high - paired_low) / 2:.3f}"
+            cells.append(f"{loss:.3f} ± {(high - low) / 2:.3f}{paired}")
         lines.append(
             f"| {preset} | `{players[0]}` vs `{players[1]}`, {hands} hands | {found['decisions']:,} | "
             + " | ".join(cells)

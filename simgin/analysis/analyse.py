@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,13 @@ from simgin.analysis.evaluator import (
     DEFAULT_WORLDS,
     Evaluator,
 )
-from simgin.analysis.hands import COLUMNS, AnalysedHand, analyse_game, analyse_hand
-from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command
+from simgin.analysis.hands import COLUMNS, SECOND_OPINION_COLUMNS, AnalysedHand, analyse_game, analyse_hand
+from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command, second_opinion_summary
 from simgin.base import files
 from simgin.base.strict_json import jsonable
 from simgin.game.rng import derive
 from simgin.game.rules import Rules
+from simgin.players.registry import resolve
 from simgin.running import runner
 from simgin.running.chunks import hand_replay_command
 from simgin.running.config import check_bounds, chunk_seed
@@ -131,6 +132,7 @@ def analyse_part(
     evaluator: Evaluator,
     forfeit: bool,
     mode: str = "hands",
+    advisers: tuple[str, ...] = (),
 ) -> list[AnalysedHand]:
     """Hands (or games) ``first`` to ``first + count - 1`` of the match, played and valued (one worker's job)."""
     config = runner.RunConfig(players, rules, **{mode: 2 * (first + count)}, seed=seed, duplicate=duplicate)
@@ -143,11 +145,15 @@ def analyse_part(
             def replay_of(seat_players, hand_seed, dealer, scores):  # type: ignore[no-untyped-def]
                 return hand_replay_command(seat_players, rules, hand_seed, dealer, scores)
 
-            played.append(analyse_game(seats, rules, index, game_seed, evaluator, swapped, forfeit, replay_of))
+            played.append(
+                analyse_game(seats, rules, index, game_seed, evaluator, swapped, forfeit, replay_of, advisers)
+            )
             continue
         hand_seed, dealer, seats = runner.locate_hand(config, index)
         replay = replay_command(players, seed, index, rules, duplicate)
-        played.append(analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, forfeit, replay))
+        played.append(
+            analyse_hand(seats, rules, index, hand_seed, dealer, evaluator, swapped, forfeit, replay, advisers)
+        )
     return played
 
 
@@ -164,11 +170,14 @@ class AnalysisResult:
     """The hands analysed (with ``mode='games'``, the games: each holds the rows of all its hands)."""
     seconds: float = 0.0
     mode: str = "hands"
+    second_opinions: tuple[str, ...] = ()
+    """The advisers asked every decision (``simgin analyse --second-opinion BOT``), in order."""
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per decision (:data:`simgin.analysis.hands.COLUMNS`), in play order."""
+        """One row per decision (:data:`simgin.analysis.hands.COLUMNS`, then
+        :data:`~simgin.analysis.hands.SECOND_OPINION_COLUMNS` with second opinions), in play order."""
         rows = [row for hand in self.hands for row in hand.rows]
-        return pd.DataFrame(rows, columns=list(COLUMNS))
+        return pd.DataFrame(rows, columns=[*COLUMNS, *(SECOND_OPINION_COLUMNS if self.second_opinions else ())])
 
     def net_frame(self) -> pd.DataFrame:
         """One row per hand: its number, the net points of A (``net_0``) and B (``net_1``) and their luck
@@ -188,6 +197,12 @@ class AnalysisResult:
         frame = self.to_frame()
         net = self.net_frame()
         players = [player_summary(side, name, frame, net) for side, name in enumerate(self.players)]
+        if self.second_opinions:
+            hands = sorted(net["hand"])
+            for side, player in enumerate(players):
+                player["second_opinions"] = second_opinion_summary(
+                    frame[frame["side"] == side], hands, self.second_opinions
+                )
         return jsonable(
             {
                 "players": players,
@@ -195,6 +210,7 @@ class AnalysisResult:
                 "hands": int(frame.groupby(["hand", "deal"]).ngroups) if self.mode == "games" else len(self.hands),
                 "games": len(self.hands) if self.mode == "games" else 0,
                 "mode": self.mode,
+                **({"second_opinions": list(self.second_opinions)} if self.second_opinions else {}),
                 "seed": self.seed,
                 "duplicate": self.duplicate,
                 "rules": self.rules.to_dict(),
@@ -247,13 +263,16 @@ def analyse(
     on_illegal: str = "stop",
     out: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    second_opinions: Sequence[str] = (),
 ) -> AnalysisResult:
     """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
     whose hands are valued in what they are worth in the game) and value every decision of both players
     (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``, played out by the
     ``playouts`` policy (``'fast'`` or ``'scored'``), and ``luck_worlds`` worlds per stock draw for the luck
     (:mod:`simgin.analysis.luck`); 200 hands when neither is given. ``progress(units)`` is
-    called as parts finish. Bad input is a one-line ValueError."""
+    called as parts finish. ``second_opinions``: players (specs) asked every decision of both players from the
+    same view, their answers valued by the same valuations, never played: what each would have done, and
+    what it would have lost, decision by decision (docs/ANALYSIS.md). Bad input is a one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules or Rules()
@@ -272,6 +291,11 @@ def analyse(
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
     runner.RunConfig(players, rules, **{mode: 2 * count}, seed=seed, duplicate=duplicate)  # checks the players
+    if isinstance(second_opinions, str):
+        raise ValueError(f"second_opinions takes a list of player specs, got the single string {second_opinions!r}")
+    advisers = tuple(second_opinions)
+    for spec in advisers:
+        resolve(spec)  # an unknown spec: one ValueError naming it
     size = PART_HANDS if mode == "hands" else PART_GAMES
     parts = [(first, min(size, count - first)) for first in range(0, count, size)]
     start = time.perf_counter()
@@ -281,7 +305,7 @@ def analyse(
             "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
             "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
             "evidence": evidence, "quality": quality, "on_illegal": on_illegal, "version": __version__,
-            "luck_worlds": luck_worlds,
+            "luck_worlds": luck_worlds, **({"second_opinions": list(advisers)} if advisers else {}),
         }  # fmt: skip
         directory = AnalysisDirectory(out, settings)
     forfeit = on_illegal == "forfeit"
@@ -293,7 +317,9 @@ def analyse(
     if todo:
         with runner.backend_for(min(workers, len(todo)), backend, scheduler) as pool:
             futures = [
-                pool.submit(analyse_part, players, rules, seed, duplicate, first, size, evaluator, forfeit, mode)
+                pool.submit(
+                    analyse_part, players, rules, seed, duplicate, first, size, evaluator, forfeit, mode, advisers
+                )
                 for first, size in todo
             ]
             for (first, _), future in zip(todo, futures, strict=True):
@@ -304,7 +330,7 @@ def analyse(
                     progress(len(finished[first]))  # type: ignore[arg-type]
     played = [hand for first, _ in parts for hand in finished[first]]  # type: ignore[union-attr]
     seconds = time.perf_counter() - start
-    result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), seconds, mode)
+    result = AnalysisResult(players, rules, seed, duplicate, evaluator, tuple(played), seconds, mode, advisers)
     if out is not None:
         result.save(out)
     return result

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from simgin.analysis.evaluator import Evaluator, IllegalAction
+from simgin.analysis.evaluator import Evaluator, IllegalAction, Valuation
 from simgin.analysis.luck import hand_luck
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.cards import format_cards
@@ -58,6 +58,11 @@ minus the worst's (what was at stake); ``place``, the decision's number in its h
 chosen and best actions as ``kernels.analysis`` numbers them (a card, or 1/0), to play the decision again
 (:mod:`simgin.analysis.advice`); ``best_value``, the best action's value (the first decision's is the deal's
 luck, :mod:`simgin.analysis.luck`); and the ``simgin replay`` command that shows the hand."""
+
+SECOND_OPINION_COLUMNS = ("second_opinions", "second_opinion_losses")
+"""With second opinions (``simgin analyse --second-opinion BOT``), two more columns: per adviser, in the order
+given, the action it would have taken at the decision and that action's loss (None where it gave no legal
+action)."""
 
 
 def stage_of(stock_count: int, rules: Rules) -> str:
@@ -145,9 +150,27 @@ def decision_rows(
                 "best_action": valued.best,
                 "best_value": max(valued.values),
                 "replay": replay,
+                **(second_opinion_fields(decision, valued) if decision.second_opinions else {}),
             }
         )
     return rows
+
+
+def second_opinion_fields(decision: Decision, valued: Valuation) -> dict:
+    """The second opinions of a decision (:data:`SECOND_OPINION_COLUMNS`): each adviser's answer as a reader says
+    it and its loss, read off the same valuation (None for an answer that is no legal action, or none)."""
+    values = dict(zip(valued.actions, valued.values, strict=True))
+    best = max(valued.values)
+    answers = [None if answer not in values else answer for answer in decision.second_opinions]
+    return {
+        "second_opinions": [None if answer is None else valued.action_text(answer) for answer in answers],
+        "second_opinion_losses": [None if answer is None else best - values[answer] for answer in answers],
+    }
+
+
+def _advisers(specs: Sequence[str]) -> list:
+    """A fresh player for each spec: one set per seat, each following only that seat's decisions."""
+    return [resolve(spec).make() for spec in specs]
 
 
 def analyse_hand(
@@ -160,12 +183,14 @@ def analyse_hand(
     swapped: bool = False,
     forfeit: bool = False,
     replay: str = "",
+    advisers: Sequence[str] = (),
 ) -> AnalysedHand:
     """Play hand ``index`` (seed ``seed``) between ``players`` (seat order) and value every decision in it;
     ``swapped``: A sits in seat 1. With ``forfeit`` an illegal move ends the hand (``--on-illegal forfeit``);
-    the illegal answer itself is not valued. ``replay`` is the command that shows the hand."""
+    the illegal answer itself is not valued. ``replay`` is the command that shows the hand. ``advisers`` (specs)
+    are asked every decision of both seats (second opinions)."""
     log: list[Decision] = []
-    seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in players)
+    seats = tuple(RecordingStrategy(resolve(spec).make(), log, advisers=_advisers(advisers)) for spec in players)
     record = play_hand(seats, rules, seed, dealer, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     net = [0, 0]
     if record.winner >= 0:
@@ -185,14 +210,16 @@ def analyse_game(
     swapped: bool = False,
     forfeit: bool = False,
     replay_of: Callable[[Sequence[str], int, int, tuple[int, int]], str] | None = None,
+    advisers: Sequence[str] = (),
 ) -> AnalysedHand:
     """Play game ``index`` (seed ``game_seed``, R20-R23) between ``players`` (seat order) and value every
     decision of every hand; a hand's net points are what it is worth in the game at the scores it was dealt
     at (``kernels.payoff.result_value``: the bots' payoff, as the evaluator values the actions when its
-    ``game_value`` is on). ``replay_of(players, hand seed, dealer, scores)`` names each hand's replay."""
+    ``game_value`` is on). ``replay_of(players, hand seed, dealer, scores)`` names each hand's replay; ``advisers``
+    as :func:`analyse_hand`'s."""
     log: list[Decision] = []
     starts: list[int] = []
-    seats = tuple(RecordingStrategy(resolve(spec).make(), log, starts) for spec in players)
+    seats = tuple(RecordingStrategy(resolve(spec).make(), log, starts, _advisers(advisers)) for spec in players)
     game = play_game(seats, rules, game_seed, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     rule_array = rules.to_array()
     net = [0.0, 0.0]

@@ -8,11 +8,15 @@ same generator), so a hand plays as it would unwrapped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simgin.game.rng import SplitMix64
+from simgin.game.rng import SplitMix64, derive
 from simgin.game.strategy import PlayerView, Strategy
+
+ADVISER_SEED = 0x5EC0
+"""The root of the advisers' generators (second opinions), apart from the players'."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class Decision:
     kind: str
     view: PlayerView
     chosen: int
+    second_opinions: tuple[int | None, ...] = ()
+    """What each of the recorder's ``advisers`` answered from the same view (None: it raised an error)."""
 
 
 class RecordingStrategy:
@@ -35,11 +41,16 @@ class RecordingStrategy:
     player, ...) is the inner player's, so the engine finds exactly the methods the player has.
     """
 
-    def __init__(self, inner: Strategy, log: list[Decision], starts: list[int] | None = None) -> None:
+    def __init__(
+        self, inner: Strategy, log: list[Decision], starts: list[int] | None = None, advisers: Sequence[Strategy] = ()
+    ) -> None:
         self.inner = inner
         self.log = log
         self.starts = starts
         """Where each hand begins in ``log`` (in a game of several hands), when given."""
+        self.advisers = tuple(advisers)
+        """Players asked every decision of this seat from the same view, their answers recorded, never played
+        (second opinions): each follows the hand as if it sat in the seat."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -47,34 +58,47 @@ class RecordingStrategy:
     def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
         if self.starts is not None and (not self.starts or self.starts[-1] != len(self.log)):
             self.starts.append(len(self.log))
+        for index, adviser in enumerate(self.advisers):
+            adviser.start_hand(view, SplitMix64(derive(ADVISER_SEED, index)))
         self.inner.start_hand(view, rng)
+
+    def _record(self, kind: str, method: str, view: PlayerView, answer: int) -> None:
+        """Append the decision, with each adviser's answer to the same question (a generator of its own, from
+        the decision's place in the log, so that the answers do not depend on how hands are split)."""
+        opinions: list[int | None] = []
+        for index, adviser in enumerate(self.advisers):
+            try:
+                opinions.append(int(getattr(adviser, method)(view, SplitMix64(derive(len(self.log), index)))))
+            except Exception:  # an adviser's error is its opinion's absence, never the game's
+                opinions.append(None)
+        self.log.append(Decision(kind, view, answer, tuple(opinions)))
 
     def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:
         answer = self.inner.take_up_card(view, rng)
-        self.log.append(Decision("up_card", view, int(bool(answer))))
+        self._record("up_card", "take_up_card", view, int(bool(answer)))
         return answer
 
     def draw_from_pile(self, view: PlayerView, rng: SplitMix64) -> bool:
         answer = self.inner.draw_from_pile(view, rng)
-        self.log.append(Decision("draw", view, int(bool(answer))))
+        self._record("draw", "draw_from_pile", view, int(bool(answer)))
         return answer
 
     def discard(self, view: PlayerView, rng: SplitMix64) -> int:
         answer = self.inner.discard(view, rng)
-        self.log.append(Decision("discard", view, int(answer)))
+        self._record("discard", "discard", view, int(answer))
         return answer
 
     def knock(self, view: PlayerView, rng: SplitMix64) -> bool:
         answer = self.inner.knock(view, rng)
-        self.log.append(Decision("knock", view, int(bool(answer))))
+        self._record("knock", "knock", view, int(bool(answer)))
         return answer
 
     def big_gin(self, view: PlayerView, rng: SplitMix64) -> bool:
         answer = self.inner.big_gin(view, rng)
-        self.log.append(Decision("big_gin", view, int(bool(answer))))
+        self._record("big_gin", "big_gin", view, int(bool(answer)))
         return answer
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
         answer = self.inner.take_fiftieth(view, rng)
-        self.log.append(Decision("fiftieth", view, int(bool(answer))))
+        self._record("fiftieth", "take_fiftieth", view, int(bool(answer)))
         return answer

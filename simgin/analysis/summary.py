@@ -103,6 +103,39 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
     }
 
 
+def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: Sequence[str]) -> list[dict[str, Any]]:
+    """Per adviser, at the decisions of ``rows`` (one player's) where it gave a legal answer: how many,
+    ``mean_loss`` and its interval, ``difference`` (its mean loss minus the player's at the same decisions, with
+    its interval: paired, hands as the units) and ``agreement`` (the share of those decisions where it chose
+    what the player chose)."""
+    found = []
+    for index, spec in enumerate(advisers):
+        losses = rows["second_opinion_losses"].map(lambda values, i=index: values[i])
+        answered = rows[losses.notna()].assign(adviser_loss=losses[losses.notna()].astype(float))
+        answered = answered.assign(gap=answered["adviser_loss"] - answered["loss"])
+        agree = answered["second_opinions"].map(lambda values, i=index: values[i]) == answered["chosen"]
+        by_hand = (
+            answered.groupby("hand")
+            .agg(loss=("adviser_loss", "sum"), gap=("gap", "sum"), count=("gap", "size"))
+            .reindex(list(hands), fill_value=0)
+        )
+        counts = by_hand["count"].to_numpy(float)
+        mean, interval = ratio_interval(by_hand["loss"].to_numpy(float), counts)
+        difference, difference_interval = ratio_interval(by_hand["gap"].to_numpy(float), counts)
+        found.append(
+            {
+                "player": spec,
+                "decisions": len(answered),
+                "mean_loss": mean,
+                "mean_loss_ci": interval,
+                "difference": difference,
+                "difference_ci": difference_interval,
+                "agreement": float(agree.mean()) if len(answered) else math.nan,
+            }
+        )
+    return found
+
+
 def replay_command(players: Sequence[str], seed: int, hand: int, rules: Rules, duplicate: bool) -> str:
     """The ``simgin replay`` command that shows hand ``hand`` of the match, move by move."""
     words = ["simgin", "replay", *players, "--seed", str(seed), "--hand", str(hand), *rule_flags(rules)]

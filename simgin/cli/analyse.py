@@ -57,6 +57,13 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
     help="Worlds per stock draw when its luck is valued, each card the stock held played out once in each.",
 )
 @click.option("--evaluator-seed", type=int, default=0, show_default=True, help="Seed of the evaluator's worlds.")
+@click.option(
+    "--second-opinion",
+    "second_opinions",
+    multiple=True,
+    metavar="BOT",
+    help="Also ask BOT every decision of both players (repeatable): what it would have done and lost there.",
+)
 @execution_options
 @out_option("Directory for result.json and decisions.parquet (one row per decision); new or empty.")
 @on_illegal_option
@@ -72,6 +79,7 @@ def analyse(
     worlds: int,
     luck_worlds: int,
     evaluator_seed: int,
+    second_opinions: tuple[str, ...],
     workers: int | None,
     backend: str,
     scheduler: str | None,
@@ -96,6 +104,10 @@ def analyse(
     deal and of each card drawn from the stock against every card the stock held) and skill (the rest),
     and the costliest decisions, each with the 'simgin replay' command that shows its hand.
 
+    --second-opinion BOT asks BOT every decision of both players from the same view (its answers
+    recorded, never played) and values them by the same valuations: its loss per decision at the
+    very decisions the player faced, the paired difference from the player's, and how often it agrees.
+
     \b
     Example:
       simgin analyse opponent heuristic --hands 20 --rules eaai --quiet
@@ -103,6 +115,7 @@ def analyse(
       simgin analyse opponent simple --games 4 --rules eaai --quiet
       simgin match simple greedy --hands 20 --out played --quiet
       simgin analyse played --quiet
+      simgin analyse heuristic simple --hands 10 --second-opinion opponent --quiet
     """
     from simgin.analysis.analyse import analyse as run_analysis, directory_match
     from simgin.game.strategy import StrategyStartError
@@ -133,6 +146,7 @@ def analyse(
             "worlds": worlds,
             "luck_worlds": luck_worlds,
             "evaluator_seed": evaluator_seed,
+            "second_opinions": second_opinions,
             "workers": workers,
             "backend": backend,
             "scheduler": scheduler,
@@ -194,6 +208,10 @@ def _interval(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"{low:.2f}-{high:.2f}"
 
 
+def _signed_interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"{low:+.2f} to {high:+.2f}"
+
+
 def _echo(data: dict[str, Any], seconds: float) -> None:
     players = data["players"]
     decisions = sum(player["decisions"] for player in players)
@@ -225,6 +243,15 @@ def _echo(data: dict[str, Any], seconds: float) -> None:
             if kind in player["by_kind"]
         ]
         click.echo(f"    {player['player']:<{width}}  " + ", ".join(parts))
+    for player in players:
+        for opinion in player.get("second_opinions", []):
+            agreement = opinion["agreement"]
+            click.echo(
+                f"  {opinion['player']} at {player['player']}'s {opinion['decisions']:,} decisions: loss/decision "
+                f"{opinion['mean_loss']:.2f} ({_interval(*opinion['mean_loss_ci'])}), "
+                f"{opinion['difference']:+.2f} ({_signed_interval(*opinion['difference_ci'])}) against "
+                f"{player['player']}'s; agrees {'-' if agreement != agreement else f'{100 * agreement:.0f}%'}"
+            )
     if data["costliest"]:
         click.echo("  costliest decisions:")
     for rank, item in enumerate(data["costliest"][:10], 1):
