@@ -89,6 +89,31 @@ def breakdown_table(result: dict[str, Any], key: str, order: tuple[str, ...]) ->
                                        "mean_loss_high"])  # fmt: skip
 
 
+def second_opinions_table(result: dict[str, Any]) -> pd.DataFrame:
+    """One row per player and adviser (``--second-opinion``): its loss per decision at the player's decisions,
+    the paired difference from the player's, and how often it agreed (empty without second opinions)."""
+    rows = []
+    for player in _players(result):
+        for opinion in player.get("second_opinions", []):
+            low, high = opinion["mean_loss_ci"]
+            difference_low, difference_high = opinion["difference_ci"]
+            rows.append(
+                {
+                    "player": player["player"],
+                    "adviser": opinion["player"],
+                    "decisions": opinion["decisions"],
+                    "mean_loss": opinion["mean_loss"],
+                    "mean_loss_low": low,
+                    "mean_loss_high": high,
+                    "difference": opinion["difference"],
+                    "difference_low": difference_low,
+                    "difference_high": difference_high,
+                    "agreement": opinion["agreement"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def costliest_table(result: dict[str, Any]) -> pd.DataFrame:
     rows = [
         {
@@ -167,7 +192,30 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
             "Each with the cards the player held, the pile's top and the cards the other was known to hold; "
             "'replay' is the command that shows the hand move by move.",
         ),
+        *_second_opinion_tables(result, loss),
     ]
+
+
+def _second_opinion_tables(result: dict[str, Any], loss: dict[str, str]) -> list:
+    frame = second_opinions_table(result)
+    if frame.empty:
+        return []
+    shown = {
+        "player": "text",
+        "adviser": "text",
+        "decisions": "int",
+        **loss,
+        "difference": "f2",
+        "difference_low": "f2",
+        "difference_high": "f2",
+        "agreement": "pct",
+    }
+    note = (
+        "Each adviser was asked every decision of the player from the same view and its answer valued by the "
+        "same valuation, never played: difference is its loss per decision minus the player's at the same "
+        "decisions (paired, 95% interval, hands as the units); agreement, the share where it chose the same."
+    )
+    return [("analysis_second_opinions", "Second opinions", frame, shown, note)]
 
 
 def _grouped_bars(ax: Any, frame: pd.DataFrame, column: str, order: tuple[str, ...], players: list[str]) -> None:

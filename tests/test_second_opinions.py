@@ -117,6 +117,17 @@ def test_the_cli_prints_each_opinion_and_writes_it(tmp_path):
 
     written = pd.read_parquet(out / "decisions.parquet")
     assert list(written.columns[-2:]) == ["second_opinions", "second_opinion_losses"]
+    from simgin.reports.build import write_report
+
+    written_report = write_report(out)
+    page = written_report.html.read_text()
+    assert "Second opinions" in page and "agreement" in page
+    (path,) = [path for path in written_report.tables if path.name == "analysis_second_opinions.csv"]
+    table = pd.read_csv(path)
+    assert table["adviser"].tolist() == ["opponent", "opponent"]
+    assert table["difference"].tolist() == pytest.approx(
+        [p["second_opinions"][0]["difference"] for p in saved["players"]]
+    )
     again = CliRunner().invoke(main, [*args[:-1], "random", "--out", str(out)])
     assert again.exit_code == 1 and "other settings (second_opinions)" in again.output
 
