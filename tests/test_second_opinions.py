@@ -79,6 +79,14 @@ def test_the_summary_is_paired_with_the_players_own_decisions(advised):
             assert by_name["heuristic"]["agreement"] >= 0.9
             low, high = by_name["heuristic"]["difference_ci"]
             assert low <= 0 <= high
+        for spec, opinion in by_name.items():  # per kind: the same figures over that kind's decisions
+            index = advised.second_opinions.index(spec)
+            for kind, block in opinion["by_kind"].items():
+                rows = mine[mine["kind"] == kind]
+                losses = rows["second_opinion_losses"].map(lambda values, i=index: values[i])
+                assert block["decisions"] == len(rows)
+                assert block["difference"] == pytest.approx(losses.mean() - rows["loss"].mean())
+            assert sum(block["decisions"] for block in opinion["by_kind"].values()) == opinion["decisions"]
         # random discards any card: it loses more than either player, by an interval clear of zero
         assert by_name["random"]["difference_ci"][0] > 0 and by_name["random"]["agreement"] < 0.6
 

@@ -107,33 +107,34 @@ def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: S
     """Per adviser, at the decisions of ``rows`` (one player's) where it gave a legal answer: how many,
     ``mean_loss`` and its interval, ``difference`` (its mean loss minus the player's at the same decisions, with
     its interval: paired, hands as the units) and ``agreement`` (the share of those decisions where it chose
-    what the player chose)."""
+    what the player chose); the same per kind of decision in ``by_kind``."""
     found = []
     for index, spec in enumerate(advisers):
         losses = rows["second_opinion_losses"].map(lambda values, i=index: values[i])
-        answered = rows[losses.notna()].assign(adviser_loss=losses[losses.notna()].astype(float))
+        answers = rows["second_opinions"].map(lambda values, i=index: values[i])
+        given = losses.notna()
+        agrees = answers == rows["chosen"]
+        answered = rows[given].assign(adviser_loss=losses[given].astype(float), agrees=agrees[given])
         answered = answered.assign(gap=answered["adviser_loss"] - answered["loss"])
-        agree = answered["second_opinions"].map(lambda values, i=index: values[i]) == answered["chosen"]
-        by_hand = (
-            answered.groupby("hand")
-            .agg(loss=("adviser_loss", "sum"), gap=("gap", "sum"), count=("gap", "size"))
-            .reindex(list(hands), fill_value=0)
-        )
-        counts = by_hand["count"].to_numpy(float)
-        mean, interval = ratio_interval(by_hand["loss"].to_numpy(float), counts)
-        difference, difference_interval = ratio_interval(by_hand["gap"].to_numpy(float), counts)
-        found.append(
-            {
-                "player": spec,
-                "decisions": len(answered),
-                "mean_loss": mean,
-                "mean_loss_ci": interval,
-                "difference": difference,
-                "difference_ci": difference_interval,
-                "agreement": float(agree.mean()) if len(answered) else math.nan,
-            }
-        )
+        by_kind = {kind: _opinion_block(of_kind, hands) for kind, of_kind in answered.groupby("kind")}
+        found.append({"player": spec, **_opinion_block(answered, hands), "by_kind": by_kind})
     return found
+
+
+def _opinion_block(answered: pd.DataFrame, hands: Sequence[int]) -> dict[str, Any]:
+    by_hand = answered.groupby("hand").agg(loss=("adviser_loss", "sum"), gap=("gap", "sum"), count=("gap", "size"))
+    by_hand = by_hand.reindex(list(hands), fill_value=0)
+    counts = by_hand["count"].to_numpy(float)
+    mean, interval = ratio_interval(by_hand["loss"].to_numpy(float), counts)
+    difference, difference_interval = ratio_interval(by_hand["gap"].to_numpy(float), counts)
+    return {
+        "decisions": len(answered),
+        "mean_loss": mean,
+        "mean_loss_ci": interval,
+        "difference": difference,
+        "difference_ci": difference_interval,
+        "agreement": float(answered["agrees"].mean()) if len(answered) else math.nan,
+    }
 
 
 def replay_command(players: Sequence[str], seed: int, hand: int, rules: Rules, duplicate: bool) -> str:
