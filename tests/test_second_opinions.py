@@ -190,6 +190,34 @@ def test_an_adviser_is_shown_exactly_the_views_the_player_is_shown():
         assert len(decided) > 5
 
 
+class Listener(Spy):
+    """A :class:`Spy` that also listens for the end of each hand."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended: list = []
+
+    def end_hand(self, view, rng) -> None:
+        self.ended.append(view.ending)
+
+
+def test_advisers_that_listen_are_told_the_end_of_each_hand_and_the_player_only_if_it_listens():
+    """A listening adviser hears every hand's end of a game (R20) beside a player that does not listen
+    (``simple`` has no ``end_hand``, and is not given one); a listening player still hears it with one."""
+    from simgin.game.reference_engine import play_game
+
+    deaf, listening = Listener(), Listener()
+    seats = (
+        RecordingStrategy(resolve("simple").make(), [], [], advisers=[deaf]),
+        RecordingStrategy(listening, [], [], advisers=[Listener()]),
+    )
+    assert not hasattr(resolve("simple").make(), "end_hand")
+    game = play_game(seats, Rules(), 7)
+    assert len(game.hand_records) > 1
+    assert len(deaf.ended) == len(listening.ended) == len(seats[1].advisers[0].ended) == len(game.hand_records)
+    assert not callable(getattr(RecordingStrategy(resolve("simple").make(), []), "end_hand", None))
+
+
 def test_the_help_example_is_listed_and_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shown = CliRunner().invoke(main, ["analyse", "--help"]).output

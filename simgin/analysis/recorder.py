@@ -8,6 +8,7 @@ same generator), so a hand plays as it would unwrapped.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,8 @@ class Decision:
 class RecordingStrategy:
     """``inner``, with every decision appended to ``log``: the up card, draw, discard, knock, big gin (V13)
     and the 50th card (V7). Any attribute the wrapper does not define (``end_hand``, ``name`` of the inner
-    player, ...) is the inner player's, so the engine finds exactly the methods the player has.
+    player, ...) is the inner player's, so the engine finds exactly the methods the player has; with
+    ``advisers`` that listen for ``end_hand``, the wrapper has one, telling them and the player (if it listens).
     """
 
     def __init__(
@@ -53,6 +55,20 @@ class RecordingStrategy:
         (second opinions): each follows the hand as if it sat in the seat."""
 
     def __getattr__(self, name: str) -> Any:
+        if name == "end_hand" and "advisers" in self.__dict__:
+            listening = [adviser for adviser in self.advisers if callable(getattr(adviser, "end_hand", None))]
+            own = getattr(self.inner, "end_hand", None)
+            if listening:
+
+                def end_hand(view: PlayerView, rng: SplitMix64) -> None:
+                    """The end of the hand, told to the advisers that listen and to the player if it does."""
+                    for adviser in listening:
+                        with contextlib.suppress(Exception):  # an adviser's error is never the game's
+                            adviser.end_hand(view, SplitMix64(derive(ADVISER_SEED, len(self.log))))
+                    if callable(own):
+                        own(view, rng)
+
+                return end_hand
         return getattr(self.inner, name)
 
     def start_hand(self, view: PlayerView, rng: SplitMix64) -> None:
