@@ -100,7 +100,7 @@ def second_opinions_table(result: dict[str, Any]) -> pd.DataFrame:
             rows.append(
                 {
                     "player": player["player"],
-                    "adviser": opinion["player"],
+                    "adviser": opinion["adviser"],
                     "decisions": opinion["decisions"],
                     "mean_loss": opinion["mean_loss"],
                     "mean_loss_low": low,

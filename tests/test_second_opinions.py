@@ -65,7 +65,7 @@ def test_the_summary_is_paired_with_the_players_own_decisions(advised):
     frame = advised.to_frame()
     for side, player in enumerate(advised.to_json()["players"]):
         mine = frame[frame["side"] == side]
-        by_name = {opinion["player"]: opinion for opinion in player["second_opinions"]}
+        by_name = {opinion["adviser"]: opinion for opinion in player["second_opinions"]}
         for index, spec in enumerate(advised.second_opinions):
             losses = mine["second_opinion_losses"].map(lambda values, i=index: values[i])
             opinion = by_name[spec]
@@ -120,7 +120,7 @@ def test_the_cli_prints_each_opinion_and_writes_it(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "opponent at simple's" in shown.output and "opponent at greedy's" in shown.output
     saved = json.loads((out / "result.json").read_text())
-    assert [o["player"] for o in saved["players"][1]["second_opinions"]] == ["opponent"]
+    assert [o["adviser"] for o in saved["players"][1]["second_opinions"]] == ["opponent"]
     import pandas as pd
 
     written = pd.read_parquet(out / "decisions.parquet")

@@ -104,10 +104,10 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
 
 
 def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: Sequence[str]) -> list[dict[str, Any]]:
-    """Per adviser, at the decisions of ``rows`` (one player's) where it gave a legal answer: how many,
-    ``mean_loss`` and its interval, ``difference`` (its mean loss minus the player's at the same decisions, with
-    its interval: paired, hands as the units) and ``agreement`` (the share of those decisions where it chose
-    what the player chose); the same per kind of decision in ``by_kind``."""
+    """Per adviser (``adviser``: its spec), at the decisions of ``rows`` (one player's) where it gave a legal
+    answer: how many, ``mean_loss`` and its interval, ``difference`` (its mean loss minus the player's at the
+    same decisions, with its interval: paired, hands as the units) and ``agreement`` (the share of those
+    decisions where it chose what the player chose); the same per kind of decision in ``by_kind``."""
     found = []
     for index, spec in enumerate(advisers):
         losses = rows["second_opinion_losses"].map(lambda values, i=index: values[i])
@@ -117,7 +117,7 @@ def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: S
         answered = rows[given].assign(adviser_loss=losses[given].astype(float), agrees=agrees[given])
         answered = answered.assign(gap=answered["adviser_loss"] - answered["loss"])
         by_kind = {kind: _opinion_block(of_kind, hands) for kind, of_kind in answered.groupby("kind")}
-        found.append({"player": spec, **_opinion_block(answered, hands), "by_kind": by_kind})
+        found.append({"adviser": spec, **_opinion_block(answered, hands), "by_kind": by_kind})
     return found
 
 

@@ -247,7 +247,7 @@ def _echo(data: dict[str, Any], seconds: float) -> None:
         for opinion in player.get("second_opinions", []):
             agreement = opinion["agreement"]
             click.echo(
-                f"  {opinion['player']} at {player['player']}'s {opinion['decisions']:,} decisions: loss/decision "
+                f"  {opinion['adviser']} at {player['player']}'s {opinion['decisions']:,} decisions: loss/decision "
                 f"{opinion['mean_loss']:.2f} ({_interval(*opinion['mean_loss_ci'])}), "
                 f"{opinion['difference']:+.2f} ({_signed_interval(*opinion['difference_ci'])}) against "
                 f"{player['player']}'s; agrees {'-' if agreement != agreement else f'{100 * agreement:.0f}%'}"
