@@ -315,7 +315,7 @@ def _show_table_sweep(result: Any, as_json: bool) -> None:
 def _show_sweep(result: Any, as_json: bool) -> None:
     """Print a sweep: the significant differences first, in words, then the cells' table with intervals and,
     with three or more players, each cell's ratings and skill spread (or the JSON document)."""
-    from simgin.studies.sweep import difference_text, luck_figures
+    from simgin.studies.sweep import difference_text
 
     if as_json:
         echo_json(result.to_json())
@@ -354,14 +354,8 @@ def _show_sweep(result: Any, as_json: bool) -> None:
     click.echo(_sweep_table(result, table))
     if config.adjust_luck:
         click.echo("\nluck-adjusted (docs/STATISTICS.md §13), the first-named player's net points per hand:")
-        for cell in cells:
-            if cell.same_game_as is not None:
-                continue
-            for rates, tally in zip(cell.pairings, cell.result.tallies, strict=True):
-                figures = luck_figures(tally, rates.rates, config.legs)
-                click.echo(
-                    f"  {cell.label}, {rates.a} vs {rates.b}: {luck_points_text(figures['net_points_per_hand'])}"
-                )
+        for row in result.luck_adjusted_rows():
+            click.echo(f"  {row['cell']}, {row['a']} vs {row['b']}: {luck_points_text(row['net_points_per_hand'])}")
     if len(config.players) >= 3:
         click.echo(f"\nratings (Elo, mean of the players = 0, 95% bootstrap intervals over {_unit_label(config)}s):")
         for cell in cells:

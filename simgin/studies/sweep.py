@@ -439,7 +439,7 @@ class SweepResult:
                 "comparisons": len(self.differences),
                 "significant": significant,
                 "differences": [self._difference_json(d) for d in self.differences],
-                **({"luck_adjusted": self._luck_adjusted()} if self.config.adjust_luck else {}),
+                **({"luck_adjusted": self.luck_adjusted_rows()} if self.config.adjust_luck else {}),
                 "timing": {
                     "seconds": self.seconds,
                     "chunks_run": self.chunks_run,
@@ -448,9 +448,9 @@ class SweepResult:
             }
         )
 
-    def _luck_adjusted(self) -> list[dict[str, Any]]:
+    def luck_adjusted_rows(self) -> list[dict[str, Any]]:
         """With ``adjust_luck``: per distinct cell and pairing, its ``cell`` label, ``a``, ``b`` and A's luck-adjusted
-        figures (:func:`simgin.running.summary.luck_adjusted`), as ``tournament --adjust-luck`` lists its pairings."""
+        figures (:func:`luck_figures`), as ``tournament --adjust-luck`` lists its pairings: the JSON's and the CLI's."""
         return [
             {"cell": cell.label, "a": rates.a, "b": rates.b, **luck_figures(tally, rates.rates, self.config.legs)}
             for cell in self.cells
