@@ -20,6 +20,7 @@ import numpy as np
 
 import simgin
 from benchmarks import harness
+from simgin.analysis.summary import ratio_interval
 
 SHADOWS = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
 #: (rules preset, the two players whose hands give the positions, hands)
@@ -28,15 +29,6 @@ RUNS = (
     ("standard", ("heuristic", "simple"), 300),
     ("eaai", ("simple", "simple"), 300),
 )
-
-
-def ratio_interval(sums: np.ndarray, counts: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Σ sums / Σ counts over hands, with its 95% interval by the delta method (hands independent)."""
-    mean = float(sums.sum() / counts.sum())
-    residuals = sums - mean * counts
-    n = len(counts)
-    half = 1.96 * float(np.sqrt(n / (n - 1) * (residuals**2).sum())) / float(counts.sum())
-    return mean, (mean - half, mean + half)
 
 
 def measure(preset: str, players: tuple[str, str], hands: int, shadows: tuple[str, ...], workers: int) -> dict:

@@ -17,7 +17,8 @@ from simgin.game.rng import SplitMix64, derive
 from simgin.game.strategy import PlayerView, Strategy
 
 ADVISER_SEED = 0x5EC0
-"""The root of the advisers' generators (second opinions), apart from the players'."""
+"""The root of the generators the advisers (second opinions) are given at the start and end of a hand; at a
+decision each is given one drawn from the decision's place in the log and its own index."""
 
 
 @dataclass(frozen=True)

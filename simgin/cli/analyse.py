@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -250,7 +251,7 @@ def _echo(data: dict[str, Any], seconds: float) -> None:
                 f"  {opinion['adviser']} at {player['player']}'s {opinion['decisions']:,} decisions: loss/decision "
                 f"{opinion['mean_loss']:.2f} ({_interval(*opinion['mean_loss_ci'])}), "
                 f"{opinion['difference']:+.2f} ({_signed_interval(*opinion['difference_ci'])}) against "
-                f"{player['player']}'s; agrees {'-' if agreement != agreement else f'{100 * agreement:.0f}%'}"
+                f"{player['player']}'s; agrees {'-' if math.isnan(agreement) else f'{100 * agreement:.0f}%'}"
             )
     if data["costliest"]:
         click.echo("  costliest decisions:")
