@@ -114,6 +114,11 @@ def second_opinions_table(result: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _action(item: dict[str, Any], key: str) -> str:
+    """A costly decision's ``chosen`` or ``best`` action as shown: a discard's card with its suit symbol."""
+    return cards_drawn(item[key]) if item["kind"] == "discard" else item[key]
+
+
 def costliest_table(result: dict[str, Any]) -> pd.DataFrame:
     rows = [
         {
@@ -124,8 +129,8 @@ def costliest_table(result: dict[str, Any]) -> pd.DataFrame:
             "cards": cards_drawn(item.get("hand_cards", "")),
             "pile_top": cards_drawn(item.get("pile_top", "")),
             "other_holds": cards_drawn(item.get("known", "")),
-            "chosen": cards_drawn(item["chosen"]) if item["kind"] == "discard" else item["chosen"],
-            "best": cards_drawn(item["best"]) if item["kind"] == "discard" else item["best"],
+            "chosen": _action(item, "chosen"),
+            "best": _action(item, "best"),
             "loss": item["loss"],
             "loss_error": item["loss_error"],
             "replay": item["replay"],
@@ -348,8 +353,7 @@ def positions_chart(result: dict[str, Any], count: int = POSITIONS_DRAWN) -> Fig
         ax.text(
             0, top + 1.6,
             f"{k + 1}. hand {item['hand']}, {item['player']}, {item['kind']} ({item.get('stage', '')}): chose "
-            f"{cards_drawn(item['chosen']) if item['kind'] == 'discard' else item['chosen']}, best "
-            f"{cards_drawn(item['best']) if item['kind'] == 'discard' else item['best']}, loss "
+            f"{_action(item, 'chosen')}, best {_action(item, 'best')}, loss "
             f"{item['loss']:.1f} +/- {item['loss_error']:.1f}",
             fontsize=8.5, va="bottom",
         )  # fmt: skip
