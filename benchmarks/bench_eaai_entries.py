@@ -6,9 +6,10 @@ bonuses of 25, games to 100, the rules those players were written for), on dupli
 played twice, with the seats swapped), ``--games N`` games to the target per pairing (default 200). An illegal
 move (some entries discard the pile card they just took) forfeits the game in progress, as in the EAAI framework
 (``--on-illegal stop`` stops the run instead). The table "Against EAAI entries" gives, per bot and entry: the games
-played, the bot's game win rate with its 95% Wilson interval (``simgin.statistics.stats.wilson_interval`` on games
-won out of games played), the points per hand, the bot's points minus the entry's over all hands played, with the
-interval simgin's match summary gives it, and the games forfeited by each side. The command line, the date and the
+played, the bot's game win rate with the 95% interval ``simgin.match`` gives it (the deal pair is the unit,
+docs/STATISTICS.md section 3: the two games of a deal are not independent), the points per hand, the bot's
+points minus the entry's over all hands played, with the interval simgin's match summary gives it, and the
+games forfeited by each side. The command line, the date and the
 machine (cores, CPU, Java) are printed above the table.
 
 Why: the bots are tuned against simgin's own players; the issue's target is that ``opponent`` wins more than half
@@ -50,7 +51,6 @@ from dataclasses import dataclass
 
 import simgin
 from benchmarks import harness
-from simgin.statistics.stats import wilson_interval
 
 RULES = "eaai"
 HEADING = "Against EAAI entries"
@@ -71,9 +71,11 @@ class Row:
     seconds: float
     bot_forfeits: int = 0
     entry_forfeits: int = 0
+    win_low: float = float("nan")  # the game win rate's 95% interval from the match summary (deal pairs)
+    win_high: float = float("nan")
 
     def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
+        return self.win_low, self.win_high
 
     @property
     def win_rate(self) -> float:
@@ -123,6 +125,8 @@ def measure(
         seconds=seconds,
         bot_forfeits=int(row["forfeits"]),
         entry_forfeits=int(other["forfeits"]),
+        win_low=float(row["win_rate_low"]),
+        win_high=float(row["win_rate_high"]),
     )
 
 
@@ -136,7 +140,7 @@ def table(rows: Sequence[Row], classes: dict[str, str] | None = None) -> str:
     lines = [
         f"### {HEADING}",
         "",
-        "| bot | entry | games | hands | bot wins (95% Wilson) | points per hand, bot - entry (95%) "
+        "| bot | entry | games | hands | bot wins (95%, deal pairs) | points per hand, bot - entry (95%) "
         "| forfeits, bot/entry | seconds |",
         "|---|---|---:|---:|---|---|---:|---:|",
     ]

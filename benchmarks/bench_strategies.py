@@ -4,8 +4,9 @@ For each of the presets standard, oklahoma, eaai, modern, straight and hollywood
 the target, duplicate deals: each game seed is played with A in seat 0 and again in seat 1):
 
 - **Against simple**: every built-in against ``simple``. *Win rate*: games won, with a 95%
-  Wilson interval; *points per hand*: A's points minus simple's, over all hands (dead ones
-  included); *gin* and *undercut*: the hands A won that way; *speed*: hands per CPU second
+  interval whose unit is the deal pair (as ``simgin match`` gives it); *points per hand*:
+  A's points minus simple's, over all hands (dead ones included); *gin* and *undercut*: the
+  hands A won that way; *speed*: hands per CPU second
   of the pairing on one core in the numba hand loop (simple's decisions and the engine
   included; CPU seconds, so a loaded machine does not move it), and for ``mcts`` also its
   milliseconds of CPU per decision (timed one by one through the Python adapter).
@@ -57,6 +58,7 @@ from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT
 from simgin.players.registry import BUILTIN_NAMES, resolve
 from simgin.running.engine import game_hands, hand_seeds, play_game_rows, play_hand_rows
 from simgin.running.runner import RunConfig
+from simgin.running.summary import pair_share_interval
 from simgin.statistics.stats import bradley_terry
 from simgin.studies.sweep import run_sweep
 
@@ -93,6 +95,8 @@ class Duel:
     gins: int
     undercuts: int
     seconds: float
+    #: How many deals A scored 0, 1/2, 1, 3/2 and 2 games on over its two legs (a capped game counts half).
+    pair_scores: tuple[int, ...] = ()
 
     @property
     def score(self) -> float:
@@ -104,7 +108,13 @@ class Duel:
         return self.wins / self.games
 
     def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
+        """The 95% interval of A's share of games won with the deal pair as the unit, as ``simgin match`` gives it
+        (docs/STATISTICS.md section 3, issue 32 item 3): the two games of a deal are not independent trials.
+        Without pair scores (a duel built by hand), Wilson's interval over single games."""
+        if not self.pair_scores:
+            return wilson(self.wins, self.games)
+        counts = {"pairs": sum(self.pair_scores), **{f"pair_score_{k}": c for k, c in enumerate(self.pair_scores)}}
+        return pair_share_interval(counts, self.wins, self.games)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -120,10 +130,12 @@ def duel(a: str, b: str, rules: Rules, deal_count: int, seed: int) -> Duel:
     seeds = hand_seeds(seed, deal_count)
     start = time.perf_counter()
     wins = draws = hands = net = gins = undercuts = 0
+    halves = np.zeros(deal_count, dtype=np.int64)  # A's games over the deal's two legs, in halves
     for players, seat_a in (((a, b), 0), ((b, a), 1)):
         games, rows, counts = play_game_rows(players, rules, seeds)
         wins += int(np.sum(games[:, k.G_WINNER] == seat_a))
         draws += int(np.sum(games[:, k.G_WINNER] < 0))
+        halves += 2 * (games[:, k.G_WINNER] == seat_a) + (games[:, k.G_WINNER] < 0)
         played, _ = game_hands(rows, counts)
         won = played[:, k.H_WINNER] == seat_a
         lost = played[:, k.H_WINNER] == 1 - seat_a
@@ -132,7 +144,9 @@ def duel(a: str, b: str, rules: Rules, deal_count: int, seed: int) -> Duel:
         kinds = played[:, k.H_KIND]
         gins += int(np.sum(won & ((kinds == KIND_GIN) | (kinds == KIND_BIG_GIN))))
         undercuts += int(np.sum(won & (kinds == KIND_UNDERCUT)))
-    return Duel(a, b, 2 * deal_count, wins, draws, hands, net, gins, undercuts, time.perf_counter() - start)
+    pair_scores = tuple(int(c) for c in np.bincount(halves, minlength=5))
+    seconds = time.perf_counter() - start
+    return Duel(a, b, 2 * deal_count, wins, draws, hands, net, gins, undercuts, seconds, pair_scores)
 
 
 class Counting:
@@ -350,8 +364,9 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
         + ("" if args.mcts_round_robin else "`mcts` plays `simple` and `opponent` only (its ratings rest on those). "),
         "",
         "Games to the target with duplicate deals (each deal played from both seats). *Win rate*: games won (95% "
-        "Wilson interval); *points per hand*: the bot's points minus simple's per hand; *gin*, *undercut*: hands the "
-        "bot won that way; *speed*: hands per CPU second of the pairing against simple on one core in the numba hand "
+        "interval, the deal pair as the unit, as `simgin match` gives it); *points per hand*: the bot's points minus "
+        "simple's per hand; *gin*, *undercut*: hands the bot won that way; *speed*: hands per CPU second of the "
+        "pairing against simple on one core in the numba hand "
         "loop, for mcts also CPU milliseconds per decision; *Elo*: Bradley-Terry rating of the round robin of all six "
         "built-ins, simple = 0.",
         "",

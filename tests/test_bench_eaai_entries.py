@@ -11,8 +11,8 @@ import os
 
 import pytest
 
+import simgin
 from simgin.players import programs
-from simgin.statistics.stats import wilson_interval
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +35,26 @@ def test_an_entry_is_a_name_and_an_eaai_spec(bench):
             bench.parse_entry(bad)
 
 
-def test_the_table_gives_games_a_wilson_interval_and_points(bench):
-    row = bench.Row("opponent", "twin", 200, 120, 1500, 2.5, 1.0, 4.0, 60.0, bot_forfeits=0, entry_forfeits=3)
-    low, high = wilson_interval(120, 200)
+def test_the_table_gives_games_the_match_interval_and_points(bench):
+    row = bench.Row(
+        "opponent",
+        "twin",
+        200,
+        120,
+        1500,
+        2.5,
+        1.0,
+        4.0,
+        60.0,
+        bot_forfeits=0,
+        entry_forfeits=3,
+        win_low=0.531,
+        win_high=0.669,
+    )
     text = bench.table([row], {"twin": "TwinPlayer"})
     assert text.startswith(f"### {bench.HEADING}\n")
-    assert f"| `opponent` | twin (`TwinPlayer`) | 200 | 1500 | 60.0% ({100 * low:.1f}%-{100 * high:.1f}%) |" in text
+    assert "bot wins (95%, deal pairs)" in text
+    assert "| `opponent` | twin (`TwinPlayer`) | 200 | 1500 | 60.0% (53.1%-66.9%) |" in text
     assert "| +2.50 (+1.00 to +4.00) | 0/3 | 60 |" in text
 
 
@@ -52,8 +66,9 @@ def test_a_bot_plays_the_java_test_player_under_eaai_rules(bench, classpath):
     assert 0 <= row.wins <= row.games and row.hands >= row.games
     assert row.net_low <= row.net_points <= row.net_high
     assert row.bot_forfeits == row.entry_forfeits == 0, "neither side makes an illegal move"
-    low, high = row.interval()
-    assert (low, high) == wilson_interval(row.wins, row.games)
+    # Issue 32 item 3: the interval is the match's own, with the deal pair as the unit, not Wilson over games.
+    summary = simgin.match("greedy", spec, rules="eaai", games=4, seed=5, duplicate=True, workers=1).to_frame()
+    assert row.interval() == tuple(summary.loc[summary["side"] == "a", ["win_rate_low", "win_rate_high"]].iloc[0])
     text = bench.table([row], {"twin": bench.entry_class(spec)})
     assert "| `greedy` | twin (`TwinPlayer`) | 4 |" in text
     assert classpath not in text, "the table names the entry by its class, not by local paths"

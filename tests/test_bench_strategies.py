@@ -37,6 +37,25 @@ def test_a_duel_counts_both_seats(bench):
     result = bench.duel("greedy", "random", bench.Rules.preset("eaai"), 4, seed=3)
     assert result.games == 8 and result.wins == 8, "greedy beats random from both seats"
     assert result.hands > 0 and result.net_points > 0 and 0 <= result.gins + result.undercuts <= result.hands
+    assert result.pair_scores == (0, 0, 0, 0, 4), "every deal won from both seats"
+
+
+def test_a_duels_interval_takes_the_deal_pair_as_its_unit(bench):
+    """Issue 32 item 3: the strength table's interval is the match's, not Wilson's over single games. Deals that A
+    wins or loses from both seats spread the pair scores (a wider interval than Wilson's); deals it wins from one
+    seat only narrow them."""
+    together = bench.Duel("a", "b", 400, 240, 0, 2000, 0, 0, 0, 1.0, pair_scores=(60, 0, 0, 0, 140))
+    split = bench.Duel("a", "b", 400, 240, 0, 2000, 0, 0, 0, 1.0, pair_scores=(0, 0, 160, 0, 40))
+    wilson = bench.wilson(240, 400)
+    assert together.interval()[1] - together.interval()[0] > 1.2 * (wilson[1] - wilson[0])
+    assert split.interval()[1] - split.interval()[0] < 0.8 * (wilson[1] - wilson[0])
+    for duel in (together, split):
+        low, high = duel.interval()
+        assert low < duel.win_rate < high
+    real = bench.duel("simple", "greedy", bench.Rules(), 40, seed=1)
+    assert sum(real.pair_scores) == 40, "one pair score per deal"
+    assert sum(k * c for k, c in enumerate(real.pair_scores)) == 2 * real.wins + real.draws, "halves of games"
+    assert real.interval() != pytest.approx(bench.wilson(real.wins, real.games))
 
 
 def test_ratings_are_anchored_on_simple_and_follow_the_results(bench):
