@@ -249,6 +249,7 @@ class NeverTakes:
 '''
 
 
+@pytest.mark.slow  # a statistical effect over hundreds of analysed hands: .ci/run runs it with the slow tests
 def test_a_bot_made_worse_at_one_kind_of_decision_loses_there(tmp_path):
     """Issue 34: an intentionally bad variant shows its loss concentrated in that kind of decision."""
     import simgin
@@ -262,6 +263,7 @@ def test_a_bot_made_worse_at_one_kind_of_decision_loses_there(tmp_path):
         assert bad["by_kind"][kind]["mean_loss"] < bad["by_kind"]["up_card"]["mean_loss"]
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_luck_averages_to_zero_when_a_bot_meets_itself():
     """With the same bot on both sides skill and net points average zero, so luck does: its 95% interval per
     hand covers 0 (a statistical check: the luck of 80 hands of simple against simple)."""
@@ -273,6 +275,7 @@ def test_luck_averages_to_zero_when_a_bot_meets_itself():
     assert data["players"][0]["luck"] == pytest.approx(-data["players"][1]["luck"])
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_the_luck_of_stock_draws_averages_to_zero_and_the_deals_cancels_in_a_pair():
     """Luck measured event by event (simgin.analysis.luck): over the stock draws of 60 hands of a stronger bot
     against a weaker one (opponent against random, whose decisions differ most), each draw's luck, the value of
@@ -495,6 +498,7 @@ def test_a_directory_that_cannot_be_played_again_is_one_error_line(tmp_path):
     assert _invoke("a", "b", "c").output.startswith("Error: give two players (A B) or a match's directory")
 
 
+@pytest.mark.slow  # runs each example command as written: .ci/run runs it with the slow tests
 def test_the_help_examples_run_as_written(tmp_path, monkeypatch):
     import shlex
 

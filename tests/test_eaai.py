@@ -213,7 +213,7 @@ def test_the_calls_and_cards_are_those_of_the_eaai_game(classpath, tmp_path):
             "failed at its 'discard' decision",
             "IllegalStateException: boom on discard 5 in discard",
         ),
-        ("BadPlayers$Sleeper", "failed at its", "no answer within 2 s"),
+        pytest.param("BadPlayers$Sleeper", "failed at its", "no answer within 2 s", marks=pytest.mark.slow),  # 2 s
         ("BadPlayers$NotAPlayer", "could not be started", "does not implement ginrummy.GinRummyPlayer"),
         ("NoSuchPlayer", "could not be started", "class NoSuchPlayer not found on the classpath"),
     ],

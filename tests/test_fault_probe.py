@@ -201,6 +201,7 @@ def run_simgin(*args: object, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_os_exit_in_a_decision_at_one_worker_is_an_error_not_exit_status_0(quitter, tmp_path):
     for workers in ("1", "2"):
         done = run_simgin("match", f"{quitter}:Quitter", "simple", "--hands", "20", "--workers", workers, cwd=tmp_path)
@@ -229,6 +230,7 @@ def test_the_os_exit_guard_is_lifted_after_the_decision_and_spares_other_threads
 # -- item 26: a lost worker without --out says nothing of --out; unrelated JSON is not "another version" ---------------
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_a_dead_worker_without_out_does_not_point_at_out(quitter, tmp_path):
     args = ("match", f"{quitter}:Killer", "simple", "--hands", "20", "--workers", "2")
     without = run_simgin(*args, cwd=tmp_path)

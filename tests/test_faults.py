@@ -141,9 +141,13 @@ def assert_all_end(processes: list[psutil.Process]) -> None:
     assert not alive, f"orphans: {[(p.pid, ' '.join(p.cmdline())[:80]) for p in alive]}"
 
 
+SLOW_SIGNALS = [signal.SIGHUP, signal.SIGKILL, signal.SIGINT]
+
+
 @pytest.mark.parametrize(
     "sig",
-    [signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.slow), signal.SIGKILL, signal.SIGINT],
+    # One signal in the default run; the others with the slow tests (.ci/run runs them).
+    [signal.SIGTERM, *(pytest.param(s, marks=pytest.mark.slow) for s in SLOW_SIGNALS)],
     ids=["SIGTERM", "SIGHUP", "SIGKILL", "SIGINT"],
 )
 def test_workers_and_the_resource_tracker_die_with_the_main_process(tmp_path, sig):
@@ -309,7 +313,7 @@ print("played", int(result.tallies[0]["hands"]))
 
 @pytest.mark.parametrize(
     ("call", "guarded"),
-    [("run_match", False), ("run_match", True), pytest.param("tune", False, marks=pytest.mark.slow)],
+    [("run_match", False), *(pytest.param(*c, marks=pytest.mark.slow) for c in [("run_match", True), ("tune", False)])],
 )
 def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarded):
     """Issue 25: a script calling simgin.run_match with workers at its top level, without
@@ -554,6 +558,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 @pytest.mark.parametrize("mechanism", ["death-signal", "watchdog"])
 def test_each_guard_alone_ends_a_child_whose_parent_is_killed(mechanism):
     """The two mechanisms of guard.die_with_parent, each on its own, for reuse by other process starters."""

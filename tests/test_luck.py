@@ -118,6 +118,7 @@ def _adjusted_hands(pair: tuple[str, str], preset: str, hands: int, seed: int):
     return net_points(rows, np.zeros(hands, dtype=np.int64)).astype(float), luck[:, kernel.LUCK_POINTS]
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 @pytest.mark.parametrize("preset", ["standard", "oklahoma"])
 def test_the_corrections_average_to_zero_on_a_large_run(preset):
     """Unbiased: over 20,000 hands of opponent against simple the corrections' mean is within four standard
@@ -128,6 +129,7 @@ def test_the_corrections_average_to_zero_on_a_large_run(preset):
     assert np.var(x) / np.var(x - c) > 1.2
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_a_bot_against_itself_is_rejected_about_five_percent_of_the_time():
     """Null calibration: simple against simple (no duplicate deals, so the hands differ), 200 seeded runs of 300
     hands; the adjusted mean's 95% interval excludes 0 in 5% of them, within binomial error (2% to 9%)."""

@@ -4,11 +4,13 @@ and covers the true rate about 95% of the time over seeded repetitions; a pair s
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from simgin.running import runner
 from simgin.running.summary import pair_statistics, player_rows
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_the_win_rate_interval_covers_about_95_percent_of_seeded_matches() -> None:
     """200 matches of 200 games (100 deal pairs) on seeds 1-200, against the rate of one run of 40,000 games on
     another seed: the deal-pair interval covers it in 91-98.5% of them (Wilson over single games covered 91%)."""
@@ -44,6 +46,7 @@ def test_the_interval_is_not_wilson_over_single_games() -> None:
     assert not np.isclose(row["win_rate_high"] - row["win_rate_low"], high - low, rtol=0.02)
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_the_net_points_interval_takes_the_deal_pair_and_covers_about_95_percent() -> None:
     """A match of hands on duplicate deals: its net points per hand interval is the deal pair's (the two hands'
     net points summed per pair: they are correlated), the same as the luck_adjusted object's ``plain_ci``, and over

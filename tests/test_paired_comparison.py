@@ -63,6 +63,7 @@ def test_no_spread_over_many_units_falls_back_on_the_exact_test_not_p_zero() -> 
     assert d.p == 0.25 and math.isnan(d.low)
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_small_sweeps_under_a_true_null_rarely_claim_anything(null_units: np.ndarray) -> None:
     """1,000 true-null sweeps of 2 deal pairs per cell (--games 4), every metric, Holm over them: the share with
     at least one significant row was 16.4% with p = 0 from zero variance; it must stay at or below 5%."""
@@ -78,6 +79,7 @@ def test_small_sweeps_under_a_true_null_rarely_claim_anything(null_units: np.nda
 # -- item 9: the level holds per metric and family-wise at 30-50 units ---------------------------------------------
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_every_metric_holds_its_level_at_30_to_50_units(null_units: np.ndarray) -> None:
     """300 true nulls at 40 units: each metric's raw rejection rate and the family-wise rate after Holm stay
     within binomial error of 5% (the normal test gave 5.8-6.5% raw and 7.75% family-wise; 7.0% for the win rate).
@@ -152,6 +154,7 @@ def _rare_units(rng: np.random.Generator, units: int, rate: float) -> tuple[np.n
     return rng.binomial(hands, rng.beta(2.0, 2.0 / rate - 2.0, units)), hands
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 @pytest.mark.parametrize("units", [20, 50, 100])
 def test_rare_share_intervals_cover(units: int) -> None:
     """Dead-hand-like shares of 1-2% per hand: the share's interval and the difference's cover the truth in about

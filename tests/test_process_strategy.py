@@ -39,6 +39,11 @@ RULE_SETS = {
     "eleven_card_start": dataclasses.replace(Rules(), eleven_card_start=True),
     "oklahoma": Rules.preset("oklahoma"),
 }
+#: The rule sets a program plays in the default run (standard, and the one with the most kinds of decision: V6
+#: and V7); the others with the slow tests, which .ci/run runs.
+PROGRAM_RULE_SETS = [
+    name if name in ("standard", "v6_v7") else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS
+]
 
 
 def bad_bot(mode: str, at: int = 1, pid_dir: Path | None = None) -> str:
@@ -56,7 +61,7 @@ def _no_programs_left():
 # -- the example bot is simple, hand for hand ------------------------------------------------
 
 
-@pytest.mark.parametrize("rules_name", list(RULE_SETS))
+@pytest.mark.parametrize("rules_name", PROGRAM_RULE_SETS)
 def test_the_example_bot_plays_the_hands_of_simple(rules_name):
     rules = RULE_SETS[rules_name]
     seeds = hand_seeds(21, 120)
@@ -165,7 +170,7 @@ def check_views(log_path: Path, seen: list) -> set[str]:
 #: The view test's rule sets in the default run: standard and the eleven-card start (V5, the one that
 #: changes which decisions are asked); the others, which tell the program the same fields under other
 #: rule lines, run with the slow tests (``pytest -m slow``, as .ci/run does).
-VIEW_DEFAULT = ("standard", "eleven_card_start")
+VIEW_DEFAULT = ("standard",)
 
 
 @pytest.mark.parametrize(
@@ -286,7 +291,7 @@ def lines_change_with_hidden_cards(make_bot, spec, rules, seed, dealer, bot_seat
     return False
 
 
-@pytest.mark.parametrize("rules_name", list(RULE_SETS))
+@pytest.mark.parametrize("rules_name", PROGRAM_RULE_SETS)
 def test_the_program_is_told_nothing_that_depends_on_cards_it_has_not_seen(tmp_path, rules_name):
     rules = RULE_SETS[rules_name]
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {tmp_path / 'log.jsonl'}"
@@ -363,6 +368,7 @@ def test_a_misbehaving_program_stops_the_run_with_one_line(tmp_path, mode, at, d
     assert ("hand seed" in message and "simgin replay" in message) == (decision != "could not be started")
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_a_program_that_never_answers_the_handshake_is_told_about_buffering(monkeypatch):
     """Issue 25: a program whose input is block-buffered (mawk) stalls at the handshake. The message blamed
     --decision-timeout with a limit it had not set and suggested 'simgin replay'; it now names the handshake,
@@ -380,6 +386,7 @@ def test_a_program_that_never_answers_the_handshake_is_told_about_buffering(monk
     assert "--decision-timeout, 1 s" in message
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 @pytest.mark.skipif(shutil.which("mawk") is None, reason="needs mawk")
 def test_mawk_stalls_at_the_handshake_unless_interactive(tmp_path, monkeypatch):
     """The case of issue 25 itself: mawk reads a pipe in blocks, so it never sees 'simgin 1' until more comes;
@@ -408,6 +415,7 @@ def test_the_programs_stderr_is_kept_in_out_and_named_in_the_error(tmp_path):
     assert list((tmp_path / "out" / "chunks").glob("*.json")), "chunks finished before the crash are kept"
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_a_slow_program_is_fine_under_a_longer_time_limit():
     spec = bad_bot("slow", 3)
     config = runner.RunConfig((spec, "simple"), hands=4, seed=2)

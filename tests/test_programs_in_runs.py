@@ -119,6 +119,7 @@ def test_the_commands_take_programs(tmp_path):
     assert {row["knock_limit"] for row in json.loads(result.output)["table"]} == {9, 10}
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_decision_timeout_on_the_command_line(tmp_path, pid_dir):
     cli = CliRunner()
     for bad in ("0", "-1", "inf", "nan", "soon"):
@@ -139,6 +140,7 @@ def test_decision_timeout_on_the_command_line(tmp_path, pid_dir):
 # -- no process left behind --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_no_program_is_left_after_a_run_on_workers(pid_dir):
     config = runner.RunConfig((bad_bot("fine", 0, pid_dir), "simple"), hands=120, seed=3, chunk_units=20)
     runner.run(config, workers=2)
@@ -164,6 +166,7 @@ def test_no_program_is_left_after_a_failure(pid_dir):
     assert wait_until(lambda: not running(pid_dir), 5.0), running(pid_dir)
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_a_hung_program_and_its_children_are_killed(pid_dir):
     """A program that ignores SIGTERM and its stdin, and one that started a child of its own."""
     for spec in (bad_bot("stubborn", 3, pid_dir), bad_bot("child", 10**6, pid_dir)):
@@ -193,6 +196,7 @@ def _start_match(pid_dir: Path, tmp_path: Path) -> subprocess.Popen:
     return process
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 @pytest.mark.parametrize(("workers", "end"), [(1, "normal"), (1, "failure"), (2, "normal")])
 def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
     """Issue 25 D11: a daemon started by a program (setsid and a double fork) left its process group and
@@ -208,7 +212,8 @@ def test_a_program_that_daemonizes_leaves_nothing_behind(pid_dir, workers, end):
     assert wait_until(lambda: not running(pid_dir), 10.0), running(pid_dir)
 
 
-@pytest.mark.parametrize("end", ["normal", pytest.param("stopped early", marks=pytest.mark.slow)])
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
+@pytest.mark.parametrize("end", ["normal", "stopped early"])
 def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end):
     """Issue 25 D12: with --workers 2, one empty simgin-*.stderr temporary file per program was left behind:
     the pool was stopped (SIGTERM) even after a normal end, so its workers never ended their programs."""
@@ -224,6 +229,7 @@ def test_no_temporary_stderr_file_is_left_on_workers(tmp_path, monkeypatch, end)
     assert wait_until(lambda: not list(tmp_path.glob("simgin-*.stderr")), 30.0), list(tmp_path.iterdir())
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
     # compare plays small chunks (--batch pairs each), so workers are between chunks soon after Ctrl-C
     spec = bad_bot("fine", 0, pid_dir)
@@ -249,6 +255,7 @@ def test_no_program_is_left_after_ctrl_c(pid_dir, tmp_path):
     assert wait_until(lambda: not running(pid_dir), 10.0), running(pid_dir)
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 def test_a_killed_workers_programs_die_with_it(pid_dir, tmp_path):
     process = _start_match(pid_dir, tmp_path)
     try:
@@ -305,6 +312,7 @@ def private_tmp(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.mark.slow  # a fault run with processes: .ci/run runs it with the slow tests
 @pytest.mark.parametrize("workers", [1, 2])
 def test_runs_leave_nothing_in_the_temporary_directory_but_a_stderr_an_error_names(private_tmp, pid_dir, workers):
     """Every exec: failure left an empty, unnamed simgin-exec_*.stderr in the temporary directory, and every pool

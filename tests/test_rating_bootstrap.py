@@ -50,6 +50,7 @@ def coverage(tournaments: int, shared: float, seed: int) -> dict[bool, float]:
     return {joint: float(np.mean(hits)) for joint, hits in covered.items()}
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_the_joint_bootstrap_covers_about_95_percent_and_the_per_pairing_one_does_not():
     """200 seeded synthetic round robins of 200 deal pairs with correlated pairings (measured: joint 92-93%,
     per pairing 86-89%; with independent pairings both 93%, the percentile bootstrap's own small-sample

@@ -44,6 +44,7 @@ def _sequential(rng: np.random.Generator, mean: float, batch: int = 25, most: in
     return "max"
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_the_sequential_test_keeps_its_error_rates() -> None:
     """Under H0 (mean 0) H1 is accepted in at most about 5% of 300 tests, under H1 (mean 5 points) H0 in at most
     about 5%: Wald's bounds with alpha = beta = 0.05 (allowing 3 binomial standard errors)."""

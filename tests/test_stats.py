@@ -175,6 +175,7 @@ def _run_sprt(
     return "continue", int(counts.sum())
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 @pytest.mark.parametrize("model", ["logistic", "normalized"])
 def test_sprt_with_no_true_difference_accepts_h0_about_1_minus_alpha(model: str) -> None:
     # Equal players, mirrored games negatively correlated (many splits): the truth is elo0 = 0, bounds [0, 10]

@@ -224,6 +224,7 @@ def test_paired_difference_degenerate_cases() -> None:
         paired_difference([1, 2], [1])
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_paired_difference_holds_its_level_under_the_null() -> None:
     """Correlated pairs with no true difference: about 5% of p-values fall below 0.05 (§7)."""
     from simgin.statistics.stats import paired_difference

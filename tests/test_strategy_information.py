@@ -171,10 +171,12 @@ class Peeker:
     name = "peeker"
 
     def _hand_state(self):
-        for frame_info in inspect.stack():
-            engine_hand = frame_info.frame.f_locals.get("self")
+        frame = inspect.currentframe()  # walked by hand: inspect.stack() reads every frame's source lines
+        while frame is not None:
+            engine_hand = frame.f_locals.get("self")
             if isinstance(engine_hand, ref._Hand):
                 return engine_hand
+            frame = frame.f_back
         raise AssertionError("no engine frame")
 
     def start_hand(self, view, rng):

@@ -433,6 +433,7 @@ def test_the_tuned_spec_is_accepted_as_is_by_match_tournament_compare_and_sweep(
         assert spec in outcome.output or "heuristic" in outcome.output
 
 
+@pytest.mark.slow  # runs each example command as written: .ci/run runs it with the slow tests
 def test_help_examples_run_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     help_text = CliRunner().invoke(main, ["tune", "--help"]).output

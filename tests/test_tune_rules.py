@@ -552,6 +552,7 @@ def test_rules_and_set_are_the_start_and_the_varied_switches_go_on_top():
     assert data["start_rules"] == {"shutout": "none", "undercut_bonus": 25}
 
 
+@pytest.mark.slow  # runs each example command as written: .ci/run runs it with the slow tests
 def test_help_examples_run_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     help_text = CliRunner().invoke(main, ["tune-rules", "--help"]).output

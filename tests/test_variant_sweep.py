@@ -217,6 +217,7 @@ def test_a_sweep_of_single_hands_compares_hand_win_rates_unit_by_unit():
     assert "1st-named wins (hands)" in text.output and "hands/game" not in text.output
 
 
+@pytest.mark.slow  # calibration by seeded repetitions: .ci/run runs it with the slow tests
 def test_compare_units_is_calibrated_on_simulated_null_units():
     """Unit records drawn from one distribution for both cells: p < 0.05 in about 5% of 400 repetitions."""
     rng = np.random.default_rng(23)
