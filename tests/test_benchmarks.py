@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 import sys
 import types
 from pathlib import Path
@@ -120,3 +121,35 @@ def test_a_skip_run_alone_stops_with_its_message() -> None:
     """Run alone (``python -m benchmarks.NAME``), a benchmark that cannot run exits 1 with what it needs."""
     skip = harness.Skip("needs OpenSpiel")
     assert isinstance(skip, SystemExit) and skip.code == "needs OpenSpiel"
+
+
+def _inside_imports(path: Path) -> set[str]:
+    """The simgin modules below the public face (``simgin`` itself and ``simgin.env``) that ``path`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            if name.startswith("simgin.") and name.split(".")[1] != "env":
+                found.add(name)
+    return found
+
+
+def test_a_benchmark_reaches_inside_simgin_only_where_the_readme_says_why() -> None:
+    """Issue 33 item 3: benchmarks use the public API except where benchmarks/README.md names them and says why."""
+    text = (BENCHMARKS / "README.md").read_text()
+    table = text.split("| benchmark | what it imports from inside | why |", 1)[1].split("\n\n", 1)[0]
+    explained = {name for row in table.splitlines()[2:] for name in re.findall(r"`(\w+)`", row.split("|")[1])}
+    public_alone = text.split("| why |", 1)[1].split("\n\n", 1)[1].split("use the public API", 1)[0]
+    inside = {}
+    for path in sorted(BENCHMARKS.rglob("*.py")):
+        module = path.relative_to(BENCHMARKS).parts[0].removesuffix(".py")
+        if imports := _inside_imports(path):
+            inside.setdefault(module, set()).update(imports)
+    unexplained = {module: sorted(imports) for module, imports in inside.items() if module not in explained}
+    assert not unexplained, (
+        f"benchmarks reaching inside simgin that benchmarks/README.md does not explain: {unexplained}"
+    )
+    for module in re.findall(r"`(\w+)`", public_alone):
+        assert module not in inside, f"benchmarks/README.md says {module} uses the public API alone: {inside[module]}"
