@@ -93,6 +93,9 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
 #: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 0, the play of before, until
 #: a change that sets it passes the strength gates. Not one of the learned weights.
 REACH_GIN = Parameter("reach_gin", 0.0, "points off a discard that leaves gin (R13), in every hand", 0, 60)
+#: The draw's margin in a hand only gin can end (knock limit 0: straight gin, Oklahoma's ace), apart from
+#: ``draw_margin`` (R9, R11; issue 37): there taking every pile card that lowers the deadwood plays best.
+GIN_DRAW_MARGIN = Parameter("gin_draw_margin", 0.0, "draw_margin in a hand only gin can end (knock limit 0)", -5, 5)
 
 
 def with_defaults(parameters: tuple[Parameter, ...], **defaults: float) -> tuple[Parameter, ...]:
@@ -177,6 +180,7 @@ def parameters(learned: dict[str, float]) -> tuple[Parameter, ...]:
         # come from its data file.
         *with_defaults(DISCARD_PARAMETERS, **learned),
         REACH_GIN,
+        GIN_DRAW_MARGIN,
         Parameter("evidence", 0.6, "likelihood factor of the cards related to an opponent's pass or discard", 0.01, 1),
         Parameter("hand_quality", 0.0, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
     )

@@ -191,19 +191,19 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     """Whether to take the pile's top card (R9, R11) instead of a stock card.
 
     ``heuristic`` (``model`` false) takes it when some discard afterwards leaves less
-    deadwood than the hand has now, by more than ``draw_margin``. ``opponent`` takes it when
+    deadwood than the hand has now, by more than ``draw_margin`` (``gin_draw_margin`` in a hand
+    only gin can end, as for ``opponent``). ``opponent`` takes it when
     the best score after it beats, by more than ``draw_margin`` (``gin_draw_margin`` in a hand
     only gin can end, whose scores have weights of their own), the expected best score after
     a stock card, each unseen card weighted by the chance it is not in the opponent's hand.
     """
+    margin = params[pm.GIN_DRAW_MARGIN] if table[v.T_KNOCK_LIMIT] == 0 else params[pm.DRAW_MARGIN]
     if not model:
         after, now = deadwood_draw_scores(hand, v.pile_top(table), suit_deadwood)
-        return after + params[pm.DRAW_MARGIN] < now
+        return after + margin < now
     taken, expected, weight = pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood)
     if weight <= 0.0:
         return False
-    knock_limit = table[v.T_KNOCK_LIMIT]
-    margin = params[pm.GIN_DRAW_MARGIN] if knock_limit == 0 else params[pm.DRAW_MARGIN]
     return taken + margin < expected / weight
 
 
