@@ -29,6 +29,8 @@ def test_the_data_file_gives_the_bots_defaults_and_the_frozen_spec_the_old_weigh
     assert json.loads(heuristic.DISCARD_MODEL.read_text())["bot"] == "heuristic"
     params = resolve("heuristic").make().params
     for name, value in weights.items():
+        if name == "draw_margin":  # gated apart from the fit (issue 37): the file keeps the fit's verdict
+            value = heuristic.DRAW_MARGIN
         assert params[pm.NAMES.index(name)] == pytest.approx(value), name
     frozen = resolve(heuristic.FROZEN_SPEC).make().params
     for name, value in heuristic.FROZEN_DISCARD.items():
@@ -47,7 +49,8 @@ def test_the_defaults_follow_a_changed_data_file_and_a_broken_one_is_refused(tmp
     (tmp_path / "heuristic_discard.json").write_text(json.dumps(data))
     changed = heuristic.parameters(heuristic.discard_weights(tmp_path / "heuristic_discard.json"))
     defaults = {p.name: p.default for p in changed}
-    assert defaults["potential"] == 3.25 and defaults["draw_margin"] == -1.5
+    assert defaults["potential"] == 3.25
+    assert defaults["draw_margin"] == heuristic.DRAW_MARGIN, "the draw margin is the gated one, not the file's"
     assert {p.name: p.default for p in heuristic.PARAMETERS}["potential"] != 3.25
     # ... and the bot's own are those of the file beside it.
     assert heuristic.parameters(heuristic.discard_weights()) == heuristic.PARAMETERS
@@ -77,7 +80,8 @@ def test_the_bot_plays_the_weights_of_its_data_file():
     def rows(spec: str) -> np.ndarray:
         return play_hand_rows((spec, "simple"), Rules(), seeds, dealers)
 
-    assert np.array_equal(rows("heuristic"), rows(heuristic.spec_with(weights)))
+    played = weights | {"draw_margin": heuristic.DRAW_MARGIN}  # the gated margin replaces the file's (issue 37)
+    assert np.array_equal(rows("heuristic"), rows(heuristic.spec_with(played)))
     assert not np.array_equal(rows("heuristic"), rows(heuristic.spec_with({**weights, "safety": -4.0})))
 
 
@@ -118,3 +122,42 @@ def test_a_heuristic_training_run_is_reproducible_and_scores_as_the_bot_does(tmp
         )
         w = trainer.weight_vector(heuristic.FROZEN_DISCARD, bool(gin_only[index == n][0]))
         assert (x[index == n] @ w).min() == pytest.approx(score), n
+
+
+def _draw_view(hand: str, top: str, stock_count: int = 12):
+    """A draw decision (R9) of seat 0 in the middle of a hand under standard rules: ``hand`` held, ``top`` on
+    the pile."""
+    from simgin.game.strategy import PlayerView
+
+    view = PlayerView(
+        seat=0, dealer=1, hand=tuple(sorted(parse_cards(hand))), pile=tuple(parse_cards("KD " + top)),
+        stock_count=stock_count, knock_limit=10, up_card=parse_cards("KD")[0], drawn_card=-1, drawn_from_pile=False,
+        opponent_took=(), opponent_passed=(), opponent_discards=tuple(parse_cards("KD")), scores=(0, 0),
+        rules=Rules(), turn=12,
+    )  # fmt: skip
+    return view
+
+
+def _takes(spec: str, view) -> bool:
+    from simgin.game.rng import SplitMix64
+
+    bot = resolve(spec).make()
+    bot.start_hand(view, SplitMix64(1))
+    return bool(bot.draw_from_pile(view, SplitMix64(1)))
+
+
+def test_the_draw_margin_passes_small_gains_but_never_gin():
+    """Issue 37 (found by ``simgin analyse``): with its gated margin (4) ``heuristic`` passes a pile card that
+    lowers its least deadwood by 4 or less, but never one that makes gin (R13); with margin 0 it takes both."""
+    assert heuristic.DRAW_MARGIN == 4.0
+    # Hand 66 of the README's analysis: 3C 3D 3S, 4C 4H 4S, QC QH QS and 2S (deadwood 2); with 4D the fours are
+    # a set of four (R5) and discarding 2S leaves gin.
+    gin = _draw_view("3C 4C QC 3D 4H QH 2S 3S 4S QS", "4D")
+    hand = sum(1 << c for c in gin.hand)
+    assert kernel.deadwood_draw_scores(hand, parse_cards("4D")[0], SUIT_DEADWOOD) == (0, 2)
+    assert _takes("heuristic", gin) and _takes("heuristic:draw_margin=0", gin)
+    # AC beside AS lowers the least deadwood from 10 to 7 (3, not more than the margin).
+    small = _draw_view("2C 5C 3D 5H 6H 7H 8H AS 4S 5S", "AC")
+    hand = sum(1 << c for c in small.hand)
+    assert kernel.deadwood_draw_scores(hand, parse_cards("AC")[0], SUIT_DEADWOOD) == (7, 10)
+    assert not _takes("heuristic", small) and _takes("heuristic:draw_margin=0", small)

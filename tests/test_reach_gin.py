@@ -14,10 +14,12 @@ from simgin.running.runner import RunConfig, locate_hand
 
 
 def _missed_gin():
-    """Hand 106 of ``simgin analyse opponent heuristic --rules eaai --seed 0``: opponent holds 2C 7H-QH AS-4S
-    and discards AS (2 deadwood left) where 2C leaves gin; its decision's view."""
+    """Hand 106 of ``simgin analyse opponent heuristic --rules eaai --seed 0`` as it was played before
+    ``heuristic``'s gated draw margin (``draw_margin=0`` plays as it did then): opponent holds 2C 7H-QH AS-4S and
+    discards AS (2 deadwood left) where 2C leaves gin; its decision's view."""
     rules = Rules.preset("eaai")
-    seed, dealer, players = locate_hand(RunConfig(("opponent", "heuristic"), rules, hands=400, seed=0), 106)
+    pairing = ("opponent", "heuristic:draw_margin=0")
+    seed, dealer, players = locate_hand(RunConfig(pairing, rules, hands=400, seed=0), 106)
     log = []
     play_hand(tuple(RecordingStrategy(resolve(p).make(), log) for p in players), rules.effective("pairs", games=False),
               seed, dealer)  # fmt: skip

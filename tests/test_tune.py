@@ -625,7 +625,7 @@ def test_hollywood_start_spec_of_the_issue_is_a_valid_start():
     assert resolve(settings.spec({})).values == resolve(START).values
     # CMA-ES's population for this many dimensions (4 + 3 ln n, Hansen's default).
     assert settings.budget == 128 and settings.count == 400
-    assert settings.popsize == 4 + int(3 * math.log(len(tunable))) == 12
+    assert settings.popsize == 4 + int(3 * math.log(len(tunable))) == 13
 
 
 def test_parameters_that_cost_time_are_tuned_only_when_named():

@@ -192,7 +192,9 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
 
     ``heuristic`` (``model`` false) takes it when some discard afterwards leaves less
     deadwood than the hand has now, by more than ``draw_margin`` (``gin_draw_margin`` in a hand
-    only gin can end, as for ``opponent``). ``opponent`` takes it when
+    only gin can end, as for ``opponent``), and always when it makes gin (R13): a positive margin
+    must not pass up gin (``simgin analyse`` found those passes among the costliest decisions).
+    ``opponent`` takes it when
     the best score after it beats, by more than ``draw_margin`` (``gin_draw_margin`` in a hand
     only gin can end, whose scores have weights of their own), the expected best score after
     a stock card, each unseen card weighted by the chance it is not in the opponent's hand.
@@ -200,6 +202,8 @@ def takes_pile_card(model, params, seat, hand, table, rules, ints, floats, suit_
     margin = params[pm.GIN_DRAW_MARGIN] if table[v.T_KNOCK_LIMIT] == 0 else params[pm.DRAW_MARGIN]
     if not model:
         after, now = deadwood_draw_scores(hand, v.pile_top(table), suit_deadwood)
+        if after == 0 < now:  # the card makes gin (R13): no margin holds against it
+            return True
         return after + margin < now
     taken, expected, weight = pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood)
     if weight <= 0.0:

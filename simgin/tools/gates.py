@@ -87,10 +87,13 @@ def _append(text: str, start: str, end: str, lines: list[str]) -> str:
 
 def pinned(spec: str) -> str:
     """``spec`` with the shipped learned weights written out when it is a bare bot with learned weights
-    (``opponent``, ``heuristic``: they change)."""
+    (``opponent``, ``heuristic``: they change), as the bot plays them (its defaults: the data file's weights,
+    or a gated value that replaced one of them)."""
     if spec not in LEARNED_BOTS:
         return spec
-    return LEARNED_BOTS[spec].spec_with(LEARNED_BOTS[spec].discard_weights())
+    module = LEARNED_BOTS[spec]
+    defaults = {parameter.name: parameter.default for parameter in module.PARAMETERS}
+    return module.spec_with({name: defaults[name] for name in module.LEARNED})
 
 
 def frozen(new: str) -> str:
