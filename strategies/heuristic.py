@@ -184,7 +184,7 @@ def parameters(learned: dict[str, float]) -> tuple[Parameter, ...]:
     return (
         *KNOCK_PARAMETERS,
         # The base defaults of DISCARD_PARAMETERS stay issue 11's (opponent and mcts build on them); this bot's
-        # come from its data file.
+        # come from its data file, but for the gated draw margin (DRAW_MARGIN).
         *with_defaults(DISCARD_PARAMETERS, **(learned | {"draw_margin": DRAW_MARGIN})),
         REACH_GIN,
         GIN_DRAW_MARGIN,

@@ -367,9 +367,9 @@ def test_the_luck_kernel_values_each_stock_card_as_the_reference_does():
 def test_the_advice_holds_in_play_for_the_costliest_decisions():
     """Issue 34's validation: the four costliest decisions of opponent against heuristic under eaai rules in 20
     hands, each played again from its exact position both ways: together the advice does better in play, by
-    two standard errors and by at least 40% of what was claimed. (The costliest alone is a late discard the
-    fast playouts follow with a knock into an undercut; heuristic declines that knock, so in play both
-    discards end in the same dead hand, R15: the known weakness of docs/ANALYSIS.md.)"""
+    two standard errors and by at least 40% of what was claimed. (The costliest alone, a late discard of
+    heuristic, ends in the same dead hand either way in play, R15, where the evaluator's fast playouts, which
+    knock at once, see a difference: the known weakness of docs/ANALYSIS.md.)"""
     import simgin
     from simgin.analysis.advice import check_costliest
 
