@@ -37,10 +37,10 @@ def measure(preset: str, players: tuple[str, str], hands: int, shadows: tuple[st
     result = simgin.analyse(*players, hands=hands, rules=preset, second_opinions=shadows, workers=workers)
     frame = result.to_frame()
     losses = np.array(frame["second_opinion_losses"].tolist(), dtype=float)  # decisions x shadows
-    hand = frame["hand"].to_numpy()
-    units = np.unique(hand)
-    counts = np.array([(hand == unit).sum() for unit in units], dtype=float)
-    sums = np.array([losses[hand == unit].sum(axis=0) for unit in units])
+    _, unit = np.unique(frame["hand"].to_numpy(), return_inverse=True)  # each decision's hand, numbered 0..
+    counts = np.bincount(unit).astype(float)
+    sums = np.zeros((counts.size, losses.shape[1]))
+    np.add.at(sums, unit, losses)
     simple = shadows.index("simple")
     return {
         "decisions": len(frame),

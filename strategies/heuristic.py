@@ -97,6 +97,7 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
 REACH_GIN = Parameter("reach_gin", 0.0, "points off a discard that leaves gin (R13), in every hand", 0, 60)
 #: The draw's margin in a hand only gin can end (knock limit 0: straight gin, Oklahoma's ace), apart from
 #: ``draw_margin`` (R9, R11; issue 37): there taking every pile card that lowers the deadwood plays best.
+#: ``opponent`` declares the same parameter (with its learned default).
 GIN_DRAW_MARGIN = Parameter("gin_draw_margin", 0.0, "draw_margin in a hand only gin can end (knock limit 0)", -5, 5)
 #: The draw's margin where a knock can end the hand (issue 37, 2026-12-04): the fit to the search teacher kept 0
 #: (its data file), but 4 gains 1.5-1.8 points per hand head to head (luck-adjusted, 40,000 hands, standard and

@@ -108,9 +108,7 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter("hand_quality", 0.15, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
-DRAW_PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("gin_draw_margin", 0.0, "draw_margin in a hand only gin can end (knock limit 0)", -5, 5),
-)
+DRAW_PARAMETERS: tuple[Parameter, ...] = (_heuristic.GIN_DRAW_MARGIN,)
 _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
