@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,26 @@ def signals_as_default() -> None:
     this process inherited (``nohup`` ignores SIGHUP, and simgin rightly keeps an ignored SIGHUP ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_temporary_directory(tmp_path_factory) -> Iterator[Path]:
+    """Every temporary file the code under test makes goes below pytest's own base directory, which pytest
+    prunes, not into the system's: a failed program's stderr file (``simgin-*.stderr``, kept on purpose and
+    named in the error, docs/PROTOCOL.md), a pool's mark, a worker's scratch space. So a test run leaves
+    nothing behind in the temporary directory (issue 32 item 15). Child processes inherit it through TMPDIR."""
+    folder = tmp_path_factory.mktemp("tmp")
+    saved_environ, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = str(folder)
+    try:
+        yield folder
+    finally:
+        tempfile.tempdir = saved_tempdir
+        if saved_environ is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved_environ
 
 
 @contextlib.contextmanager
