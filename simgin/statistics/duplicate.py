@@ -182,6 +182,22 @@ class PairedDifference(NamedTuple):
     """Number of paired units (deal pairs or games) both sides played."""
 
 
+def paired_arrays(
+    x: ArrayLike, y: ArrayLike, x_per: ArrayLike | None, y_per: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The events and trials of paired units as flat float arrays (the trials default to 1 per unit), or a
+    one-line ValueError when their sizes differ or a value is not finite."""
+    xs = np.asarray(x, dtype=float).ravel()
+    ys = np.asarray(y, dtype=float).ravel()
+    xn = np.ones_like(xs) if x_per is None else np.asarray(x_per, dtype=float).ravel()
+    yn = np.ones_like(ys) if y_per is None else np.asarray(y_per, dtype=float).ravel()
+    if not xs.size == ys.size == xn.size == yn.size:
+        raise ValueError(f"paired units must match: {xs.size}, {ys.size}, {xn.size} and {yn.size} values")
+    if not all(np.all(np.isfinite(v)) for v in (xs, ys, xn, yn)):
+        raise ValueError("paired values must be finite")
+    return xs, ys, xn, yn
+
+
 def paired_difference(
     x: ArrayLike,
     y: ArrayLike,
@@ -207,14 +223,7 @@ def paired_difference(
     >>> round(d.difference, 4), d.units
     (0.3333, 6)
     """
-    xs = np.asarray(x, dtype=float).ravel()
-    ys = np.asarray(y, dtype=float).ravel()
-    xn = np.ones_like(xs) if x_per is None else np.asarray(x_per, dtype=float).ravel()
-    yn = np.ones_like(ys) if y_per is None else np.asarray(y_per, dtype=float).ravel()
-    if not xs.size == ys.size == xn.size == yn.size:
-        raise ValueError(f"paired units must match: {xs.size}, {ys.size}, {xn.size} and {yn.size} values")
-    if not all(np.all(np.isfinite(v)) for v in (xs, ys, xn, yn)):
-        raise ValueError("paired values must be finite")
+    xs, ys, xn, yn = paired_arrays(x, y, x_per, y_per)
     n = xs.size
     if n == 0 or xn.sum() <= 0 or yn.sum() <= 0:
         return PairedDifference(math.nan, math.nan, math.nan, math.nan, 1.0, n)

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from simgin.statistics.duplicate import paired_difference
+from simgin.statistics.duplicate import paired_arrays, paired_difference
 from simgin.statistics.elo import (
     SprtResult,
     _distribution,
@@ -88,18 +88,6 @@ class PairedComparison(NamedTuple):
     """``'t'`` (Student's t over units), ``'swap'`` (the exact or sampled swap test), either with ``'+score'``
     when a share's Newcombe score interval was combined with it."""
     confidence: float
-
-
-def _arrays(x: ArrayLike, y: ArrayLike, x_per: ArrayLike | None, y_per: ArrayLike | None) -> tuple[NDArray, ...]:
-    xs = np.asarray(x, dtype=float).ravel()
-    ys = np.asarray(y, dtype=float).ravel()
-    xn = np.ones_like(xs) if x_per is None else np.asarray(x_per, dtype=float).ravel()
-    yn = np.ones_like(ys) if y_per is None else np.asarray(y_per, dtype=float).ravel()
-    if not xs.size == ys.size == xn.size == yn.size:
-        raise ValueError(f"paired units must match: {xs.size}, {ys.size}, {xn.size} and {yn.size} values")
-    if not all(np.all(np.isfinite(v)) for v in (xs, ys, xn, yn)):
-        raise ValueError("paired values must be finite")
-    return xs, ys, xn, yn
 
 
 @lru_cache(maxsize=64)
@@ -252,7 +240,7 @@ def paired_comparison(
     >>> round(c.difference, 4), round(c.p, 3), c.method
     (0.3333, 0.5, 'swap')
     """
-    xs, ys, xn, yn = _arrays(x, y, x_per, y_per)
+    xs, ys, xn, yn = paired_arrays(x, y, x_per, y_per)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
     units = xs.size
