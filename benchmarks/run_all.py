@@ -63,6 +63,7 @@ SUITE = (
     Benchmark("bench_tune", "simgin tune at its default budget through the CLI, against its goals"),
     Benchmark("bench_analysis", "simgin analyse: its speed, and the ladder of bots ranked by loss per decision"),
     Benchmark("analysis_ladder", "the analysis ladder on common positions: every bot's choice at the same decisions"),
+    Benchmark("knock_calibration", "the evaluator's knock valuations set beside the same choices played both ways"),
     Benchmark("bench_luck", "luck-adjusted results: variance ratios, their cost, and hands to separate two bots"),
     Benchmark("luck_oracle", "what limits the luck adjustment: the shipped value function against a playout oracle"),
     Benchmark("bench_env", "the RL environments: steps per second beside PettingZoo, RLCard and OpenSpiel"),
