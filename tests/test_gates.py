@@ -54,6 +54,27 @@ def test_recorded_rows_are_appended_to_the_table_and_the_specs_below_it(gates, t
     assert text.startswith("intro\n") and "\nmiddle\n" in text and text.endswith("end\n")
 
 
+def test_a_non_regression_row_names_its_test_and_its_bounds(gates):
+    """A preset given to ``--non-regression`` is tested for no loss (elo0=-10, elo1=0), and its row says so, so
+    that a reader never takes it for a gain of 10 Elo."""
+    test = {
+        "decision": "H1",
+        "accepted": "elo >= 0",
+        "games": 750,
+        "elo": 6.49,
+        "elo_low": -4.55,
+        "elo_high": 17.52,
+        "llr": 3.44,
+        "lower": -2.94,
+        "upper": 2.94,
+    }
+    row = gates.line("one", "standard", test, "A", "B", 41, gates.NON_REGRESSION)
+    assert "| standard (non-regression) | **H1** (elo >= 0) | 750 |" in row
+    assert "`simgin compare NEW OLD --sprt elo0=-10,elo1=0 --rules standard --seed 41`" in row
+    gain = gates.line("one", "standard", {**test, "accepted": "elo >= 10"}, "A", "B", 41)
+    assert "| standard | **H1** (elo >= 10) |" in gain and "--sprt elo0=0,elo1=10 --rules standard" in gain
+
+
 def test_old_is_the_frozen_bot_or_a_spec_not_both(gates):
     with pytest.raises(SystemExit):
         gates.main(["opponent", "simple", "--frozen"])

@@ -8,6 +8,13 @@ difference with its 95% interval, the log-likelihood ratio and its bounds, and t
 that reproduces it. With ``--record NAME`` the lines are appended to
 ``benchmarks/RESULTS.md``'s *SPRT gates* table.
 
+A change that is aimed at some rules and touches others only a little (an exception that applies in hands
+where gin decides, say) cannot show a 10 Elo gain under rules where it seldom changes a move.
+``--non-regression PRESET`` runs the *non-regression* test there instead: ``--sprt elo0=-10,elo1=0``, which
+accepts H1 when NEW is no weaker than OLD rather than 10 Elo weaker. Such a change is kept only when the gain
+test accepts H1 under at least one preset and every other preset accepts H1 of the non-regression test (or is
+``same play``); the table names the test of each row.
+
 A preset where the two bots play every hand alike is reported as ``same play`` instead of
 being tested (an SPRT of a bot against itself never accepts H1): ``--same-play PRESET``
 names such a preset, and the script checks the claim on 200 hands (their rows must hash
@@ -21,6 +28,7 @@ Run from the repository root::
     python -m simgin.tools.gates opponent --frozen
     python -m simgin.tools.gates heuristic --frozen --seed 24 --record "heuristic: learned discard weights"
     python -m simgin.tools.gates NEW OLD --presets standard,oklahoma,straight --seed 12 --record "learned discard"
+    python -m simgin.tools.gates NEW OLD --presets eaai,standard --non-regression standard --seed 41
 """
 
 from __future__ import annotations
@@ -58,18 +66,25 @@ def same_play(new: str, old: str, preset: str, hands: int = 200, seed: int = 7) 
     return digests[0] == digests[1]
 
 
-def gate(new: str, old: str, preset: str, seed: int, workers: int | None) -> dict:
-    """The SPRT of ``new`` against ``old`` under ``preset``: its summary as a dict."""
-    result = simgin.compare(new, old, sprt="elo0=0,elo1=10", rules=preset, seed=seed, workers=workers)
+#: The SPRT bounds of the two tests: a gain of 10 Elo, or no loss against a loss of 10 Elo.
+GAIN, NON_REGRESSION = "elo0=0,elo1=10", "elo0=-10,elo1=0"
+
+
+def gate(new: str, old: str, preset: str, seed: int, workers: int | None, sprt: str = GAIN) -> dict:
+    """The SPRT (``sprt``: :data:`GAIN` or :data:`NON_REGRESSION`) of ``new`` against ``old`` under ``preset``:
+    its summary as a dict."""
+    result = simgin.compare(new, old, sprt=sprt, rules=preset, seed=seed, workers=workers)
     return result.to_json()["sprt"]
 
 
-def line(label: str, preset: str, test: dict | None, new: str, old: str, seed: int) -> str:
+def line(label: str, preset: str, test: dict | None, new: str, old: str, seed: int, sprt: str = GAIN) -> str:
     """One Markdown row of the gates table."""
     date = datetime.date.today().isoformat()
     if test is None:
         return f"| {date} | {label} | {preset} | same play (200 hands hash alike) | | | | |"
-    command = f"`simgin compare NEW OLD --sprt elo0=0,elo1=10 --rules {preset} --seed {seed}`"
+    if sprt == NON_REGRESSION:
+        preset = f"{preset} (non-regression)"
+    command = f"`simgin compare NEW OLD --sprt {sprt} --rules {preset.split()[0]} --seed {seed}`"
     return (
         f"| {date} | {label} | {preset} | **{test['decision']}** ({test['accepted']}) | {test['games']:,} "
         f"| {test['elo']:+.1f} ({test['elo_low']:+.1f} to {test['elo_high']:+.1f}) "
@@ -123,6 +138,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--presets", default=",".join(DEFAULT_PRESETS), help="comma-separated rules presets")
     parser.add_argument("--same-play", action="append", default=[], help="a preset where the two play alike")
+    parser.add_argument(
+        "--non-regression",
+        default="",
+        help="comma-separated presets tested for no loss (elo0=-10,elo1=0) instead of a gain",
+    )
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--record", metavar="LABEL", help="append the rows to RESULTS.md's SPRT gates table")
@@ -138,8 +158,9 @@ def main(argv: list[str] | None = None) -> None:
                 raise SystemExit(f"--same-play {preset}: the two bots play differently under {preset}")
             rows.append(line(args.record or "change", preset, None, args.new, args.old, args.seed))
         else:
-            test = gate(args.new, args.old, preset, args.seed, args.workers)
-            rows.append(line(args.record or "change", preset, test, args.new, args.old, args.seed))
+            sprt = NON_REGRESSION if preset in args.non_regression.split(",") else GAIN
+            test = gate(args.new, args.old, preset, args.seed, args.workers, sprt)
+            rows.append(line(args.record or "change", preset, test, args.new, args.old, args.seed, sprt))
         print(rows[-1], flush=True)
     if args.record:
         record(args.record, rows, args.new, args.old)
