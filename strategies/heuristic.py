@@ -92,8 +92,9 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("draw_margin", 0.0, "margin by which taking the pile card must beat the alternative", -5, 5),
     Parameter("reach", 0.0, "points off a discard that leaves deadwood within the knock limit (R12)", -10, 40),
 )
-#: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 0, the play of before, until
-#: a change that sets it passes the strength gates. Not one of the learned weights.
+#: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 0 for this bot, which already
+#: discards into gin; ``opponent`` sets 60 (gated: ``strategies/opponent.REACH_GIN``). Not one of the learned
+#: weights.
 REACH_GIN = Parameter("reach_gin", 0.0, "points off a discard that leaves gin (R13), in every hand", 0, 60)
 #: The draw's margin in a hand only gin can end (knock limit 0: straight gin, Oklahoma's ace), apart from
 #: ``draw_margin`` (R9, R11; issue 37): there taking every pile card that lowers the deadwood plays best.

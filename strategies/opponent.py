@@ -109,11 +109,19 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("hand_quality", 0.15, "tilt of drawn opponent hands towards low deadwood, per point", 0, 10),
 )
 DRAW_PARAMETERS: tuple[Parameter, ...] = (_heuristic.GIN_DRAW_MARGIN,)
+#: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 60, the most the parameter
+#: allows, so that a discard leaving gin is always made (the discard score's other terms never reach 60).
+#: Head to head against 0 (``simgin match "opponent:reach_gin=60" "opponent:reach_gin=0" --hands 40000 --rules R
+#: --seed 5``): +1.12 points per hand under eaai, +0.79 straight, +0.29 oklahoma, +0.09 standard, each interval
+#: above zero; against a gin-only copy of itself under eaai, +1.2 points per hand. Gated (benchmarks/RESULTS.md,
+#: *Strength gates*): a gain of 10 Elo under eaai, straight, oklahoma and modern, no loss under standard and
+#: hollywood. ``heuristic`` keeps 0: it already discards into gin (+0.01 to +0.02 points per hand at 60).
+REACH_GIN = 60.0
 _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
     *with_defaults(DISCARD_PARAMETERS, **{k: v for k, v in _LEARNED_DEFAULTS.items() if k != "gin_draw_margin"}),
-    _heuristic.REACH_GIN,
+    *with_defaults((_heuristic.REACH_GIN,), reach_gin=REACH_GIN),
     *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
     *MODEL_PARAMETERS,
 )

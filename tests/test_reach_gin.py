@@ -1,6 +1,6 @@
 """``reach_gin`` (issue 37, found by ``simgin analyse``): a discard that leaves gin (R13) scores that many points
-less in the discard score of ``heuristic`` and ``opponent``. 0 by default: the bots play as before until a gated
-change sets it."""
+less in the discard score of ``heuristic`` and ``opponent``. ``opponent`` sets 60 by default (gated: a discard that
+leaves gin is always made), ``heuristic`` 0."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ def _missed_gin():
     ``heuristic``'s gated draw margin (``draw_margin=0`` plays as it did then): opponent holds 2C 7H-QH AS-4S and
     discards AS (2 deadwood left) where 2C leaves gin; its decision's view."""
     rules = Rules.preset("eaai")
-    pairing = ("opponent", "heuristic:draw_margin=0")
+    pairing = ("opponent:reach_gin=0", "heuristic:draw_margin=0")
     seed, dealer, players = locate_hand(RunConfig(pairing, rules, hands=400, seed=0), 106)
     log = []
     play_hand(tuple(RecordingStrategy(resolve(p).make(), log) for p in players), rules.effective("pairs", games=False),
               seed, dealer)  # fmt: skip
-    seat = players.index("opponent")
+    seat = players.index("opponent:reach_gin=0")
     return [d for d in log if d.kind == "discard" and d.view.seat == seat][-1]
 
 
@@ -32,18 +32,19 @@ def test_reach_gin_makes_opponent_discard_into_gin():
     assert sorted(format_card(c) for c in decision.view.hand) == sorted(
         ["2C", "7H", "8H", "9H", "TH", "JH", "QH", "AS", "2S", "3S", "4S"]
     )
-    assert format_card(decision.chosen) == "AS"  # the default plays as before
-    fixed = resolve("opponent:reach_gin=20").make()
-    assert format_card(fixed.discard(decision.view, SplitMix64(1))) == "2C"
+    assert format_card(decision.chosen) == "AS"  # reach_gin=0, the play of before, discards out of gin
+    for spec in ("opponent:reach_gin=20", "opponent"):  # the gated default goes gin
+        assert format_card(resolve(spec).make().discard(decision.view, SplitMix64(1))) == "2C", spec
 
 
-def test_reach_gin_is_zero_by_default_and_bounded():
+def test_reach_gin_defaults_and_bounds():
     import pytest
 
     from simgin.kernels import parameters as pm
 
+    assert resolve("heuristic").vector()[pm.REACH_GIN] == 0.0
+    assert resolve("opponent").vector()[pm.REACH_GIN] == 60.0
     for bot in ("heuristic", "opponent"):
-        assert resolve(bot).vector()[pm.REACH_GIN] == 0.0
         assert resolve(f"{bot}:reach_gin=20").vector()[pm.REACH_GIN] == 20.0
     with pytest.raises(ValueError, match="reach_gin"):
         resolve("opponent:reach_gin=-1").vector()
