@@ -18,7 +18,8 @@ Policy, per decision:
   completes an opponent meld, minus ``value`` per point of card value, minus ``reach`` when
   it leaves deadwood within the knock limit, the weights moving to their ``_late`` values as
   the stock runs down, and the ``gin_`` weights in a hand only gin can end), with the chances
-  taken from the estimate: the safe discard. The weights are *learned from search*: fitted
+  taken from the estimate: the safe discard. A discard that leaves gin (R13) scores ``reach_gin``
+  (60, :data:`REACH_GIN`) less, so it is always made. The weights are *learned from search*: fitted
   to a teacher that values every discard by playouts in sampled worlds, on positions met in
   play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
