@@ -19,7 +19,8 @@ Policy, per decision:
   it leaves deadwood within the knock limit, the weights moving to their ``_late`` values as
   the stock runs down, and the ``gin_`` weights in a hand only gin can end), with the chances
   taken from the estimate: the safe discard. A discard that leaves gin (R13) scores ``reach_gin``
-  (60, :data:`REACH_GIN`) less, so it is always made. The weights are *learned from search*: fitted
+  (60, :data:`REACH_GIN`) less, so it is always made; the draw reads the same scores, so gin
+  weighs 60 points there too. The weights are *learned from search*: fitted
   to a teacher that values every discard by playouts in sampled worlds, on positions met in
   play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
@@ -111,7 +112,10 @@ MODEL_PARAMETERS: tuple[Parameter, ...] = (
 )
 DRAW_PARAMETERS: tuple[Parameter, ...] = (_heuristic.GIN_DRAW_MARGIN,)
 #: Points off a discard that leaves gin (R13; issue 37, found by ``simgin analyse``): 60, the most the parameter
-#: allows, so that a discard leaving gin is always made (the discard score's other terms never reach 60).
+#: allows: a discard leaving gin is always made, and above all the draw (which compares the best discard score
+#: after the pile card with the expected one after a stock card) counts each unseen card that would give gin 60
+#: points on the stock's side, so the bot keeps its gin outs rather than take a pile card that only lowers its
+#: deadwood (tests/test_reach_gin.py).
 #: Head to head against 0 (``simgin match "opponent:reach_gin=60" "opponent:reach_gin=0" --hands 40000 --rules R
 #: --seed 5``): +1.12 points per hand under eaai, +0.79 straight, +0.29 oklahoma, +0.09 standard, each interval
 #: above zero; against a gin-only copy of itself under eaai, +1.2 points per hand. Gated (benchmarks/RESULTS.md,

@@ -1,6 +1,6 @@
 """``reach_gin`` (issue 37, found by ``simgin analyse``): a discard that leaves gin (R13) scores that many points
-less in the discard score of ``heuristic`` and ``opponent``. ``opponent`` sets 60 by default (gated: a discard that
-leaves gin is always made), ``heuristic`` 0."""
+less in the discard score of ``heuristic`` and ``opponent``. ``opponent`` sets 60 by default (gated: gin counted at 60
+points, in its discards and in the draw that reads their scores), ``heuristic`` 0."""
 
 from __future__ import annotations
 
@@ -48,3 +48,33 @@ def test_reach_gin_defaults_and_bounds():
         assert resolve(f"{bot}:reach_gin=20").vector()[pm.REACH_GIN] == 20.0
     with pytest.raises(ValueError, match="reach_gin"):
         resolve("opponent:reach_gin=-1").vector()
+
+
+def _gin_outs_draw():
+    """Hand 6 of ``simgin analyse opponent heuristic --rules eaai`` (seed 0), ``opponent``'s draw with 7 stock
+    cards left: it holds 2C 8C 8D AH 8H AS 2S 3S 4S 8S (the eights, AS-4S, 3 deadwood) and 2H lies on the pile."""
+    rules = Rules.preset("eaai")
+    seed, dealer, players = locate_hand(RunConfig(("opponent", "heuristic"), rules, hands=400, seed=0), 6)
+    log = []
+    before = [resolve("opponent:reach_gin=0").make()]  # the play of before, following the hand from the same seat
+    recorded = tuple(
+        RecordingStrategy(resolve(p).make(), log, advisers=before if p == "opponent" else ()) for p in players
+    )
+    play_hand(recorded, rules.effective("pairs", games=False), seed, dealer)
+    seat = players.index("opponent")
+    return next(d for d in log if d.kind == "draw" and d.view.seat == seat and d.view.stock_count == 7)
+
+
+def test_reach_gin_values_the_gin_outs_of_a_stock_draw():
+    """What ``reach_gin`` changes in play is mostly the draw (issue 37): ``opponent`` compares the best discard
+    score after the pile card with the expected one after a stock card, so at 60 each unseen card that would
+    give gin weighs 60 points in the stock's side. Here 2H lowers the deadwood (2C 2H 2S) but the stock's gin
+    cards are worth more: the gated default draws blind, ``reach_gin=0`` (the play of before) takes 2H."""
+    decision = _gin_outs_draw()
+    view = decision.view
+    assert sorted(format_card(c) for c in view.hand) == sorted(
+        ["2C", "8C", "8D", "AH", "8H", "AS", "2S", "3S", "4S", "8S"]
+    )
+    assert format_card(view.pile[-1]) == "2H"
+    assert decision.chosen == 0  # the gated default draws from the stock ...
+    assert decision.second_opinions == (1,)  # ... where reach_gin=0, in the same seat all hand, took the pile card
