@@ -81,11 +81,7 @@ def main(argv: list[str] | None = None) -> None:
             + f" | {time.perf_counter() - start:.0f} |"
         )
         print(lines[-1], flush=True)
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        title = "The analysis ladder on common positions (issue 34)"
-        print(f"wrote {harness.write_section('analysis_ladder', title, text)}")
+    harness.publish(args, "analysis_ladder", "The analysis ladder on common positions (issue 34)", lines)
 
 
 if __name__ == "__main__":

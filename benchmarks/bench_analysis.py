@@ -114,10 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     for rules in ("standard",) if args.quick else ("standard", "eaai"):
         lines += ladder_rows(rules, 20 if args.quick else args.hands, 0 if args.quick else args.mcts_hands)
     lines += ["", *advice_lines(20 if args.quick else 200, 5 if args.quick else 20, 20 if args.quick else 100)]
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('analysis', 'Decision analysis (issue 34)', text)}")
+    harness.publish(args, "analysis", "Decision analysis (issue 34)", lines)
 
 
 if __name__ == "__main__":

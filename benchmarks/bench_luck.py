@@ -134,10 +134,7 @@ def main(argv: list[str] | None = None) -> None:
         f"heuristic --rules eaai --sprt points0={SPRT_POINTS[0]},points1={SPRT_POINTS[1]} --seed S` without and with "
         f"`--adjust-luck`, S = 0..{seeds - 1}; duplicate hand pairs, alpha = beta = 0.05): " + "; ".join(shown) + ".",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('luck', 'Luck-adjusted results (issue 35)', text)}")
+    harness.publish(args, "luck", "Luck-adjusted results (issue 35)", lines)
 
 
 if __name__ == "__main__":

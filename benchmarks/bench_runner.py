@@ -104,10 +104,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{rows[-1][0]:,} hands at {rows[-1][3]:.0f} MB PSS ({rows[-1][2]:.0f} MB summed RSS): "
         f"**{'met' if rows[-1][0] >= 100_000_000 and rows[-1][3] < 500 else 'not yet measured at 100 million'}**.",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('runner', 'Runner at scale (issue 4)', text)}", file=sys.stderr)
+    harness.publish(args, "runner", "Runner at scale (issue 4)", lines, stream=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -60,10 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         f"differences from {result['baseline']['label']} significant after Holm's correction; skill spread (Elo, "
         f"95% interval) per cell: {spreads}.",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('sweep-speed', 'Variant studies (issue 23)', text)}")
+    harness.publish(args, "sweep-speed", "Variant studies (issue 23)", lines)
 
 
 if __name__ == "__main__":

@@ -62,10 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         f"- Phases (wall): search {result['timing']['search_seconds']:.0f} s, finalists replayed "
         f"{result['timing']['select_seconds']:.0f} s, final measurement {result['timing']['final_seconds']:.0f} s.",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('tune', 'Tuning (issue 12)', text)}")
+    harness.publish(args, "tune", "Tuning (issue 12)", lines)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -265,6 +266,16 @@ def write_section(name: str, heading: str, body: str, path: Path | None = None) 
         text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + f"## {heading}\n\n{block}\n"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def publish(args: argparse.Namespace, name: str, heading: str, lines: list[str], stream: TextIO | None = None) -> None:
+    """The end of a benchmark's run: print its section (``lines``), and with ``--write`` (never with ``--quick``)
+    put it between ``name``'s markers of RESULTS.md (:func:`write_section`, ``heading`` when the section is new),
+    saying where on ``stream`` (standard output by default)."""
+    text = "\n".join(lines)
+    print(text)
+    if args.write and not args.quick:
+        print(f"wrote {write_section(name, heading, text)}", file=stream or sys.stdout)
 
 
 # -- flags ----------------------------------------------------------------------------------------------------

@@ -97,11 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = measure(preset, players, hands, decisions, continuations)
         lines.append(row_line(preset, players, hands, rows, time.perf_counter() - start))
         print(lines[-1], flush=True)
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        title = "The evaluator's knock valuations against play (issue 34)"
-        print(f"wrote {harness.write_section('knock_calibration', title, text)}")
+    harness.publish(args, "knock_calibration", "The evaluator's knock valuations against play (issue 34)", lines)
 
 
 if __name__ == "__main__":

@@ -147,10 +147,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{found['mean_oracle_luck']:+.2f} ({found['se_oracle_luck']:.2f}) | {time.perf_counter() - start:.0f} |"
         )
         print(lines[-1], flush=True)
-    text = "\n".join(lines)
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('luck_oracle', 'What limits the luck adjustment (issue 35)', text)}")
+    harness.publish(args, "luck_oracle", "What limits the luck adjustment (issue 35)", lines)
 
 
 if __name__ == "__main__":

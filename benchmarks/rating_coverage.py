@@ -66,11 +66,8 @@ def main(argv: list[str] | None = None) -> None:
         lines.append(
             f"| {name} | " + " | ".join(f"{share:.1%}" for share in shares) + f" | {np.mean(spread_hits[name]):.1%} |"
         )
-    text = "\n".join(lines)
     print()
-    print(text)
-    if args.write and not args.quick:
-        print(f"wrote {harness.write_section('rating-coverage', 'Rating intervals, coverage (issue 32)', text)}")
+    harness.publish(args, "rating-coverage", "Rating intervals, coverage (issue 32)", lines)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,21 @@ def test_a_section_is_written_between_its_markers_only(tmp_path: Path) -> None:
     assert results.read_text() == "before\n<!-- compare:start -->\nnew\n<!-- compare:end -->\nafter\n"
 
 
+def test_a_benchmark_publishes_its_section_only_with_write_and_never_in_a_quick_run(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``harness.publish``, the end of every benchmark that writes a section: it always prints the lines, and
+    writes them into RESULTS.md with ``--write`` alone (a ``--quick`` smoke test never overwrites figures)."""
+    results = tmp_path / "RESULTS.md"
+    monkeypatch.setattr(harness, "RESULTS", results)
+    for argv in ([], ["--quick"], ["--quick", "--write"]):
+        harness.publish(harness.parser(None).parse_args(argv), "demo", "Demo", ["| a |", "| b |"])
+        assert capsys.readouterr().out == "| a |\n| b |\n" and not results.exists()
+    harness.publish(harness.parser(None).parse_args(["--write"]), "demo", "Demo", ["| a |", "| b |"])
+    assert capsys.readouterr().out == f"| a |\n| b |\nwrote {results}\n"
+    assert harness.read_section("demo", results) == "| a |\n| b |"
+
+
 def _fake(monkeypatch, name: str, main) -> run_all.Benchmark:
     module = types.ModuleType(f"benchmarks.{name}")
     module.main = main
