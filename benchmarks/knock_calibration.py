@@ -27,6 +27,7 @@ import simgin
 from benchmarks import harness
 from simgin.analysis.advice import play_both_ways
 from simgin.running.runner import RunConfig, locate_hand
+from simgin.statistics.intervals import mean_interval
 
 #: (rules preset, the two players, hands analysed, knock decisions checked)
 RUNS = (
@@ -57,8 +58,8 @@ def measure(preset: str, players: tuple[str, str], hands: int, decisions: int, c
 def _mean_ci(values: np.ndarray) -> str:
     if values.size < 2:
         return f"{values.mean():+.2f}" if values.size else "-"
-    half = 1.96 * values.std(ddof=1) / math.sqrt(values.size)
-    return f"{values.mean():+.2f} ({values.mean() - half:+.2f} to {values.mean() + half:+.2f})"
+    mean, low, high = mean_interval(values)
+    return f"{mean:+.2f} ({low:+.2f} to {high:+.2f})"
 
 
 def row_line(preset: str, players: tuple[str, str], hands: int, rows: np.ndarray, seconds: float) -> str:

@@ -82,11 +82,10 @@ def line(label: str, preset: str, test: dict | None, new: str, old: str, seed: i
     date = datetime.date.today().isoformat()
     if test is None:
         return f"| {date} | {label} | {preset} | same play (200 hands hash alike) | | | | |"
-    if sprt == NON_REGRESSION:
-        preset = f"{preset} (non-regression)"
-    command = f"`simgin compare NEW OLD --sprt {sprt} --rules {preset.split()[0]} --seed {seed}`"
+    shown = f"{preset} (non-regression)" if sprt == NON_REGRESSION else preset
+    command = f"`simgin compare NEW OLD --sprt {sprt} --rules {preset} --seed {seed}`"
     return (
-        f"| {date} | {label} | {preset} | **{test['decision']}** ({test['accepted']}) | {test['games']:,} "
+        f"| {date} | {label} | {shown} | **{test['decision']}** ({test['accepted']}) | {test['games']:,} "
         f"| {test['elo']:+.1f} ({test['elo_low']:+.1f} to {test['elo_high']:+.1f}) "
         f"| {test['llr']:.2f} ({test['lower']:.2f}, {test['upper']:.2f}) | {command} |"
     )
