@@ -318,9 +318,14 @@ def playout(me, player, phase, hands, top, drawn, from_pile, stock, taken, limit
         phase = "draw"
 
 
-def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[int]) -> dict[int, int]:
+def analysis_values(
+    kind: str, view, opponent_hand: Iterable[int], stock: list[int], held: dict[int, int] | None = None
+) -> dict[int, int]:
     """Each legal action's value in hand points for the deciding player (V9 doubling included) in the world of
-    ``opponent_hand`` and ``stock``, by brute force: the reference of ``kernels.analysis.values_in_world``."""
+    ``opponent_hand`` and ``stock``, by brute force: the reference of ``kernels.analysis.values_in_world``.
+
+    A discard that leaves a hand that may knock (R12; not after a 50th-card take, V7, where the knock is forced)
+    is valued as a knock; the value of playing on instead goes into ``held`` (when given) under the card."""
     rules = view.rules
     seat, other = view.seat, 1 - view.seat
     top = view.pile[-1] if view.pile else -1
@@ -353,6 +358,13 @@ def analysis_values(kind: str, view, opponent_hand: Iterable[int], stock: list[i
             )  # fmt: skip
         elif kind == "discard":
             hands[seat].discard(action)
+            if held is not None and not fiftieth and deadwood(hands[seat]) <= limit:
+                playing_on = {seat: set(hands[seat]), other: set(hands[other])}
+                held[action] = multiplier * (
+                    playout(seat, other, "draw", playing_on, action, -1, False, stock, 0, limit, rules)
+                    if len(stock) > 2
+                    else 0
+                )
             points = playout(seat, seat, "after_discard", hands, action, -1, False, stock, 0, limit, rules)
         elif kind == "big_gin":  # V13: go big gin, or discard to the least deadwood and play on
             if action == 1:

@@ -3,6 +3,7 @@ only, the loss of a decision with its error, and the ladder of bots ranked by it
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -366,10 +367,11 @@ def test_the_luck_kernel_values_each_stock_card_as_the_reference_does():
 
 def test_the_advice_holds_in_play_for_the_costliest_decisions():
     """Issue 34's validation: the four costliest decisions of opponent against heuristic under eaai rules in 20
-    hands, each played again from its exact position both ways: together the advice does better in play, by
-    two standard errors and by at least 40% of what was claimed. (The costliest alone, a late discard of
-    heuristic, ends in the same dead hand either way in play, R15, where the evaluator's fast playouts, which
-    knock at once, see a difference: the known weakness of docs/ANALYSIS.md.)"""
+    hands, each played again from its exact position both ways: each recommended action does at least as well
+    in play, and together the advice does better by two standard errors and by at least 60% of what was
+    claimed. (Before a discard was valued with the knock decision after it made well, the costliest was a last
+    discard of heuristic charged 30 points for a knock it could decline, and play confirmed a quarter of the
+    claim: docs/ANALYSIS.md.)"""
     import simgin
     from simgin.analysis.advice import check_costliest
 
@@ -379,7 +381,8 @@ def test_the_advice_holds_in_play_for_the_costliest_decisions():
     claimed = sum(item["claimed"] for item in items)
     realised = sum(item["realised"] for item in items)
     error = math.sqrt(sum(item["realised_error"] ** 2 for item in items))
-    assert claimed > 40 and realised > 2 * error and realised > 0.4 * claimed, items
+    assert all(item["realised"] > 0 for item in items), items
+    assert claimed > 20 and realised > 2 * error and realised > 0.6 * claimed, items
 
 
 def test_playing_a_decision_as_it_was_changes_nothing():
@@ -563,7 +566,7 @@ def test_the_kernel_values_every_action_as_the_reference_does(preset, hands):
 
     rules = Rules.preset(preset)
     rng = np.random.default_rng(hash(preset) % 2**32)
-    checked = 0
+    checked = knock_choices = 0
     for hand_index in range(hands):
         log: list[Decision] = []
         seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in ("random", "simple"))
@@ -576,14 +579,22 @@ def test_the_kernel_values_every_action_as_the_reference_does(preset, hands):
             mask = sum(1 << card for card in view.hand)
             actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
             out = np.zeros(kernel.MAX_ACTIONS)
+            held = np.zeros(kernel.MAX_ACTIONS)
             count = kernel.values_in_world(
                 KINDS[decision.kind], view.seat, np.int64(mask), table, False, np.zeros(PARAMETER_CAPACITY),
-                np.int64(sum(1 << card for card in other)), np.array(stock, dtype=np.int64), actions, out,
+                np.int64(sum(1 << card for card in other)), np.array(stock, dtype=np.int64), actions, out, held,
             )  # fmt: skip
             got = {int(actions[i]): float(out[i]) for i in range(count)}
-            assert got == reference.analysis_values(decision.kind, view, other, stock), (preset, decision.kind)
+            got_held = {int(actions[i]): float(held[i]) for i in range(count) if not np.isnan(held[i])}
+            expected_held: dict[int, int] = {}
+            assert got == reference.analysis_values(decision.kind, view, other, stock, expected_held), (
+                preset, decision.kind,
+            )  # fmt: skip
+            assert got_held == expected_held, (preset, decision.kind)
             checked += 1
+            knock_choices += len(got_held)
     assert checked >= 10 * hands
+    assert knock_choices > 0, "no discard left a hand that may knock: the play-on values went untested"
 
 
 class _Patient:
@@ -634,16 +645,42 @@ def test_big_gin_and_the_fiftieth_card_are_valued_as_the_reference_does():
         fill_table(table, view)
         actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
         out = np.zeros(kernel.MAX_ACTIONS)
+        held = np.zeros(kernel.MAX_ACTIONS)
         count = kernel.values_in_world(
             KINDS[decision.kind], view.seat, np.int64(sum(1 << card for card in view.hand)), table, False,
             np.zeros(PARAMETER_CAPACITY), np.int64(sum(1 << card for card in other)),
-            np.array(stock, dtype=np.int64), actions, out,
+            np.array(stock, dtype=np.int64), actions, out, held,
         )  # fmt: skip
         got = {int(actions[i]): float(out[i]) for i in range(count)}
-        assert got == reference.analysis_values(decision.kind, view, other, stock), decision.kind
+        expected_held: dict[int, int] = {}
+        assert got == reference.analysis_values(decision.kind, view, other, stock, expected_held), decision.kind
+        assert {int(actions[i]): float(held[i]) for i in range(count) if not np.isnan(held[i])} == expected_held
         if decision.kind == "discard":  # V7: every legal discard leaves a hand that may knock
             assert decision.chosen in got
             assert all(reference.deadwood(set(view.hand) - {card}) <= view.knock_limit for card in got)
+
+
+@pytest.mark.parametrize("preset", ["standard", "eaai"])
+def test_a_discard_that_may_knock_is_worth_the_knock_decision_made_well(preset):
+    """After a discard that leaves a hand that may knock, the player decides to knock or play on (R12) with
+    what it knew when it discarded; the evaluator values the discard so, not as a knock made in every world:
+    the discard chosen is worth exactly the better option of the knock decision that follows it, valued with
+    the same key (the same worlds). Before, a discard was charged a knock the player could decline (on the
+    last turn, docs/ANALYSIS.md)."""
+    rules = Rules.preset(preset)
+    pairs = played_on = 0
+    for index in range(16):
+        log: list[Decision] = []
+        seats = tuple(RecordingStrategy(resolve(spec).make(), log) for spec in ("opponent", "heuristic"))
+        play_hand(seats, rules, int(derive(3, index)), index % 2)
+        for before, knock in itertools.pairwise(log):
+            if before.kind == "discard" and knock.kind == "knock":
+                discard = EVALUATOR.value(before, key=11)
+                choice = EVALUATOR.value(knock, key=11)
+                assert discard.values[discard.actions.index(before.chosen)] == pytest.approx(max(choice.values))
+                pairs += 1
+                played_on += choice.values[0] > choice.values[1]
+    assert pairs >= 5 and played_on >= 1, (pairs, played_on)  # some where playing on is the better option
 
 
 def test_declining_big_gin_costs_exactly_its_extra_bonus():

@@ -13,7 +13,10 @@ A playout finishes the hand with the fast policy of ``kernels.mcts.play_out`` fo
 card when it fits a meld, discard to the least deadwood, knock as soon as the deadwood is at most the
 hand's knock limit (R12). Its value for the player is the hand's points (R17-R19, V9's doubling included:
 positive when it wins them, negative when the other does, 0 for a dead hand, R15), or with ``game_value``
-what those points are worth in the game (``kernels.payoff.result_value``, as the bots' payoff).
+what those points are worth in the game (``kernels.payoff.result_value``, as the bots' payoff). One decision
+is not left to the playouts: after a discard that leaves a hand that may knock, the player's own knock or play
+on is the better of the two over the worlds (:func:`_decide_knocks`), as the player decides it, not a knock
+made in every world because the deadwood allows it.
 """
 
 from __future__ import annotations
@@ -108,9 +111,14 @@ def legal_actions(kind, hand, table, actions):
 @njit(cache=True)
 def _world_values(
     kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, count, hands, context, case,
-    scratch, levels, work, result, out,
+    scratch, levels, work, result, out, held,
 ):  # fmt: skip
-    """``out[a]``: the value of action ``actions[a]`` in the world of ``opponent_hand`` and ``stock``."""
+    """``out[a]``: the value of action ``actions[a]`` in the world of ``opponent_hand`` and ``stock``.
+
+    A discard that leaves a hand that may knock (R12) is followed by the player's own knock decision, made with
+    what it knew when it discarded: ``out[a]`` is then the value of knocking and ``held[a]`` that of playing on
+    (:func:`_decide_knocks` keeps the better of the two over the worlds). ``held[a]`` is NaN for every other
+    action; with the 50th card taken (V7) the knock is forced, so there is no playing on."""
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
     stock_count = table[v.T_STOCK_COUNT]
     mine = table[v.T_SCORE + seat]
@@ -123,6 +131,7 @@ def _world_values(
         hands[seat] = hand
         hands[other] = opponent_hand
         case[:] = context
+        held[a] = np.nan
         if kind <= KIND_DRAW:  # the up card (R11) or a normal draw (R9)
             player, drawn, from_pile = draw_start(
                 kind == KIND_UP_CARD, actions[a], seat, dealer, top, opponent_hand, stock
@@ -139,6 +148,17 @@ def _world_values(
             card = actions[a]
             hands[seat] = hand & ~(1 << card)
             case[C_GONE] |= 1 << card  # the discard joins the pile
+            if table[v.T_FIFTIETH] == 0 and deadwood_of_mask(hands[seat], SUIT_DEADWOOD) <= table[v.T_KNOCK_LIMIT]:
+                if stock_count > 2:  # play on: the other draws next (R9); else the hand is dead (R15)
+                    playing_on = play_out(
+                        seat, other, np.int64(PHASE_DRAW), hands, card, np.int64(-1), np.bool_(False), stock,
+                        np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
+                    )  # fmt: skip
+                else:
+                    playing_on = 0
+                held[a] = _value(playing_on, game_value, rules, mine, theirs, multiplier)
+                hands[seat] = hand & ~(1 << card)
+                hands[other] = opponent_hand
             points = play_out(
                 seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, card, np.int64(-1), np.bool_(False), stock,
                 np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, case, scratch,
@@ -162,13 +182,13 @@ def _world_values(
                     )  # fmt: skip
         elif kind == KIND_FIFTIETH:
             if actions[a] == 1:
-                held = hand | (1 << top)
-                if rules[ri.BIG_GIN] != 0 and deadwood_of_mask(held, SUIT_DEADWOOD) == 0:
-                    hands[seat] = held
+                with_card = hand | (1 << top)
+                if rules[ri.BIG_GIN] != 0 and deadwood_of_mask(with_card, SUIT_DEADWOOD) == 0:
+                    hands[seat] = with_card
                     points = showdown_value(seat, seat, hands, np.bool_(True), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
                 else:
-                    card, _ = policy_discard(held, np.int64(-1), work, SUIT_DEADWOOD)
-                    hands[seat] = held & ~(1 << card)
+                    card, _ = policy_discard(with_card, np.int64(-1), work, SUIT_DEADWOOD)
+                    hands[seat] = with_card & ~(1 << card)
                     points = showdown_value(
                         seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result
                     )
@@ -184,6 +204,25 @@ def _world_values(
         else:
             points = 0  # R15: the hand is dead when only two stock cards are left and nobody knocked
         out[a] = _value(points, game_value, rules, mine, theirs, multiplier)
+
+
+@njit(cache=True)
+def _decide_knocks(values, held, worlds, count):
+    """For each discard followed by the player's own knock decision (``held[:, a]`` not NaN), keep the better of
+    knocking (``values[:, a]``) and playing on (``held[:, a]``) by their means over the worlds: the player
+    decides with what it knows, the same in every world (R12). The per-world values of the option kept stay
+    paired with the other actions' (common random numbers)."""
+    for a in range(count):
+        if np.isnan(held[0, a]):
+            continue
+        knocking = 0.0
+        playing_on = 0.0
+        for w in range(worlds):
+            knocking += values[w, a]
+            playing_on += held[w, a]
+        if playing_on > knocking:
+            for w in range(worlds):
+                values[w, a] = held[w, a]
 
 
 @njit(cache=True)
@@ -230,20 +269,24 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evid
     floats, known, unseen, hands, stock, cards, weights, work, result, context, case, scratch, levels = _world_setup(
         seat, hand, table, params, evidence
     )
+    held = np.empty((worlds, MAX_ACTIONS))
     for w in range(worlds):
         sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
         _world_values(
             kind, seat, hand, table, game_value, params, hands[1 - seat], stock, actions, count, hands, context,
-            case, scratch, levels, work, result, values[w],
+            case, scratch, levels, work, result, values[w], held[w],
         )  # fmt: skip
+    _decide_knocks(values, held, worlds, count)
     return count
 
 
 @njit(cache=True)
-def values_in_world(kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, out):
+def values_in_world(kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, out, held):
     """The value of every legal action (into ``out``; the actions into ``actions``) in one given world: the
-    other's hand ``opponent_hand`` and the stock order ``stock``; the count. For the differential test against
-    the plain-Python reference (tests/reference.py); :func:`action_values` draws its worlds instead."""
+    other's hand ``opponent_hand`` and the stock order ``stock``; the count. ``held`` gets the value of playing
+    on after a discard that leaves a hand that may knock (``out`` has knocking's; NaN for other actions:
+    :func:`_world_values`). For the differential test against the plain-Python reference
+    (tests/reference.py); :func:`action_values` draws its worlds instead and keeps the better option."""
     count = legal_actions(kind, hand, table, actions)
     ints = np.zeros(BELIEF_INTS, np.int64)
     floats = np.zeros(BELIEF_FLOATS)
@@ -254,7 +297,7 @@ def values_in_world(kind, seat, hand, table, game_value, params, opponent_hand, 
     context = playout_context(params, seat, hand, table, known)
     _world_values(
         kind, seat, hand, table, game_value, params, opponent_hand, stock, actions, count, hands, context,
-        context.copy(), playout_scratch(), _knock_levels(table), work, result, out,
+        context.copy(), playout_scratch(), _knock_levels(table), work, result, out, held,
     )  # fmt: skip
     return count
 
@@ -293,6 +336,7 @@ def stock_draw_values(
     actions = np.zeros(MAX_ACTIONS, np.int64)  # action 0 of a draw: from the stock
     world_stock = np.empty_like(stock)
     out = np.zeros(MAX_ACTIONS)
+    held = np.empty(MAX_ACTIONS)
     for w in range(worlds):
         sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
         sampled = hands[1 - seat]
@@ -300,7 +344,7 @@ def stock_draw_values(
             opponent = place_drawn(candidates[i], sampled, stock, world_stock)
             _world_values(
                 KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, 1, hands, context,
-                case, scratch, levels, work, result, out,
+                case, scratch, levels, work, result, out, held,
             )  # fmt: skip
             values[w, i] = out[0]
 
@@ -314,7 +358,8 @@ def stock_draw_values_in_world(seat, hand, table, game_value, params, opponent_h
     actions = np.zeros(MAX_ACTIONS, np.int64)
     world_stock = np.empty_like(stock)
     value = np.zeros(MAX_ACTIONS)
+    held = np.empty(MAX_ACTIONS)
     for i in range(candidates.shape[0]):
         opponent = place_drawn(candidates[i], opponent_hand, stock, world_stock)
-        values_in_world(KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, value)
+        values_in_world(KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, value, held)
         out[i] = value[0]  # action 0 of a draw: from the stock
