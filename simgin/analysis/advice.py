@@ -7,32 +7,44 @@ themselves. The stock cards not yet drawn at the decision are shuffled anew for 
 order for both actions), so the comparison is over the futures the decision could have had, not one. The
 gain of the advice is the recommended action's mean net points for the player minus the chosen action's, with
 its standard error over the continuations.
+
+A discard is valued with the player's own knock decision right after it made as the evaluator makes it (the
+better of knocking and playing on, R12; ``kernels.analysis``), so where that knock decision comes, both ways
+of the discard are followed by the evaluator's choice, valued in the discard's own worlds: what is checked is
+the discard, not the player's knocking after it (which is a decision of its own, with its own loss).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from simgin.analysis.evaluator import Evaluator
 from simgin.analysis.recorder import Decision, RecordingStrategy
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
+from simgin.game.strategy import PlayerView
 from simgin.players.registry import resolve
 
 
 class _Forced(RecordingStrategy):
     """A recorded player whose decision number ``place`` (counted over both seats) is answered with ``action``;
-    the inner player is still asked, so its memory is what it would have been."""
+    the inner player is still asked, so its memory is what it would have been. With ``then_knock``, a knock
+    decision of the same player right after a forced discard is answered by ``then_knock(view)``."""
 
-    def __init__(self, inner: Any, log: list[Decision], place: int, action: int) -> None:
+    def __init__(
+        self, inner: Any, log: list[Decision], place: int, action: int,
+        then_knock: Callable[[PlayerView], bool] | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(inner, log)
         self.place = place
         self.action = action
+        self.then_knock = then_knock
 
     def _answer(self, answer: Any, as_card: bool) -> Any:
         if len(self.log) - 1 != self.place:
@@ -49,7 +61,17 @@ class _Forced(RecordingStrategy):
         return self._answer(super().discard(view, rng), True)
 
     def knock(self, view, rng):  # type: ignore[no-untyped-def]
-        return self._answer(super().knock(view, rng), False)
+        answer = self._answer(super().knock(view, rng), False)
+        forced = self.log[self.place] if len(self.log) > self.place else None
+        if (
+            self.then_knock is not None
+            and len(self.log) - 1 == self.place + 1
+            and forced is not None
+            and forced.kind == "discard"
+            and forced.view.seat == view.seat
+        ):
+            return self.then_knock(view)
+        return answer
 
 
 @dataclass(frozen=True)
@@ -78,9 +100,19 @@ def play_both_ways(
     best: int,
     continuations: int = 100,
     seed: int = 0,
+    evaluator: Evaluator | None = None,
 ) -> AdviceCheck:
     """Play decision ``place`` of the hand (``seats``: the specs by seat) with ``best`` and with ``chosen``, in
-    ``continuations`` futures of the stock drawn from ``seed``."""
+    ``continuations`` futures of the stock drawn from ``seed``. With the analysis's ``evaluator``, a knock
+    decision right after a discard at ``place`` is made as the evaluator valued the discard (its best, in the
+    worlds of the discard's key, ``derive(hand_seed, place)``), both ways."""
+    key = derive(hand_seed, place)
+
+    def then_knock(view: PlayerView) -> bool:
+        assert evaluator is not None
+        return bool(evaluator.value(Decision("knock", view, 0), key=key).best)
+
+    follow = then_knock if evaluator is not None else None
     deck = shuffled_deck(SplitMix64(derive(hand_seed, 0)))
     log: list[Decision] = []
     players = tuple(_Forced(resolve(spec).make(), log, place, chosen) for spec in seats)
@@ -95,7 +127,7 @@ def play_both_ways(
         nets = []
         for action in (best, chosen):
             shared: list[Decision] = []  # one log for both seats: decisions are counted over the hand
-            played = tuple(_Forced(resolve(spec).make(), shared, place, action) for spec in seats)
+            played = tuple(_Forced(resolve(spec).make(), shared, place, action, follow) for spec in seats)
             nets.append(_net(play_hand(played, rules, hand_seed, dealer, deck=future), seat))  # type: ignore[arg-type]
         gains.append(nets[0] - nets[1])
     values = np.array(gains, dtype=float)
@@ -117,7 +149,7 @@ def check_costliest(result: Any, count: int = 20, continuations: int = 100, seed
         hand_seed, dealer, seats = locate_hand(config, int(row["hand"]))
         check = play_both_ways(
             seats, result.rules, hand_seed, dealer, int(row["place"]), int(row["chosen_action"]),
-            int(row["best_action"]), continuations, seed,
+            int(row["best_action"]), continuations, seed, result.evaluator,
         )  # fmt: skip
         checked.append(
             {
