@@ -288,8 +288,10 @@ def _showdown_points(me: int, knocker: int, hands: dict[int, set[int]], big: boo
 
 def playout(me, player, phase, hands, top, drawn, from_pile, stock, taken, limit, rules) -> int:
     """Finish a hand as the evaluator's fast playouts do: take the pile card when it fits a meld, discard to
-    the least deadwood, knock at deadwood at most ``limit``; dead with two stock cards left (R15) or after 80
-    discards. ``me``'s points of the hand (before any V9 doubling)."""
+    the least deadwood, knock at deadwood at most ``limit`` (one level for both seats, or a level by seat);
+    dead with two stock cards left (R15) or after 80 discards. ``me``'s points of the hand (before any V9
+    doubling)."""
+    levels = limit if isinstance(limit, dict) else {0: limit, 1: limit}
     turns = 0
     while True:
         if phase == "draw":
@@ -310,7 +312,7 @@ def playout(me, player, phase, hands, top, drawn, from_pile, stock, taken, limit
             turns += 1
         else:
             left = deadwood(hands[player])
-        if left <= limit:
+        if left <= levels[player]:
             return _showdown_points(me, player, hands, False, rules)
         if len(stock) - taken <= 2 or turns >= 80:
             return 0
@@ -329,14 +331,17 @@ def analysis_values(
     rules = view.rules
     seat, other = view.seat, 1 - view.seat
     top = view.pile[-1] if view.pile else -1
-    limit = view.knock_limit
+    limit = {seat: view.knock_limit, other: view.knock_limit}
+    held_out = deadwood(set(opponent_hand))
+    if view.opponent_discards and held_out <= view.knock_limit:  # it declined to knock with this hand (R12)
+        limit[other] = max(held_out - 1, 0)
     multiplier = rules.hand_multiplier(view.up_card if view.up_card >= 0 else None)
     fiftieth = view.fiftieth_card
     banned = view.drawn_card if view.drawn_from_pile and not rules.rediscard_taken_card and not fiftieth else -1
     if kind == "discard":
         actions = [card for card in sorted(view.hand) if card != banned]
         if fiftieth:  # V7: after taking the 50th card only a discard that may knock
-            actions = [card for card in actions if deadwood(set(view.hand) - {card}) <= limit]
+            actions = [card for card in actions if deadwood(set(view.hand) - {card}) <= view.knock_limit]
     else:
         actions = [0, 1]
     values = {}
@@ -358,7 +363,7 @@ def analysis_values(
             )  # fmt: skip
         elif kind == "discard":
             hands[seat].discard(action)
-            if held is not None and not fiftieth and deadwood(hands[seat]) <= limit:
+            if held is not None and not fiftieth and deadwood(hands[seat]) <= view.knock_limit:
                 playing_on = {seat: set(hands[seat]), other: set(hands[other])}
                 held[action] = multiplier * (
                     playout(seat, other, "draw", playing_on, action, -1, False, stock, 0, limit, rules)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -74,14 +74,25 @@ class _Forced(RecordingStrategy):
         return answer
 
 
+FRESH_SEED = 0x5EED_F2E5
+"""Added to the evaluator's seed for the fresh valuation of a checked decision (:func:`play_both_ways`)."""
+FRESH_WORLDS = 4
+"""The fresh valuation uses this many times the analysis's worlds."""
+
+
 @dataclass(frozen=True)
 class AdviceCheck:
     """The recommended action's mean net points minus the chosen one's, for the deciding player, over
-    ``continuations`` futures of the stock; ``gain_error`` is its standard error."""
+    ``continuations`` futures of the stock; ``gain_error`` is its standard error. With the analysis's evaluator,
+    ``fresh_loss`` (and its error) is the same loss valued again in fresh worlds: a decision picked for a large
+    claimed loss was partly picked for the noise in its claim (the winner's curse), which fresh worlds do not
+    share, so the fresh loss is the claim to hold the realised gain against."""
 
     gain: float
     gain_error: float
     continuations: int
+    fresh_loss: float = math.nan
+    fresh_loss_error: float = math.nan
 
 
 def _net(record: Any, seat: int) -> int:
@@ -119,6 +130,10 @@ def play_both_ways(
     play_hand(players, rules, hand_seed, dealer, deck=deck)  # type: ignore[arg-type]
     decision = log[place]
     seat = decision.view.seat
+    fresh, fresh_error = math.nan, math.nan
+    if evaluator is not None:
+        again = replace(evaluator, seed=evaluator.seed + FRESH_SEED, worlds=FRESH_WORLDS * evaluator.worlds)
+        fresh, fresh_error = again.difference(decision, best, chosen, key=key)
     hidden = 52 - decision.view.stock_count
     rng = np.random.default_rng(seed)
     gains = []
@@ -132,12 +147,13 @@ def play_both_ways(
         gains.append(nets[0] - nets[1])
     values = np.array(gains, dtype=float)
     error = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
-    return AdviceCheck(float(values.mean()), error, len(values))
+    return AdviceCheck(float(values.mean()), error, len(values), fresh, fresh_error)
 
 
 def check_costliest(result: Any, count: int = 20, continuations: int = 100, seed: int = 0) -> list[dict[str, Any]]:
     """The ``count`` costliest decisions of an analysis (:class:`~simgin.analysis.analyse.AnalysisResult`)
-    played both ways: each with the loss the evaluator claimed and the gain the advice realised in play."""
+    played both ways: each with the loss the evaluator claimed, the same loss valued again in fresh worlds
+    (``fresh_claim``: free of the noise the selection picked) and the gain the advice realised in play."""
     from simgin.running.runner import RunConfig, locate_hand
 
     frame = result.to_frame()
@@ -158,6 +174,8 @@ def check_costliest(result: Any, count: int = 20, continuations: int = 100, seed
                 "kind": row["kind"],
                 "claimed": float(row["loss"]),
                 "claimed_error": float(row["loss_error"]),
+                "fresh_claim": check.fresh_loss,
+                "fresh_claim_error": check.fresh_loss_error,
                 "realised": check.gain,
                 "realised_error": check.gain_error,
             }

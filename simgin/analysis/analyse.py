@@ -222,6 +222,7 @@ class AnalysisResult:
                     "playouts": self.evaluator.policy,
                     "evidence": self.evaluator.evidence,
                     "quality": self.evaluator.quality,
+                    "tries": self.evaluator.tries,
                     "thresholds": THRESHOLDS,
                 },
                 "timing": {"seconds": self.seconds},
@@ -304,7 +305,8 @@ def analyse(
         settings = {
             "players": list(players), "rules": rules.to_dict(), "mode": mode, "count": count, "seed": seed,
             "duplicate": duplicate, "worlds": worlds, "evaluator_seed": evaluator_seed, "playouts": playouts,
-            "evidence": evidence, "quality": quality, "on_illegal": on_illegal, "version": __version__,
+            "evidence": evidence, "quality": quality, "tries": evaluator.tries, "on_illegal": on_illegal,
+            "version": __version__,
             "luck_worlds": luck_worlds, **({"second_opinions": list(advisers)} if advisers else {}),
         }  # fmt: skip
         directory = AnalysisDirectory(out, settings)

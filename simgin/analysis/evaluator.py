@@ -29,8 +29,12 @@ DEFAULT_LUCK_WORLDS = 16
 """Worlds per stock draw when its luck is valued: every card the stock held is played out once in each."""
 DEFAULT_EVIDENCE = 0.6
 """The weight of the other's actions on its drawn hand: ``heuristic``'s ``evidence`` default."""
-DEFAULT_QUALITY = 0.15
-"""The tilt of its drawn hand to low deadwood: ``opponent``'s ``hand_quality`` default."""
+DEFAULT_QUALITY = 0.35
+"""The tilt of its drawn hand to low deadwood, per point, once 16 stock cards are drawn (less before:
+``kernels.analysis.world_quality``): fitted so that the other's drawn deadwood matches what good players hold
+(docs/ANALYSIS.md, *The other's hand*)."""
+DEFAULT_TRIES = 64
+"""Hands drawn for the other per world, one kept by its deadwood (``kernels.opponent.sample_likely_hand``)."""
 
 KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
 POLICIES = ("fast", "scored")
@@ -57,8 +61,12 @@ class Evaluator:
     (``kernels.opponent.stateless_weights``: related to a take 1/evidence, to a pass or discard evidence);
     1 draws them uniformly."""
     quality: float = DEFAULT_QUALITY
-    """Tilt of the other's drawn hand towards low deadwood, per point (0: none): a player that has played a
-    while holds a better hand than a random one."""
+    """Tilt of the other's drawn hand towards low deadwood, per point (0: none), reached after 16 stock draws
+    (``kernels.analysis.world_quality``): a player that has played a while holds a better hand than a random
+    one."""
+    tries: int = DEFAULT_TRIES
+    """Hands drawn for the other in each world, the one kept picked by the tilt: the more, the further the
+    tilt can reach."""
     luck_worlds: int = DEFAULT_LUCK_WORLDS
     """Worlds per stock draw for its luck (:meth:`draw_luck`)."""
 
@@ -67,6 +75,8 @@ class Evaluator:
             raise ValueError(f"worlds={self.worlds}: must be between 2 and 100,000")
         if not 2 <= self.luck_worlds <= 100_000:
             raise ValueError(f"luck_worlds={self.luck_worlds}: must be between 2 and 100,000")
+        if not 1 <= self.tries <= 4096:
+            raise ValueError(f"tries={self.tries}: must be between 1 and 4,096")
         if self.policy not in POLICIES:
             raise ValueError(f"policy={self.policy!r}: choose from {', '.join(POLICIES)}")
 
@@ -82,6 +92,19 @@ class Evaluator:
     def value(self, decision: Decision, key: int = 0) -> Valuation:
         """Value every legal action of ``decision``; ``key`` (for example the hand seed and the decision's
         place in the hand) picks its worlds, so that two decisions never share them by accident."""
+        actions, values = self._world_values(decision, key)
+        return Valuation.of(decision, actions, values)
+
+    def difference(self, decision: Decision, first: int, second: int, key: int = 0) -> tuple[float, float]:
+        """The value of action ``first`` minus that of ``second`` at ``decision`` over the worlds of ``key``, with
+        the standard error of that paired difference."""
+        actions, values = self._world_values(decision, key)
+        listed = [int(action) for action in actions]
+        per_world = values[:, listed.index(first)] - values[:, listed.index(second)]
+        return float(per_world.mean()), float(per_world.std(ddof=1) / math.sqrt(self.worlds))
+
+    def _world_values(self, decision: Decision, key: int) -> tuple[np.ndarray, np.ndarray]:
+        """The legal actions of ``decision`` and their values, one row per world (``kernels.analysis``)."""
         view = decision.view
         table, hand = _view_table(view)
         actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
@@ -89,9 +112,9 @@ class Evaluator:
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
         count = kernel.action_values(
             KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value,
-            self.playout_parameters(), self.evidence, self.quality, actions, values,
+            self.playout_parameters(), self.evidence, self.quality, self.tries, actions, values,
         )  # fmt: skip
-        return Valuation.of(decision, actions[:count], values[:, :count])
+        return actions[:count], values[:, :count]
 
     def draw_luck(self, view: PlayerView, drawn: int, stock: Sequence[int], key: int = 0) -> tuple[float, float]:
         """The luck of a stock draw (R9) for the drawer, with its Monte-Carlo standard error: the value of
@@ -105,7 +128,7 @@ class Evaluator:
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
         kernel.stock_draw_values(
             view.seat, np.int64(hand), table, self.luck_worlds, rng, self.game_value, self.playout_parameters(),
-            self.evidence, self.quality, candidates, values,
+            self.evidence, self.quality, self.tries, candidates, values,
         )  # fmt: skip
         index = list(stock).index(drawn)
         per_world = values[:, index] - values.mean(axis=1)

@@ -127,6 +127,7 @@ def _world_values(
     top = v.pile_top(table)
     dealer = table[v.T_DEALER]
     other = 1 - seat
+    levels[other] = holding_level(table, other, opponent_hand)
     for a in range(count):
         hands[seat] = hand
         hands[other] = opponent_hand
@@ -226,12 +227,42 @@ def _decide_knocks(values, held, worlds, count):
 
 
 @njit(cache=True)
+def holding_level(table, other, opponent_hand):
+    """The knock level of the other player in a world's playouts: the hand's knock limit (R12), but below the
+    deadwood of ``opponent_hand`` when that hand could have knocked after the other's last discard and did not
+    (knocking is optional): in that world the other is holding out, so its playouts knock only once it has
+    improved (gin stays gin, R13). Without this, a world whose hand the other declined to knock with has it
+    knock at once into a likely undercut, and playing on is overvalued."""
+    limit = table[v.T_KNOCK_LIMIT]
+    if table[v.T_DISCARD_COUNT + other] == 0:  # no discard yet: no knock was declined
+        return limit
+    held = deadwood_of_mask(opponent_hand, SUIT_DEADWOOD)
+    if held > limit:
+        return limit
+    return max(held - 1, 0)
+
+
+@njit(cache=True)
 def _knock_levels(table):
     """The playouts knock as soon as the deadwood is at most the hand's knock limit, both seats (R12)."""
     levels = np.empty(2, np.int64)
     levels[0] = table[v.T_KNOCK_LIMIT]
     levels[1] = table[v.T_KNOCK_LIMIT]
     return levels
+
+
+QUALITY_RAMP = 16.0
+"""Stock cards drawn by the time the other's hand is tilted by the full ``quality`` (:func:`world_quality`)."""
+
+
+@njit(cache=True)
+def world_quality(quality, table):
+    """The tilt of the other's drawn hand towards low deadwood at this point of the hand: ``quality`` per point
+    once ``QUALITY_RAMP`` stock cards have been drawn (R8: 31 at the first draw), in proportion before that,
+    and never below a sixth of it. A player keeps what melds and throws the rest away, so its hand improves
+    with every card it sees (docs/ANALYSIS.md measures how much)."""
+    drawn = max(31 - table[v.T_STOCK_COUNT], 0)
+    return quality * min(max(drawn / QUALITY_RAMP, 1.0 / 6.0), 1.0)
 
 
 @njit(cache=True)
@@ -254,7 +285,9 @@ def _world_setup(seat, hand, table, params, evidence):
 
 
 @njit(cache=True)
-def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evidence, quality, actions, values):
+def action_values(
+    kind, seat, hand, table, worlds, rng, game_value, params, evidence, quality, tries, actions, values
+):  # fmt: skip
     """``values[w, a]``: the value for ``seat`` of its legal action ``actions[a]`` in world ``w`` (``worlds`` of
     them, drawn with the generator state ``rng``); returns the number of actions. ``params`` is the playouts'
     parameter vector (``kernels.mcts.play_out``): zeros for the fast policy (least deadwood), or a vector
@@ -264,14 +297,16 @@ def action_values(kind, seat, hand, table, worlds, rng, game_value, params, evid
     (``kernels.view``); ``kind`` is one of the ``KIND_*`` decisions. The other's unknown cards are drawn with
     weights from what it did (``kernels.opponent.stateless_weights``: cards related to those it took count
     ``1 / evidence``, to those it passed or discarded ``evidence``) and tilted towards low deadwood by
-    ``quality`` per point; ``evidence`` 1 and ``quality`` 0 draw them uniformly."""
+    :func:`world_quality` of ``quality`` per point (the best-kept of ``tries`` hands drawn); ``evidence`` 1
+    and ``quality`` 0 draw them uniformly."""
     count = legal_actions(kind, hand, table, actions)
     floats, known, unseen, hands, stock, cards, weights, work, result, context, case, scratch, levels = _world_setup(
         seat, hand, table, params, evidence
     )
     held = np.empty((worlds, MAX_ACTIONS))
+    tilt = world_quality(quality, table)
     for w in range(worlds):
-        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
+        sample_world(known, unseen, floats, tilt, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD, tries)
         _world_values(
             kind, seat, hand, table, game_value, params, hands[1 - seat], stock, actions, count, hands, context,
             case, scratch, levels, work, result, values[w], held[w],
@@ -323,7 +358,7 @@ def place_drawn(card, opponent_hand, stock, world_stock):
 
 @njit(cache=True)
 def stock_draw_values(
-    seat, hand, table, worlds, rng, game_value, params, evidence, quality, candidates, values
+    seat, hand, table, worlds, rng, game_value, params, evidence, quality, tries, candidates, values
 ):  # fmt: skip
     """``values[w, i]``: the value for ``seat`` of drawing ``candidates[i]`` from the stock (R9) in world ``w``:
     the luck of a stock draw (docs/ANALYSIS.md). ``hand`` (10 cards) and ``table`` are the drawer's view just
@@ -337,8 +372,9 @@ def stock_draw_values(
     world_stock = np.empty_like(stock)
     out = np.zeros(MAX_ACTIONS)
     held = np.empty(MAX_ACTIONS)
+    tilt = world_quality(quality, table)
     for w in range(worlds):
-        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD)
+        sample_world(known, unseen, floats, tilt, rng, hands, seat, hand, stock, cards, weights, SUIT_DEADWOOD, tries)
         sampled = hands[1 - seat]
         for i in range(candidates.shape[0]):
             opponent = place_drawn(candidates[i], sampled, stock, world_stock)

@@ -229,9 +229,12 @@ def play_out(
 
 
 @njit(cache=True)
-def sample_world(known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd):
-    """One world: the opponent's hand into ``hands[1 - me]`` and the stock order into ``stock``."""
-    other = _opponent.sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, sd)
+def sample_world(
+    known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd, tries=_opponent.QUALITY_TRIES
+):  # fmt: skip
+    """One world: the opponent's hand into ``hands[1 - me]`` (the best-kept of ``tries`` drawn, by ``quality``:
+    ``kernels.opponent.sample_likely_hand``) and the stock order into ``stock``."""
+    other = _opponent.sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, sd, tries)
     hands[me] = my_hand
     hands[1 - me] = other
     rest = unseen & ~other

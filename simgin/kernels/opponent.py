@@ -198,33 +198,33 @@ QUALITY_TRIES = 8
 
 
 @njit(cache=True)
-def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood):
+def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood, tries=QUALITY_TRIES):
     """An opponent hand drawn as :func:`sample_hand`, then tilted towards well-kept hands.
 
     An opponent that has played a while holds a better hand than a random one: it kept the
-    cards that meld and threw the others away. So ``QUALITY_TRIES`` hands are drawn and one
-    is kept with probability proportional to ``exp(-quality * deadwood)`` (``quality`` 0:
-    the first one, no tilt).
+    cards that meld and threw the others away. So ``tries`` hands are drawn (``QUALITY_TRIES``
+    for the bots) and one is kept with probability proportional to ``exp(-quality * deadwood)``
+    (``quality`` 0: the first one, no tilt).
     """
     if quality <= 0.0:
         return sample_hand(known, unseen, floats, rng, cards, weights)
-    hands = np.empty(QUALITY_TRIES, np.int64)
-    scores = np.empty(QUALITY_TRIES)
+    hands = np.empty(tries, np.int64)
+    scores = np.empty(tries)
     best = 1 << 30
-    for i in range(QUALITY_TRIES):
+    for i in range(tries):
         hands[i] = sample_hand(known, unseen, floats, rng, cards, weights)
         scores[i] = deadwood_of_mask(hands[i], suit_deadwood)
         best = min(best, scores[i])
     total = 0.0
-    for i in range(QUALITY_TRIES):
+    for i in range(tries):
         scores[i] = np.exp(-quality * (scores[i] - best))
         total += scores[i]
     target = uniform(rng) * total
-    for i in range(QUALITY_TRIES):
+    for i in range(tries):
         target -= scores[i]
         if target < 0.0:
             return hands[i]
-    return hands[QUALITY_TRIES - 1]
+    return hands[tries - 1]
 
 
 @njit(cache=True)
