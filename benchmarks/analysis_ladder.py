@@ -23,6 +23,9 @@ from benchmarks import harness
 from simgin.analysis.summary import ratio_interval
 
 SHADOWS = ("random", "simple", "greedy", "heuristic", "opponent", "mcts")
+#: The rungs compared pairwise, each with the one below it in the order the issue expects.
+STEPS = (("simple", "random"), ("greedy", "simple"), ("heuristic", "simple"), ("heuristic", "greedy"),
+         ("opponent", "heuristic"), ("mcts", "opponent"))  # fmt: skip
 #: (rules preset, the two players whose hands give the positions, hands)
 RUNS = (
     ("standard", ("simple", "simple"), 300),
@@ -46,6 +49,11 @@ def measure(preset: str, players: tuple[str, str], hands: int, shadows: tuple[st
         "decisions": len(frame),
         "loss": {s: ratio_interval(sums[:, k], counts) for k, s in enumerate(shadows)},
         "against_simple": {s: ratio_interval(sums[:, k] - sums[:, simple], counts) for k, s in enumerate(shadows)},
+        "steps": {
+            (upper, lower): ratio_interval(sums[:, shadows.index(upper)] - sums[:, shadows.index(lower)], counts)
+            for upper, lower in STEPS
+            if upper in shadows and lower in shadows
+        },
     }
 
 
@@ -66,9 +74,22 @@ def main(argv: list[str] | None = None) -> None:
         "| rules | positions from | decisions | " + " | ".join(f"`{s}`" for s in SHADOWS) + " | seconds |",
         "|---|---|---:|" + "---:|" * len(SHADOWS) + "---:|",
     ]
+    steps = [
+        "",
+        "**Each rung against the one below it** (the same decisions; paired difference of the mean loss per "
+        "decision, 95% interval over hands: below zero where the upper bot loses less):",
+        "",
+        "| rules | positions from | " + " | ".join(f"`{upper}` - `{lower}`" for upper, lower in STEPS) + " |",
+        "|---|---|" + "---:|" * len(STEPS),
+    ]
     for preset, players, hands in runs:
         start = time.perf_counter()
         found = measure(preset, players, hands, SHADOWS, workers=2)
+        steps.append(
+            f"| {preset} | `{players[0]}` vs `{players[1]}` | "
+            + " | ".join(f"{d:+.3f} ({low:+.3f} to {high:+.3f})" for d, (low, high) in found["steps"].values())
+            + " |"
+        )
         cells = []
         for shadow in SHADOWS:
             loss, (low, high) = found["loss"][shadow]
@@ -81,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
             + f" | {time.perf_counter() - start:.0f} |"
         )
         print(lines[-1], flush=True)
+    lines += steps
     harness.publish(args, "analysis_ladder", "The analysis ladder on common positions (issue 34)", lines)
 
 

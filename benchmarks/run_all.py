@@ -64,6 +64,7 @@ SUITE = (
     Benchmark("bench_analysis", "simgin analyse: its speed, and the ladder of bots ranked by loss per decision"),
     Benchmark("analysis_ladder", "the analysis ladder on common positions: every bot's choice at the same decisions"),
     Benchmark("knock_calibration", "the evaluator's knock valuations set beside the same choices played both ways"),
+    Benchmark("world_calibration", "the evaluator's drawn hands for the other set beside the hands it really held"),
     Benchmark("bench_luck", "luck-adjusted results: variance ratios, their cost, and hands to separate two bots"),
     Benchmark("luck_oracle", "what limits the luck adjustment: the shipped value function against a playout oracle"),
     Benchmark("bench_env", "the RL environments: steps per second beside PettingZoo, RLCard and OpenSpiel"),
