@@ -228,10 +228,12 @@ def play_out(
         phase = PHASE_DRAW
 
 
+TRIES = np.int64(_opponent.QUALITY_TRIES)
+"""Candidate hands per sampled opponent hand in the bots' worlds (``kernels.opponent.sample_likely_hand``)."""
+
+
 @njit(cache=True)
-def sample_world(
-    known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd, tries=_opponent.QUALITY_TRIES
-):  # fmt: skip
+def sample_world(known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd, tries):
     """One world: the opponent's hand into ``hands[1 - me]`` (the best-kept of ``tries`` drawn, by ``quality``:
     ``kernels.opponent.sample_likely_hand``) and the stock order into ``stock``."""
     other = _opponent.sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, sd, tries)
@@ -327,7 +329,9 @@ def draw_values(
     hands, stock, cards, weights, work, result = _playout_buffers(table[v.T_STOCK_COUNT])
     mine, theirs, multiplier = _game(seat, table, rules)
     for _ in range(worlds):
-        sample_world(known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd)
+        sample_world(
+            known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+        )  # fmt: skip
         opponent_hand = hands[other]
         for take in range(2):
             hands[seat] = hand
@@ -427,7 +431,9 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     gone = context[C_GONE]
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
-        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+        sample_world(
+            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+        )  # fmt: skip
         opponent_hand = hands[other]
         for i in range(count):
             hands[seat] = hand & ~(1 << candidates[i])
@@ -477,7 +483,9 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     now = 0.0
     wait = 0.0
     for _ in range(_world_count(params, np.int64(2))):
-        sample_world(known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd)
+        sample_world(
+            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+        )  # fmt: skip
         opponent_hand = hands[other]
         points = showdown_value(seat, seat, hands, np.bool_(False), rules, sd, sv, result)
         now += result_value(rules, mine, theirs, multiplier * points)

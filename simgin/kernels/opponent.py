@@ -198,7 +198,7 @@ QUALITY_TRIES = 8
 
 
 @njit(cache=True)
-def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood, tries=QUALITY_TRIES):
+def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit_deadwood, tries):
     """An opponent hand drawn as :func:`sample_hand`, then tilted towards well-kept hands.
 
     An opponent that has played a while holds a better hand than a random one: it kept the
