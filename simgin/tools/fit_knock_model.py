@@ -107,8 +107,9 @@ def _situation(params, seat, hand, table, rules, ints, floats, rng, sd, sv, worl
     opponent_deadwood = 0.0
     for _ in range(worlds):
         _mcts.sample_world(
-            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd
-        )
+            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
+            _mcts.TRIES,
+        )  # fmt: skip
         opponent_deadwood += deadwood_of_mask(hands[1 - seat], sd)
         kind, mine, points = _outcome(
             seat, 1 - seat, hands, v.pile_top(table), stock, levels, rules, sd, sv, work, result
