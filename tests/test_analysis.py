@@ -15,6 +15,7 @@ from simgin.analysis.analyse import analyse_part
 from simgin.analysis.evaluator import KINDS, Evaluator
 from simgin.analysis.hands import COLUMNS, analyse_hand, stage_of
 from simgin.analysis.recorder import Decision, RecordingStrategy
+from simgin.game.cards import parse_card
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive, shuffled_deck
 from simgin.game.rules import Rules
@@ -878,3 +879,41 @@ def test_the_costliest_positions_are_drawn_as_cards():
     assert all(to_hex(patch.get_edgecolor()) == "#777777" for patch in ax.patches[14:])  # a draw outlines nothing
     faces = {text.get_text(): to_hex(text.get_color()) for text in ax.texts}
     assert faces["K\u2666"] == "#c0392b" and faces["10\u2660"] == "#1a1a1a"
+
+
+def test_the_tilt_of_the_others_hand_grows_as_the_hand_goes_on():
+    """``kernels.analysis.world_quality``: a sixth of ``quality`` at the first draw (R8: 31 stock cards), in
+    proportion to the stock cards drawn after that, all of it from 16 drawn on; never more."""
+    from simgin.kernels import analysis as kernel, view as table_layout
+
+    table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+    tilts = []
+    for stock in range(31, -1, -1):
+        table[table_layout.T_STOCK_COUNT] = stock
+        tilts.append(kernel.world_quality(0.6, table))
+    assert tilts[0] == pytest.approx(0.1) and tilts[2] == pytest.approx(0.1)  # 0 and 2 drawn: the floor
+    assert tilts[8] == pytest.approx(0.6 * 8 / 16)
+    assert all(tilt == pytest.approx(0.6) for tilt in tilts[16:])
+    assert all(a <= b for a, b in itertools.pairwise(tilts))
+
+
+def test_the_other_holds_out_in_a_world_where_it_declined_to_knock():
+    """``kernels.analysis.holding_level`` (R12): the other knocks in the playouts at the hand's limit, unless
+    its hand in the world could have knocked after its last discard: then only below that deadwood, and at
+    gin (0) when it held 1 or gin already; before its first discard no knock was declined."""
+    from simgin.kernels import analysis as kernel, view as table_layout
+
+    def mask(text: str) -> np.int64:
+        return np.int64(sum(1 << parse_card(card) for card in text.split()))
+
+    table = np.zeros(table_layout.TABLE_SIZE, dtype=np.int64)
+    table[table_layout.T_KNOCK_LIMIT] = 10
+    six = mask("2C 3C 4C 5D 6D 7D 8H 8S 8C 6S")  # three melds and 6S: deadwood 6
+    far = mask("2C 5D 9H KS QD JC 3S 7H 4D 8C")
+    one = mask("2C 3C 4C 5D 6D 7D 8H 8S 8C AS")
+    assert kernel.holding_level(table, 1, six) == 10  # no discard yet
+    table[table_layout.T_DISCARD_COUNT + 1] = 3
+    assert kernel.holding_level(table, 1, six) == 5
+    assert kernel.holding_level(table, 1, far) == 10
+    assert kernel.holding_level(table, 1, one) == 0
+    assert kernel.holding_level(table, 0, six) == 10  # seat 0 has not discarded
