@@ -62,16 +62,10 @@ class _Forced(RecordingStrategy):
 
     def knock(self, view, rng):  # type: ignore[no-untyped-def]
         answer = self._answer(super().knock(view, rng), False)
-        forced = self.log[self.place] if len(self.log) > self.place else None
-        if (
-            self.then_knock is not None
-            and len(self.log) - 1 == self.place + 1
-            and forced is not None
-            and forced.kind == "discard"
-            and forced.view.seat == view.seat
-        ):
-            return self.then_knock(view)
-        return answer
+        if self.then_knock is None or len(self.log) - 1 != self.place + 1:
+            return answer
+        forced = self.log[self.place]
+        return self.then_knock(view) if forced.kind == "discard" and forced.view.seat == view.seat else answer
 
 
 FRESH_SEED = 0x5EED_F2E5

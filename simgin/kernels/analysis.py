@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels import parameters as pm, rule_index as ri, view as v
+from simgin.kernels.heuristic import FULL_STOCK
 from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.mcts import (
     C_GONE,
@@ -258,10 +259,10 @@ QUALITY_RAMP = 16.0
 @njit(cache=True)
 def world_quality(quality, table):
     """The tilt of the other's drawn hand towards low deadwood at this point of the hand: ``quality`` per point
-    once ``QUALITY_RAMP`` stock cards have been drawn (R8: 31 at the first draw), in proportion before that,
-    and never below a sixth of it. A player keeps what melds and throws the rest away, so its hand improves
-    with every card it sees (docs/ANALYSIS.md measures how much)."""
-    drawn = max(31 - table[v.T_STOCK_COUNT], 0)
+    once ``QUALITY_RAMP`` stock cards have been drawn (R8: ``FULL_STOCK``, 31, at the first draw), in proportion
+    before that, and never below a sixth of it. A player keeps what melds and throws the rest away, so its hand
+    improves with every card it sees (docs/ANALYSIS.md measures how much)."""
+    drawn = max(FULL_STOCK - table[v.T_STOCK_COUNT], 0)
     return quality * min(max(drawn / QUALITY_RAMP, 1.0 / 6.0), 1.0)
 
 

@@ -143,7 +143,7 @@ def knocking_value(rules, hand, known, unseen, floats, samples, quality, mine, t
     deadwood = 0.0
     for _ in range(samples):
         other = _opponent.sample_likely_hand(
-            known, unseen, floats, quality, rng, cards, weights, sd, np.int64(_opponent.QUALITY_TRIES)
+            known, unseen, floats, quality, rng, cards, weights, sd, _opponent.QUALITY_TRIES
         )
         deadwood += deadwood_of_mask(other, sd)
         points = _opponent.knock_points(hand, other, rules, sd, sv, result)

@@ -228,10 +228,6 @@ def play_out(
         phase = PHASE_DRAW
 
 
-TRIES = np.int64(_opponent.QUALITY_TRIES)
-"""Candidate hands per sampled opponent hand in the bots' worlds (``kernels.opponent.sample_likely_hand``)."""
-
-
 @njit(cache=True)
 def sample_world(known, unseen, floats, quality, rng, hands, me, my_hand, stock, cards, weights, sd, tries):
     """One world: the opponent's hand into ``hands[1 - me]`` (the best-kept of ``tries`` drawn, by ``quality``:
@@ -330,7 +326,8 @@ def draw_values(
     mine, theirs, multiplier = _game(seat, table, rules)
     for _ in range(worlds):
         sample_world(
-            known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+            known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd,
+            _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         for take in range(2):
@@ -432,7 +429,8 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     totals = np.zeros(count)
     for _ in range(_world_count(params, count)):
         sample_world(
-            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
+            _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         for i in range(count):
@@ -484,7 +482,8 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     wait = 0.0
     for _ in range(_world_count(params, np.int64(2))):
         sample_world(
-            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd, TRIES,
+            known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
+            _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         points = showdown_value(seat, seat, hands, np.bool_(False), rules, sd, sv, result)

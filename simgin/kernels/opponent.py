@@ -193,8 +193,9 @@ def sample_hand(known, unseen, floats, rng, cards, weights):
     return hand
 
 
-#: Candidate hands drawn for each sampled opponent hand, one of which is kept by its quality.
-QUALITY_TRIES = 8
+#: Candidate hands drawn for each sampled opponent hand in the bots' worlds, one of which is kept by its quality
+#: (:func:`sample_likely_hand`'s ``tries``; typed, so that every caller compiles one signature).
+QUALITY_TRIES = np.int64(8)
 
 
 @njit(cache=True)

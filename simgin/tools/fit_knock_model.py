@@ -108,7 +108,7 @@ def _situation(params, seat, hand, table, rules, ints, floats, rng, sd, sv, worl
     for _ in range(worlds):
         _mcts.sample_world(
             known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
-            _mcts.TRIES,
+            _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_deadwood += deadwood_of_mask(hands[1 - seat], sd)
         kind, mine, points = _outcome(

@@ -183,7 +183,7 @@ def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds,
     for _ in range(worlds):
         _mcts.sample_world(
             known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
-            SUIT_DEADWOOD, _mcts.TRIES,
+            SUIT_DEADWOOD, _estimate.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         for i in range(count):
