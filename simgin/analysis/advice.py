@@ -115,9 +115,10 @@ def play_both_ways(
 
     def then_knock(view: PlayerView) -> bool:
         assert evaluator is not None
-        return bool(evaluator.value(Decision("knock", view, 0), key=key).best)
+        return bool(evaluator.seated(seats).value(Decision("knock", view, 0), key=key).best)
 
-    follow = then_knock if evaluator is not None else None
+    # With the players' own playouts the discard was valued with the player's own knock decision after it.
+    follow = then_knock if evaluator is not None and evaluator.policy != "players" else None
     deck = shuffled_deck(SplitMix64(derive(hand_seed, 0)))
     log: list[Decision] = []
     players = tuple(_Forced(resolve(spec).make(), log, place, chosen) for spec in seats)
@@ -126,7 +127,9 @@ def play_both_ways(
     seat = decision.view.seat
     fresh, fresh_error = math.nan, math.nan
     if evaluator is not None:
-        again = replace(evaluator, seed=evaluator.seed + FRESH_SEED, worlds=FRESH_WORLDS * evaluator.worlds)
+        again = replace(
+            evaluator.seated(seats), seed=evaluator.seed + FRESH_SEED, worlds=FRESH_WORLDS * evaluator.worlds
+        )
         fresh, fresh_error = again.difference(decision, best, chosen, key=key)
     hidden = 52 - decision.view.stock_count
     rng = np.random.default_rng(seed)

@@ -269,11 +269,12 @@ def analyse(
     """Play hands ``0`` to ``hands - 1`` of ``simgin match a b --hands N --seed seed`` (or its ``games`` games,
     whose hands are valued in what they are worth in the game) and value every decision of both players
     (docs/ANALYSIS.md): ``worlds`` worlds per decision drawn from ``evaluator_seed``, played out by the
-    ``playouts`` policy (``'fast'`` or ``'scored'``), and ``luck_worlds`` worlds per stock draw for the luck
-    (:mod:`simgin.analysis.luck`); 200 hands when neither is given. ``progress(units)`` is
-    called as parts finish. ``second_opinions``: players (specs) asked every decision of both players from the
-    same view, their answers valued by the same valuations, never played: what each would have done, and
-    what it would have lost, decision by decision (docs/ANALYSIS.md). Bad input is a one-line ValueError."""
+    ``playouts`` policy (``'fast'``, ``'scored'``, or ``'players'``: the two players' own compiled bots), and
+    ``luck_worlds`` worlds per stock draw for the luck (:mod:`simgin.analysis.luck`); 200 hands when neither is
+    given. ``progress(units)`` is called as parts finish. ``second_opinions``: players (specs) asked every
+    decision of both players from the same view, their answers valued by the same valuations, never played: what
+    each would have done, and what it would have lost, decision by decision (docs/ANALYSIS.md). Bad input is a
+    one-line ValueError."""
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules or Rules()
@@ -291,6 +292,7 @@ def analyse(
     )  # fmt: skip
     workers = execution_workers(workers, backend, scheduler, ValueError)
     players = (a, b)
+    evaluator.seated(players)  # 'players' playouts with a player that is not a compiled bot: one ValueError
     runner.RunConfig(players, rules, **{mode: 2 * count}, seed=seed, duplicate=duplicate)  # checks the players
     if isinstance(second_opinions, str):
         raise ValueError(f"second_opinions takes a list of player specs, got the single string {second_opinions!r}")

@@ -9,9 +9,11 @@ evaluator's own seed, so the same decision gets the same valuation wherever and 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -19,9 +21,10 @@ from simgin.analysis.recorder import Decision
 from simgin.game.cards import format_card
 from simgin.game.rng import derive
 from simgin.game.strategy import PlayerView
-from simgin.kernels import analysis as kernel, view as table_layout
+from simgin.kernels import analysis as kernel, continuation, view as table_layout
 from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.players.compiled import fill_table
+from simgin.players.registry import resolve
 
 DEFAULT_WORLDS = 64
 """Worlds per decision: every action of the decision is played out once in each (docs/ANALYSIS.md)."""
@@ -37,7 +40,7 @@ DEFAULT_TRIES = 64
 """Hands drawn for the other per world, one kept by its deadwood (``kernels.opponent.sample_likely_hand``)."""
 
 KINDS = {name: index for index, name in enumerate(kernel.KIND_NAMES)}
-POLICIES = ("fast", "scored")
+POLICIES = ("fast", "scored", "players")
 
 
 class IllegalAction(ValueError):
@@ -55,7 +58,9 @@ class Evaluator:
     game_value: bool = False
     policy: str = "fast"
     """The playouts' policy: ``'fast'`` (take a pile card that fits a meld, discard to the least deadwood) or
-    ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``)."""
+    ``'scored'`` (discards by ``opponent``'s learned score, as ``mcts``'s ``playout_policy=1``), or ``'players'``
+    (the two compiled bots that play the hand play it on: ``kernels.continuation``; :meth:`seated` tells the
+    evaluator which bot sits where). The luck of stock draws is valued with the fast playouts in every case."""
     evidence: float = DEFAULT_EVIDENCE
     """How much the other's takes, passes and discards weight the cards drawn for its hand
     (``kernels.opponent.stateless_weights``: related to a take 1/evidence, to a pass or discard evidence);
@@ -69,6 +74,8 @@ class Evaluator:
     tilt can reach."""
     luck_worlds: int = DEFAULT_LUCK_WORLDS
     """Worlds per stock draw for its luck (:meth:`draw_luck`)."""
+    seats: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    """With ``policy='players'``: each seat's compiled bot, its id (``kernels.bots``) and parameter vector."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.worlds <= 100_000:
@@ -80,11 +87,28 @@ class Evaluator:
         if self.policy not in POLICIES:
             raise ValueError(f"policy={self.policy!r}: choose from {', '.join(POLICIES)}")
 
+    def seated(self, specs: Sequence[str]) -> Evaluator:
+        """This evaluator for a hand whose seats are played by ``specs`` (in seat order): with ``'players'``
+        playouts, the seats' compiled bots; unchanged for the other policies. A player that is not a compiled bot
+        (a plain-Python strategy, an ``exec:`` or ``eaai:`` program) cannot be played inside the playouts: a
+        one-line ValueError."""
+        if self.policy != "players":
+            return self
+        seats = []
+        for spec in specs:
+            player = resolve(spec)
+            if not player.compiled:
+                raise ValueError(
+                    f"playouts='players' plays the hand on with the players' compiled bots; {spec!r} is not one "
+                    "(use 'fast' or 'scored' playouts for it)"
+                )
+            seats.append((int(player.bot_id), tuple(float(x) for x in player.vector())))
+        return replace(self, seats=tuple(seats))
+
     def playout_parameters(self) -> np.ndarray:
         """The parameter vector of the playouts (``kernels.mcts.play_out``)."""
-        if self.policy == "fast":
+        if self.policy in ("fast", "players"):
             return np.zeros(PARAMETER_CAPACITY)
-        from simgin.players.registry import resolve
         from simgin.strategies.mcts import LEARNED_SPEC
 
         return np.asarray(resolve(LEARNED_SPEC).make().params, dtype=np.float64)
@@ -110,6 +134,17 @@ class Evaluator:
         actions = np.zeros(kernel.MAX_ACTIONS, dtype=np.int64)
         values = np.zeros((self.worlds, kernel.MAX_ACTIONS))
         rng = np.array([derive(self.seed, key)], dtype=np.uint64)
+        if self.policy == "players":
+            if len(self.seats) != 2:
+                raise ValueError("playouts='players' needs the seats' bots: Evaluator.seated(specs)")
+            ids = np.array([bot for bot, _ in self.seats], dtype=np.int64)
+            params = np.array([vector for _, vector in self.seats], dtype=np.float64)
+            count = continuation.continuation_values(
+                KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value,
+                self.evidence, self.quality, self.tries, ids, params, _policies(tuple(ids.tolist())), actions,
+                values,
+            )  # fmt: skip
+            return actions[:count], values[:, :count]
         count = kernel.action_values(
             KINDS[decision.kind], view.seat, np.int64(hand), table, self.worlds, rng, self.game_value,
             self.playout_parameters(), self.evidence, self.quality, self.tries, actions, values,
@@ -133,6 +168,15 @@ class Evaluator:
         index = list(stock).index(drawn)
         per_world = values[:, index] - values.mean(axis=1)
         return float(per_world.mean()), float(per_world.std(ddof=1) / math.sqrt(self.luck_worlds))
+
+
+@functools.cache
+def _policies(bot_ids: tuple[int, ...]) -> Any:
+    """The seats' ``decide`` functions for ``kernels.continuation`` (``simgin.env.table.seat_policies``), made
+    once per pairing of bots."""
+    from simgin.env.table import seat_policies
+
+    return seat_policies(np.array(bot_ids, dtype=np.int64))
 
 
 def _view_table(view: PlayerView) -> tuple[np.ndarray, int]:

@@ -190,6 +190,7 @@ def analyse_hand(
     the illegal answer itself is not valued. ``replay`` is the command that shows the hand. ``advisers`` (specs)
     are asked every decision of both seats (second opinions)."""
     log: list[Decision] = []
+    evaluator = evaluator.seated(players)
     seats = tuple(RecordingStrategy(resolve(spec).make(), log, advisers=_advisers(advisers)) for spec in players)
     record = play_hand(seats, rules, seed, dealer, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     net = [0, 0]
@@ -219,6 +220,7 @@ def analyse_game(
     as :func:`analyse_hand`'s."""
     log: list[Decision] = []
     starts: list[int] = []
+    evaluator = evaluator.seated(players)
     seats = tuple(RecordingStrategy(resolve(spec).make(), log, starts, _advisers(advisers)) for spec in players)
     game = play_game(seats, rules, game_seed, names=tuple(players), forfeit=forfeit)  # type: ignore[arg-type]
     rule_array = rules.to_array()

@@ -59,6 +59,14 @@ KIND_ORDER = ("up_card", "draw", "discard", "knock", "big_gin", "fiftieth")
 )
 @click.option("--evaluator-seed", type=int, default=0, show_default=True, help="Seed of the evaluator's worlds.")
 @click.option(
+    "--playouts",
+    type=click.Choice(["fast", "scored", "players"]),
+    default="fast",
+    show_default=True,
+    help="Who finishes each world's hand after an action: a fast policy, opponent's discard score, or the two "
+    "players themselves (compiled bots only; docs/ANALYSIS.md).",
+)
+@click.option(
     "--second-opinion",
     "second_opinions",
     multiple=True,
@@ -80,6 +88,7 @@ def analyse(
     worlds: int,
     luck_worlds: int,
     evaluator_seed: int,
+    playouts: str,
     second_opinions: tuple[str, ...],
     workers: int | None,
     backend: str,
@@ -147,6 +156,7 @@ def analyse(
             "worlds": worlds,
             "luck_worlds": luck_worlds,
             "evaluator_seed": evaluator_seed,
+            "playouts": playouts,
             "second_opinions": second_opinions,
             "workers": workers,
             "backend": backend,
