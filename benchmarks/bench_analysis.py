@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from benchmarks import harness
 
@@ -40,15 +41,19 @@ def ladder_rows(rules: str, hands: int, mcts_hands: int) -> list[str]:
     return rows
 
 
-def advice_lines(hands: int, count: int, continuations: int) -> list[str]:
-    """The advice-holds check: the costliest decisions of `opponent` vs `heuristic` (eaai) played both ways."""
+def advice_lines(hands: int, count: int, continuations: int, playouts: str = "fast") -> list[str]:
+    """The advice-holds check: the costliest decisions of `opponent` vs `heuristic` (eaai) played both ways, valued
+    with the ``playouts`` given (docs/ANALYSIS.md)."""
     import numpy as np
 
     import simgin
     from simgin.analysis.advice import check_costliest
 
-    result = simgin.analyse("opponent", "heuristic", rules="eaai", hands=hands)
+    start = time.perf_counter()
+    result = simgin.analyse("opponent", "heuristic", rules="eaai", hands=hands, playouts=playouts)
+    seconds = time.perf_counter() - start
     me = result.to_json()["players"][0]
+    option = "" if playouts == "fast" else f" --playouts {playouts}"
     luck_line = (
         f"**Luck and skill** (the same analysis; luck measured event by event, docs/ANALYSIS.md): `opponent` nets "
         f"{me['net_points']:+,.0f} points = skill {me['skill']:+,.0f} (per hand {me['skill_per_hand_ci'][0]:+.2f} to "
@@ -66,8 +71,9 @@ def advice_lines(hands: int, count: int, continuations: int) -> list[str]:
         luck_line,
         "",
         f"**Does the advice hold in play?** The {len(checked)} costliest decisions of `simgin analyse opponent "
-        f"heuristic --rules eaai --hands {hands}`, each played again from its exact position (the real hidden "
-        f"cards, the same players after the decision) with the recommended action and with the chosen one, in "
+        f"heuristic --rules eaai --hands {hands}{option}` (analysed in {seconds:.0f} s), each played again from its "
+        "exact position (the real hidden cards, the same players after the decision) with the recommended action "
+        "and with the chosen one, in "
         f"{continuations} shuffles of the stock not yet drawn (`simgin.analysis.advice`): the evaluator claimed "
         f"a mean loss of {claimed.mean():.1f} points, {fresh.mean():.1f} when valued again in fresh worlds (four "
         "times as many, another seed: the 20 largest claims of thousands were partly picked for their noise); "
@@ -117,7 +123,15 @@ def main(argv: list[str] | None = None) -> None:
     ]
     for rules in ("standard",) if args.quick else ("standard", "eaai"):
         lines += ladder_rows(rules, 20 if args.quick else args.hands, 0 if args.quick else args.mcts_hands)
-    lines += ["", *advice_lines(20 if args.quick else 200, 5 if args.quick else 20, 20 if args.quick else 100)]
+    advice = (20, 5, 20) if args.quick else (200, 20, 100)
+    lines += ["", *advice_lines(*advice)]
+    lines += [
+        "",
+        "**The same check with the players' own playouts** (`--playouts players`: each world's hand played on by "
+        "`opponent` and `heuristic` themselves, kernels/continuation.py):",
+        "",
+        *advice_lines(*advice, playouts="players"),
+    ]
     harness.publish(args, "analysis", "Decision analysis (issue 34)", lines)
 
 

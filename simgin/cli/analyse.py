@@ -223,16 +223,21 @@ def _signed_interval(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"{low:+.2f} to {high:+.2f}"
 
 
+#: How the header names the playouts: nothing for the default.
+_PLAYOUTS = {"fast": "", "scored": " (scored playouts)", "players": " (played on by the players)"}
+
+
 def _echo(data: dict[str, Any], seconds: float) -> None:
     players = data["players"]
     decisions = sum(player["decisions"] for player in players)
     played = plural(data["hands"], "hand")
     if data.get("mode") == "games":
         played = f"{plural(data['games'], 'game')} ({played}, valued in the game)"
+    playouts = _PLAYOUTS[data["evaluator"]["playouts"]]
     click.echo(
         f"{players[0]['player']} vs {players[1]['player']}: {played} analysed, "
-        f"{decisions:,} decisions, {data['evaluator']['worlds']} worlds each, seed {data['seed']} "
-        f"({seconds:.1f} s)"
+        f"{decisions:,} decisions, {data['evaluator']['worlds']} worlds each{playouts}, "
+        f"seed {data['seed']} ({seconds:.1f} s)"
     )
     width = max(len(player["player"]) for player in players)
     click.echo(
