@@ -414,7 +414,7 @@ def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
         (
             "evaluator",
             f"{evaluator['worlds']} worlds per decision, {evaluator.get('luck_worlds', '-')} per stock draw's luck, "
-            f"seed {evaluator['seed']}, in {evaluator['value']}",
+            f"seed {evaluator['seed']}, in {evaluator['value']}, playouts: {evaluator.get('playouts', 'fast')}",
         ),
         ("seed", str(result["seed"])),
     ]
