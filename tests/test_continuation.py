@@ -49,36 +49,39 @@ def _decisions_of_a_hand(rules: Rules, hand_seed: int, dealer: int):
         seat = int(fields[env.F_PLAYER])
         phase = int(fields[env.F_PHASE])
         action = int(env._bot_action(state, fields, array, SUIT_DEADWOOD, policies))
-        big_gin_offered = phase == env.PHASE_DISCARD and env._may_go_big_gin(fields, array, SUIT_DEADWOOD)
-        if not big_gin_offered:
-            nxt = int(fields[env.F_STOCK_NEXT])
-            hands = int(fields[env.F_HANDS + seat]), int(fields[env.F_HANDS + 1 - seat])
-            stock = fields[env.F_DECK + nxt : env.F_DECK + 52].copy()
-            taken = action if action < 52 else ACTION_OF[action]
-            position = KIND_OF_PHASE[phase], seat, hands[0], state[: view.TABLE_SIZE].copy()
-            decisions.append((*position, hands[1], stock, taken))
+        kind, taken = KIND_OF_PHASE[phase], action if action < 52 else ACTION_OF.get(action)
+        if phase == env.PHASE_DISCARD and env._may_go_big_gin(fields, array, SUIT_DEADWOOD):
+            kind, taken = ka.KIND_BIG_GIN, int(action == env.BIG_GIN)  # V13: big gin, or the bot's own discard
+        nxt = int(fields[env.F_STOCK_NEXT])
+        hands = int(fields[env.F_HANDS + seat]), int(fields[env.F_HANDS + 1 - seat])
+        stock = fields[env.F_DECK + nxt : env.F_DECK + 52].copy()
+        decisions.append((kind, seat, hands[0], state[: view.TABLE_SIZE].copy(), hands[1], stock, taken))
         assert env.is_legal(fields, state, array, SUIT_DEADWOOD, action)
         env.apply(state, fields, action, array, SUIT_DEADWOOD, SUIT_VALUE)
     return decisions, (env.hand_reward(fields, 0), env.hand_reward(fields, 1))
 
 
 @pytest.mark.parametrize(
-    "rules",
+    ("rules", "hands"),
     [
-        Rules(),
-        Rules.preset("oklahoma"),
-        Rules.preset("straight"),
-        Rules(fiftieth_card_action=True, knock_limit=5),
-        Rules(rediscard_taken_card=True),
+        (Rules(), 30),
+        (Rules.preset("oklahoma"), 30),
+        (Rules.preset("straight"), 30),
+        (Rules(fiftieth_card_action=True, knock_limit=5), 30),
+        (Rules(fiftieth_card_action=True, knock_limit=0), 40),  # hand 35 reaches the 50th card
+        (Rules(rediscard_taken_card=True), 30),
+        (Rules(big_gin=True, knock_limit=0), 30),
     ],
-    ids=["standard", "oklahoma", "straight", "V7 knock 5", "V6"],
+    ids=["standard", "oklahoma", "straight", "V7 knock 5", "V7 straight", "V6", "V13 straight"],
 )
-def test_played_on_in_the_true_world_the_action_taken_is_worth_what_the_hand_gave(rules):
-    """R8-R19, V6, V7, V9: from every decision of 30 hands, the continuation of the action taken, in the real
-    world, finishes the hand as it was played: the same points for the player (and every action is legal)."""
+def test_played_on_in_the_true_world_the_action_taken_is_worth_what_the_hand_gave(rules, hands):
+    """R8-R19, V6, V7, V9, V13: from every decision of 30 or more hands, the continuation of the action taken, in
+    the real world, finishes the hand as it was played: the same points for the player (and every action is
+    legal). The 50th card (V7) is offered only where the other could knock with it, rarely with a bot that
+    knocks as soon as it may: under straight gin, hand 35 reaches it."""
     policies = seat_policies(GREEDY)
     kinds = set()
-    for hand_seed in range(30):
+    for hand_seed in range(hands):
         decisions, points = _decisions_of_a_hand(rules, 1000 + hand_seed, hand_seed % 2)
         for kind, seat, hand, table, other, stock, taken in decisions:
             actions = np.zeros(ka.MAX_ACTIONS, dtype=np.int64)
@@ -95,6 +98,10 @@ def test_played_on_in_the_true_world_the_action_taken_is_worth_what_the_hand_gav
     assert {ka.KIND_UP_CARD, ka.KIND_DRAW, ka.KIND_DISCARD} <= kinds
     if rules.knock_limit > 0:
         assert ka.KIND_KNOCK in kinds
+    if rules.big_gin:
+        assert ka.KIND_BIG_GIN in kinds
+    if rules.fiftieth_card_action and rules.knock_limit == 0:
+        assert ka.KIND_FIFTIETH in kinds
 
 
 def test_the_players_playouts_need_compiled_players():
