@@ -111,7 +111,8 @@ def _played_on(kind, seat, hand, table, game_value, opponent_hand, stock, action
                policies, state, fields):  # fmt: skip
     """The value for ``seat`` of ``action`` in one world, the hand finished by both players' bots: its points
     (R16-R19, V9's doubling included) or, with ``game_value``, what they are worth in the game
-    (``kernels.payoff.result_value``). A bot that breaks a rule ends the hand with no score."""
+    (``kernels.payoff.result_value``). NaN where ``action`` is not legal there or a bot breaks a rule (the tests
+    check that neither happens)."""
     rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
     _set_position(kind, seat, hand, table, opponent_hand, stock, world_seed, bot_ids, bot_params, policies, state,
                   fields)  # fmt: skip
