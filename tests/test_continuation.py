@@ -36,8 +36,8 @@ ACTION_OF = {env.TAKE: 1, env.PASS: 0, env.DRAW_STOCK: 0, env.KNOCK: 1, env.PLAY
 
 
 def _decisions_of_a_hand(rules: Rules, hand_seed: int, dealer: int):
-    """Play one hand with ``greedy`` in both seats through ``kernels.env`` and yield, at each decision, what the
-    continuation needs: the kind, the seat, its hand, its view, the true world and the action taken; then the
+    """Play one hand with ``greedy`` in both seats through ``kernels.env``; return, for each decision, what the
+    continuation needs (the kind, the seat, its hand, its view, the true world and the action taken), and the
     hand's points for each seat."""
     policies = seat_policies(GREEDY)
     array = rules.to_array()
@@ -49,9 +49,10 @@ def _decisions_of_a_hand(rules: Rules, hand_seed: int, dealer: int):
         seat = int(fields[env.F_PLAYER])
         phase = int(fields[env.F_PHASE])
         action = int(env._bot_action(state, fields, array, SUIT_DEADWOOD, policies))
-        kind, taken = KIND_OF_PHASE[phase], action if action < 52 else ACTION_OF.get(action)
         if phase == env.PHASE_DISCARD and env._may_go_big_gin(fields, array, SUIT_DEADWOOD):
             kind, taken = ka.KIND_BIG_GIN, int(action == env.BIG_GIN)  # V13: big gin, or the bot's own discard
+        else:
+            kind, taken = KIND_OF_PHASE[phase], action if action < 52 else ACTION_OF[action]
         nxt = int(fields[env.F_STOCK_NEXT])
         hands = int(fields[env.F_HANDS + seat]), int(fields[env.F_HANDS + 1 - seat])
         stock = fields[env.F_DECK + nxt : env.F_DECK + 52].copy()
