@@ -304,13 +304,19 @@ def save_result_json(out: Path | None, data: Callable[[], dict[str, Any]]) -> No
         return
     from simgin.running.results import save_result
 
+    save_after_printing(lambda: save_result(out, data()), f"{out / 'result.json'}", "the file")
+
+
+def save_after_printing(save: Callable[[], Any], target: str, what: str) -> None:
+    """Call ``save`` after a result was printed: a file system error is one ``Error:`` line saying that the
+    result shown is complete and that a rerun writes ``what`` without playing again; a ValueError is one line."""
     try:
-        save_result(out, data())
+        save()
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise click.ClickException(
-            f"cannot write {out / 'result.json'}: {reason}; the result printed above is complete, "
-            "and a rerun where the directory is writable writes the file without playing again"
+            f"cannot write {target}: {reason}; the result printed above is complete, "
+            f"and a rerun where the directory is writable writes {what} without playing again"
         ) from None
     except ValueError as error:
         raise user_error("", error) from None

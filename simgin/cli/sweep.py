@@ -16,6 +16,7 @@ from simgin.cli.execution import (
     make_config,
     percent_or_dash,
     progress_display,
+    save_after_printing,
     table_players,
 )
 from simgin.cli.options import (
@@ -192,18 +193,8 @@ def sweep(
 
 def _save_study(result: Any, out: Path | None) -> None:
     """Write a sweep's files into ``out`` after its result was printed: a failure loses nothing shown."""
-    if out is None:
-        return
-    try:
-        result.save(out)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise click.ClickException(
-            f"cannot write the results into {out}: {reason}; the result printed above is complete, and a rerun "
-            "where the directory is writable writes them without playing again"
-        ) from None
-    except ValueError as error:
-        raise user_error("", error) from None
+    if out is not None:
+        save_after_printing(lambda: result.save(out), f"the results into {out}", "them")
 
 
 #: Significant differences printed at most (all are in --json and DIR/differences.csv).

@@ -73,11 +73,15 @@ def parse_cards(text: str) -> list[int]:
     if not isinstance(text, str):
         raise TypeError(f"text={text!r}: give cards as text, e.g. 'AS 2S 3S', not a {type(text).__name__}")
     tokens = [token for token in _TOKEN_SPLIT.split(text.strip()) if token]
+    return _distinct((parse_card(token), repr(token)) for token in tokens)
+
+
+def _distinct(named: Iterable[tuple[int, str]]) -> list[int]:
+    """The cards of ``(card, how the caller wrote it)`` pairs, read in order; a repeated card is a ValueError."""
     cards: list[int] = []
-    for token in tokens:
-        card = parse_card(token)
+    for card, written in named:
         if card in cards:
-            raise ValueError(f"repeated card {token!r}: each card may appear once")
+            raise ValueError(f"repeated card {written}: each card may appear once")
         cards.append(card)
     return cards
 
@@ -110,13 +114,7 @@ def to_cards(cards: str | Iterable[int]) -> list[int]:
         raise TypeError(
             f"cards={cards!r}: give cards as text (e.g. 'AS 2S 3S') or card ints 0-51, not a {type(cards).__name__}"
         )
-    result: list[int] = []
-    for card in cards:
-        value = check_card(card)
-        if value in result:
-            raise ValueError(f"repeated card {format_card(value)}: each card may appear once")
-        result.append(value)
-    return result
+    return _distinct((value, format_card(value)) for value in map(check_card, cards))
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:

@@ -40,7 +40,7 @@ import inspect
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -408,10 +408,7 @@ def resolve(spec: str) -> Player:
     given: dict[str, Any] = {}
     if info.kind == "compiled" or known:
         for key, text in texts.items():
-            if key not in known:
-                choices = ", ".join(known) if known else "none (it takes no parameters)"
-                hint = did_you_mean(key, known)
-                raise ValueError(f"unknown parameter {key!r}{hint} for strategy {info.name!r}: choose from {choices}")
+            _check_known(key, list(known), info.name)
             try:
                 given[key] = known[key].check(_number(text))
             except ValueError as error:
@@ -421,16 +418,22 @@ def resolve(spec: str) -> Player:
     else:
         accepted = _constructor_parameters(info.factory) if info.factory is not None else []
         for key, text in texts.items():
-            if key not in accepted:
-                choices = ", ".join(accepted) if accepted else "none (it takes no parameters)"
-                hint = did_you_mean(key, accepted)
-                raise ValueError(f"unknown parameter {key!r}{hint} for strategy {info.name!r}: choose from {choices}")
+            _check_known(key, accepted, info.name)
             try:
                 given[key] = _literal(text)
             except ValueError as error:
                 raise ValueError(f"parameter {key}={text} of strategy {info.name!r}: {error}") from None
         values = dict(given)
     return Player(spec=spec.strip(), info=info, values=values, given=given)
+
+
+def _check_known(key: str, known: Sequence[str], strategy: str) -> None:
+    """A one-line ValueError when ``key`` is not one of the strategy's parameters ``known``, with the closest."""
+    if key not in known:
+        choices = ", ".join(known) if known else "none (it takes no parameters)"
+        raise ValueError(
+            f"unknown parameter {key!r}{did_you_mean(key, known)} for strategy {strategy!r}: choose from {choices}"
+        )
 
 
 def _is_file(target: str) -> bool:

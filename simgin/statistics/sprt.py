@@ -10,7 +10,7 @@ the hypotheses and error rates, their parsing, and the pair counts the test read
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,28 +67,38 @@ class SprtSettings:
             raise ValueError(f"max_hands={self.max_hands}: must be an even number >= 2 (hands come in pairs)")
 
 
-def parse_sprt(text: str) -> dict[str, float]:
-    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}`` (or ``'points0=0,points1=1'``, net points
-    per hand); a bad, repeated or non-finite value is a ValueError naming ``--sprt``, the key and the value (issue
-    32 item 27)."""
+def parse_numbers(text: str, allowed: Sequence[str], usage: str, unit: str = "") -> dict[str, float]:
+    """``'key=NUMBER,...'`` of an ``--sprt`` option as a dict, each key one of ``allowed``; a bad item (``usage``
+    says what is expected), a repeated key or a value that is not a finite number is a ValueError naming
+    ``--sprt``, the key and the value (issue 32 item 27). ``unit`` names what the numbers are, in the message."""
     values: dict[str, float] = {}
     for item in text.split(","):
         key, sep, value = item.partition("=")
         key = key.strip()
-        if not sep or key not in ("elo0", "elo1", "points0", "points1"):
-            raise ValueError(
-                f"bad --sprt item {item!r}: expected elo0=NUMBER,elo1=NUMBER (or points0=,points1= in net points "
-                "per hand)"
-            )
+        if not sep or key not in allowed:
+            raise ValueError(f"--sprt {text!r}: bad item {item!r}; {usage}")
         if key in values:
-            raise ValueError(f"--sprt {text!r}: {key} is given twice; give each of elo0 and elo1 once")
+            raise ValueError(f"--sprt {text!r}: {key} is given twice; give each key once")
         try:
             number = float(value)
         except ValueError:
-            raise ValueError(f"bad --sprt value {value!r} for {key}: expected a number") from None
+            raise ValueError(f"--sprt {text!r}: {key}={value.strip()!r} is not a number") from None
         if not math.isfinite(number):
-            raise ValueError(f"--sprt {text!r}: {key}={value.strip()} must be a finite number of Elo, e.g. elo1=10")
+            raise ValueError(f"--sprt {text!r}: {key}={value.strip()} must be a finite number{unit}")
         values[key] = number
+    return values
+
+
+def parse_sprt(text: str) -> dict[str, float]:
+    """Parse ``'elo0=0,elo1=10'`` into ``{'elo0': 0.0, 'elo1': 10.0}`` (or ``'points0=0,points1=1'``, net points
+    per hand); a bad, repeated or non-finite value is a ValueError naming ``--sprt``, the key and the value (issue
+    32 item 27)."""
+    values = parse_numbers(
+        text,
+        ("elo0", "elo1", "points0", "points1"),
+        "expected elo0=NUMBER,elo1=NUMBER (or points0=,points1= in net points per hand)",
+        " of Elo (or net points per hand), e.g. elo1=10",
+    )
     if set(values) == {"points0", "points1"}:
         return values
     if set(values) != {"elo0", "elo1"}:

@@ -25,6 +25,7 @@ from simgin.running import runner
 from simgin.running.config import Chunk
 from simgin.running.tally import UNIT_INDEX
 from simgin.statistics.paired import normal_sprt, paired_comparison, paired_sprt
+from simgin.statistics.sprt import parse_numbers
 from simgin.studies.grid import cell_label, plan_sweep, study_grid
 from simgin.studies.sweep import parse_baseline
 
@@ -56,22 +57,7 @@ class RulesSprt:
 def parse_rules_sprt(text: str) -> RulesSprt:
     """``'d0=0,d1=5'`` (optionally ``alpha=``, ``beta=``) as :class:`RulesSprt`; a bad or repeated key is an error
     naming it."""
-    values: dict[str, float] = {}
-    allowed = ("d0", "d1", "alpha", "beta")
-    for item in text.split(","):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or key not in allowed:
-            raise ValueError(f"--sprt {text!r}: bad item {item!r}; give d0=POINTS,d1=POINTS (alpha=, beta= optional)")
-        if key in values:
-            raise ValueError(f"--sprt {text!r}: {key} is given twice")
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"--sprt {text!r}: {key}={value!r} is not a number") from None
-        if not math.isfinite(number):
-            raise ValueError(f"--sprt {text!r}: {key}={value} must be a finite number")
-        values[key] = number
+    values = parse_numbers(text, ("d0", "d1", "alpha", "beta"), "give d0=POINTS,d1=POINTS (alpha=, beta= optional)")
     if not {"d0", "d1"} <= set(values):
         raise ValueError(f"--sprt {text!r}: give both d0 and d1 in percentage points, e.g. d0=0,d1=5")
     return RulesSprt(**values)

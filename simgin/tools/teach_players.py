@@ -1,0 +1,211 @@
+"""Fit ``opponent``'s discard weights of hands only gin can end to a teacher that plays the hand on with the
+players themselves (issue 37, *a teacher whose playouts are played by the fast bot itself*).
+
+``simgin.tools.train_discard`` values each legal discard by playouts in which both players discard to the
+least deadwood and knock as soon as they may. In a hand only gin can end (V1's knock limit 0, Oklahoma's ace
+under V9) that teacher misleads: its fitted ``gin_`` weights lost their gate under straight gin (-35 Elo,
+benchmarks/RESULTS.md). Here each legal discard of a position is valued by ``kernels.continuation``, the
+``players`` playouts of ``simgin analyse``: in each world drawn from the bot's view, the two compiled bots of
+the hand (``opponent`` with the weights being improved, and the player it faced: itself or ``simple``) play
+the hand on after the discard, both from the view as a fresh seat would, the same worlds and generators for
+every discard. That is one step of policy improvement: the discard that does best when the bot then plays
+as it does now.
+
+1. **Positions**: every discard of the bot (R9, R10) in ``--hands`` hands under rules drawn as
+   ``train_discard.draw_rules`` draws them, with the knock limit set to 0 (V1), so every hand is one only gin
+   can end; the other seat alternates between the bot and ``simple``, as in ``train_discard.collect``.
+2. **The teacher**: each discard's mean value over ``--worlds`` worlds, in what the hand is worth in the game
+   (``game_value``), the hand played on by the two seats' bots.
+3. **The fit**: ``train_discard.fit_ranking`` on the even positions from the start's ``gin_`` weights (value
+   and reach held at 0, as ``best_discard`` applies them in such hands), checked on the odd ones: the fit is
+   printed with the held-out shortfall from the teacher's best of the start and of the fit, and the spec to
+   gate (``python -m simgin.tools.gates NEW OLD --presets straight,oklahoma``).
+
+Run from the repository root::
+
+    python -m simgin.tools.teach_players --hands 400 --worlds 24 --seed 37    # about 20 min on 2 cores
+    python -m simgin.tools.teach_players --hands 10 --worlds 4               # a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_TRIES, _policies
+from simgin.game.reference_engine import play_hand
+from simgin.game.rng import SplitMix64, derive
+from simgin.kernels import view as v
+from simgin.kernels.analysis import KIND_DISCARD, MAX_ACTIONS
+from simgin.kernels.continuation import continuation_values
+from simgin.players.registry import resolve
+from simgin.strategies import opponent as _opponent_bot
+from simgin.tools.train_discard import (
+    FEATURES,
+    GIN_WEIGHTS,
+    TEACHER_PARAMETERS,
+    _Collector,
+    _seat_rows,
+    _teach,
+    as_table,
+    draw_rules,
+    fit_ranking,
+    regret,
+    weight_vector,
+)
+
+DEFAULT_SEED = 37
+
+
+def collect(hands: int, seed: int, spec: str) -> list:
+    """(seat, hand mask, kernel state, other seat's spec) of every discard of ``spec`` in ``hands`` hands, each
+    under rules drawn by ``train_discard.draw_rules`` with the knock limit 0 (V1: only gin ends the hand); under
+    Oklahoma the up card sets the limit (V9), so only its positions with a limit of 0 are kept."""
+    positions: list = []
+    chance = np.random.default_rng(seed)
+    for i in range(hands):
+        rules = draw_rules(chance).with_settings({"knock_limit": 0})
+        scores = (0, 0) if rules.hollywood else tuple(int(chance.integers(0, rules.target * 0.9)) for _ in range(2))
+        other_spec = spec if i % 2 == 0 else "simple"
+        found: list = []
+        mine = _Collector(found, spec)
+        other = _Collector(found, spec) if i % 2 == 0 else resolve("simple").make()
+        players = (mine, other) if i % 4 < 2 else (other, mine)
+        play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
+        positions.extend((seat, hand, state, other_spec) for seat, hand, state in found if state[v.T_KNOCK_LIMIT] == 0)
+    return positions
+
+
+def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarray, ...]:
+    """(features, values, position index, gin-only flag) of every legal discard of every position, each value
+    the mean over ``worlds`` worlds of the hand played on by the two seats' bots (``kernels.continuation``)."""
+    me = resolve(spec)
+    xs, ys, index, gin_only = [], [], [], []
+    x = np.zeros((11, len(FEATURES)))
+    no_values = np.zeros(11)
+    cards = np.zeros(11, np.int64)
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    values = np.zeros((worlds, MAX_ACTIONS))
+    for n, (seat, hand, state, other_spec) in enumerate(positions):
+        params, ints, floats = _seat_rows(seat, state)
+        none = np.zeros(1, np.uint64)
+        count = _teach(
+            np.bool_(True), params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, none, 0, x, no_values, cards
+        )  # the features only: no worlds
+        other = resolve(other_spec)
+        seats = [(me.bot_id, me.vector()), (other.bot_id, other.vector())]
+        if seat == 1:
+            seats.reverse()
+        ids = np.array([bot for bot, _ in seats], dtype=np.int64)
+        vectors = np.array([vector for _, vector in seats], dtype=np.float64)
+        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
+        legal = continuation_values(
+            np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
+            rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY, np.int64(DEFAULT_TRIES), ids, vectors,
+            _policies(tuple(ids.tolist())), actions, values,
+        )  # fmt: skip
+        if legal != count or not np.array_equal(actions[:legal], cards[:count]):
+            raise RuntimeError(f"position {n}: the teacher's discards {actions[:legal]} are not {cards[:count]}")
+        xs.append(x[:count].copy())
+        ys.append(values[:, :count].mean(axis=0))
+        index.extend([n] * count)
+        gin_only.extend([state[v.T_KNOCK_LIMIT] == 0] * count)
+    return np.concatenate(xs), np.concatenate(ys), np.array(index), np.array(gin_only)
+
+
+def collect_and_teach(hands: int, worlds: int, seed: int, spec: str) -> dict[str, np.ndarray]:
+    """One seed's table: :func:`collect` then :func:`teach` (a unit of work for one process)."""
+    x, y, index, gin_only = teach(collect(hands, seed, spec), worlds, seed, spec)
+    return {"x": x, "y": y, "index": index, "gin_only": gin_only}
+
+
+def joined(parts: list) -> tuple[np.ndarray, ...]:
+    """(features, values, position index, gin-only) of several seeds' tables, their positions numbered on."""
+    offsets = np.cumsum([0] + [int(part["index"].max()) + 1 if len(part["index"]) else 0 for part in parts])
+    x, y, gin_only = (np.concatenate([part[key] for part in parts]) for key in ("x", "y", "gin_only"))
+    index = np.concatenate([part["index"] + offset for part, offset in zip(parts, offsets, strict=False)])
+    return x, y, index, gin_only
+
+
+def fit_gin_weights(table: dict[str, np.ndarray], baseline: dict[str, float]) -> tuple[dict[str, float], dict]:
+    """The ``gin_`` weights fitted on the even positions from ``baseline``'s (``gin_only`` folded in, so it is
+    1), each within its parameter's range; and the held-out shortfall from the teacher's best on the odd
+    positions, of the start and of the fit. The two share the teacher's best, so their difference is the mean
+    value the fitted choices gain there; a noisy teacher makes it a weak check: the gate decides."""
+    halves = np.arange(len(table["gin_only"])) % 2 == 0
+    start = weight_vector(baseline, gin_only=True)
+    vector = fit_ranking(table, halves & table["gin_only"], start, fixed=(0, 5, 6))
+    bounds = {parameter.name: (parameter.low, parameter.high) for parameter in _opponent_bot.PARAMETERS}
+    fitted = {"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, vector[1:5], strict=True))}
+    fitted = {name: round(float(np.clip(value, *bounds[name])), 4) for name, value in fitted.items()}
+    rows = ~halves & table["gin_only"]
+    held_out = {
+        "positions": int(rows.sum()),
+        "start": round(regret(table, start, rows), 4),
+        "fitted": round(regret(table, weight_vector({**baseline, **fitted}, True), rows), 4),
+    }
+    return fitted, held_out
+
+
+def write_round(path: Path, fitted: dict[str, float], record: dict) -> None:
+    """Set the ``gin_`` weights of the data file ``path`` to ``fitted`` and append ``record`` (the command and
+    its counts) to its ``gin_only_rounds``: the file's weights are then ``train_discard``'s command followed by
+    each round listed, in order."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["weights"] = {**data["weights"], **fitted}
+    data["gin_only_rounds"] = [*data.get("gin_only_rounds", []), record]
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=600, help="hands played per seed to collect discard positions")
+    parser.add_argument("--worlds", type=int, default=48, help="worlds per position (shared by its discards)")
+    parser.add_argument("--seeds", default=str(DEFAULT_SEED), help="comma-separated seeds: one collection each")
+    parser.add_argument("--workers", type=int, default=2, help="processes collecting and teaching the seeds")
+    parser.add_argument("--start", help="the bot's spec (default: opponent with the data file's weights, spelt out)")
+    parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
+    parser.add_argument(
+        "--load-data", type=Path, action="append", help="fit tables saved before (repeatable) instead of collecting"
+    )
+    parser.add_argument("--write", action="store_true", help="set the fitted gin_ weights in the data file")
+    parser.add_argument("--out", type=Path, default=_opponent_bot.DISCARD_MODEL, help="the data file --write sets")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    spec = args.start or _opponent_bot.spec_with(_opponent_bot.discard_weights(args.out))
+    values = resolve(spec).values
+    baseline = {name: float(values[name]) for name in _opponent_bot.LEARNED}
+    seeds = [int(seed) for seed in args.seeds.split(",")]
+    if args.load_data:
+        parts = [dict(np.load(path)) for path in args.load_data]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            n = len(seeds)
+            parts = list(pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+    x, y, index, gin_only = joined(parts)
+    if args.save_data:
+        np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
+    fitted, held_out = fit_gin_weights(as_table(x, y, index, gin_only), baseline)
+    record = {
+        "command": f"python -m simgin.tools.teach_players --hands {args.hands} --worlds {args.worlds} "
+        f"--seeds {args.seeds} --write",
+        "positions": int(index.max()) + 1 if len(index) else 0,
+        "discards": len(y),
+        "held_out_regret": held_out,
+        "weights": fitted,
+    }
+    print(json.dumps({**record, "spec": _opponent_bot.spec_with({**baseline, **fitted})}, indent=2))
+    print(f"{time.perf_counter() - started:.0f} s")
+    if args.write and not args.load_data:
+        write_round(args.out, fitted, record)
+        print(f"written {args.out}")
+
+
+if __name__ == "__main__":
+    main()
