@@ -103,3 +103,24 @@ def test_a_bare_heuristic_is_recorded_with_its_weights_written_out(gates):
     pinned = gates.pinned("heuristic")
     assert pinned.startswith("heuristic:") and "safety=" in pinned and "gin_draw_margin" not in pinned
     assert gates.same_play(pinned, "heuristic", "oklahoma")
+
+
+def test_every_non_regression_option_counts_whether_repeated_or_comma_separated(gates, monkeypatch):
+    """``--non-regression standard --non-regression oklahoma,modern`` tests all three for no loss (a repeated
+    option once kept only the last, and ran gain tests where no-loss tests were asked for)."""
+    asked = {}
+
+    def fake_gate(new, old, preset, seed, workers, sprt):
+        asked[preset] = sprt
+        return {"decision": "H1", "accepted": "", "games": 2, "elo": 0.0, "elo_low": 0.0, "elo_high": 0.0,
+                "llr": 3.0, "lower": -2.94, "upper": 2.94}  # fmt: skip
+
+    monkeypatch.setattr(gates, "gate", fake_gate)
+    presets = "eaai,standard,oklahoma,modern"
+    gates.main(["A", "B", "--presets", presets, "--non-regression", "standard", "--non-regression", "oklahoma,modern"])
+    assert asked == {
+        "eaai": gates.GAIN,
+        "standard": gates.NON_REGRESSION,
+        "oklahoma": gates.NON_REGRESSION,
+        "modern": gates.NON_REGRESSION,
+    }

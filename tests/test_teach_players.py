@@ -28,12 +28,29 @@ def _planted_gin_table(true_weights: np.ndarray, positions: int = 400, seed: int
 def test_the_gin_fit_recovers_a_planted_teacher_and_reports_the_held_out_shortfall():
     truth = np.array([1.0, 6.0, -4.0, 5.0, 0.5, 0.0, 0.0])
     baseline = opponent.FROZEN_DISCARD
-    fitted, held_out = teach_players.fit_gin_weights(_planted_gin_table(truth), baseline)
+    fitted, held_out = teach_players.fit_weights(_planted_gin_table(truth), baseline)
     assert fitted["gin_only"] == 1.0 and set(fitted) == {"gin_only", *train_discard.GIN_WEIGHTS}
     assert held_out["positions"] == 200  # the odd positions check
     assert held_out["fitted"] < 0.5 * held_out["start"]
     # Only the gin_ weights move: a hand a knock can end scores its discards as before.
     assert np.array_equal(train_discard.weight_vector({**baseline, **fitted}), train_discard.weight_vector(baseline))
+
+
+def test_the_knock_fit_moves_only_the_weights_of_hands_a_knock_can_end():
+    truth = np.array([1.0, 6.0, -4.0, 5.0, 0.5, 2.0, 7.0])
+    rng = np.random.default_rng(4)
+    x = rng.uniform(0, 1, (4400, len(train_discard.FEATURES)))
+    x[:, 0] = rng.integers(0, 40, 4400)
+    y = -(x @ truth) + rng.normal(0, 0.3, 4400)
+    table = train_discard.as_table(x, y, np.repeat(np.arange(400), 11), np.zeros(4400, bool))
+    baseline = opponent.FROZEN_DISCARD
+    fitted, held_out = teach_players.fit_weights(table, baseline, "knock")
+    assert set(fitted) == set(train_discard.FEATURES[1:])
+    assert held_out["fitted"] < 0.5 * held_out["start"]
+    assert np.array_equal(
+        train_discard.weight_vector({**baseline, **fitted}, gin_only=True),
+        train_discard.weight_vector(baseline, gin_only=True),
+    )
 
 
 def test_joined_tables_number_the_positions_on():
@@ -51,14 +68,14 @@ def test_a_round_sets_only_the_gin_weights_and_is_listed_in_the_file(tmp_path):
     teach_players.write_round(path, fitted, {"command": "python -m simgin.tools.teach_players --write"})
     after = opponent.discard_weights(path)  # the bot reads the file
     assert after == {**before, **fitted}
-    rounds = json.loads(path.read_text())["gin_only_rounds"]
+    rounds = json.loads(path.read_text())["player_teacher_rounds"]
     assert rounds[-1]["command"] == "python -m simgin.tools.teach_players --write"
 
 
 def test_the_shipped_file_lists_the_rounds_that_set_its_gin_weights():
     data = json.loads(opponent.DISCARD_MODEL.read_text())
     weights = data["weights"]
-    last = data["gin_only_rounds"][-1]
+    last = data["player_teacher_rounds"][-1]
     assert all(weights[name] == value for name, value in last["weights"].items())
     assert last["command"].startswith("python -m simgin.tools.teach_players ")
 
@@ -76,4 +93,4 @@ def test_the_command_collects_gin_only_positions_and_writes_the_same_file_from_t
         teach_players.main(argv)
         files.append(path.read_bytes())
     assert files[0] == files[1]
-    assert json.loads(files[0])["gin_only_rounds"][-1]["command"].endswith("--seeds 5,6 --write")
+    assert json.loads(files[0])["player_teacher_rounds"][-1]["command"].endswith("--seeds 5,6 --write")

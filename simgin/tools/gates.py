@@ -139,8 +139,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--same-play", action="append", default=[], help="a preset where the two play alike")
     parser.add_argument(
         "--non-regression",
-        default="",
-        help="comma-separated presets tested for no loss (elo0=-10,elo1=0) instead of a gain",
+        action="append",
+        default=[],
+        help="comma-separated presets tested for no loss (elo0=-10,elo1=0) instead of a gain (repeatable)",
     )
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--workers", type=int, default=None)
@@ -150,6 +151,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("give OLD or --frozen, not both")
     if args.frozen:
         args.old = frozen(args.new)
+    no_loss = {preset for given in args.non_regression for preset in given.split(",")}
     rows = []
     for preset in args.presets.split(","):
         if preset in args.same_play:
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
                 raise SystemExit(f"--same-play {preset}: the two bots play differently under {preset}")
             rows.append(line(args.record or "change", preset, None, args.new, args.old, args.seed))
         else:
-            sprt = NON_REGRESSION if preset in args.non_regression.split(",") else GAIN
+            sprt = NON_REGRESSION if preset in no_loss else GAIN
             test = gate(args.new, args.old, preset, args.seed, args.workers, sprt)
             rows.append(line(args.record or "change", preset, test, args.new, args.old, args.seed, sprt))
         print(rows[-1], flush=True)

@@ -1,5 +1,6 @@
-"""Fit ``opponent``'s discard weights of hands only gin can end to a teacher that plays the hand on with the
-players themselves (issue 37, *a teacher whose playouts are played by the fast bot itself*).
+"""Fit ``opponent``'s discard weights to a teacher that plays the hand on with the players themselves (issue 37,
+*a teacher whose playouts are played by the fast bot itself*): those of hands only gin can end, or (``--regime
+knock``) those of hands a knock can end.
 
 ``simgin.tools.train_discard`` values each legal discard by playouts in which both players discard to the
 least deadwood and knock as soon as they may. In a hand only gin can end (V1's knock limit 0, Oklahoma's ace
@@ -11,20 +12,25 @@ the hand on after the discard, both from the view as a fresh seat would, the sam
 every discard. That is one step of policy improvement: the discard that does best when the bot then plays
 as it does now.
 
-1. **Positions**: every discard of the bot (R9, R10) in ``--hands`` hands under rules drawn as
+1. **Positions**: every discard of the bot (R9, R10) in ``--hands`` hands per seed under rules drawn as
    ``train_discard.draw_rules`` draws them, with the knock limit set to 0 (V1), so every hand is one only gin
-   can end; the other seat alternates between the bot and ``simple``, as in ``train_discard.collect``.
+   can end (with ``--regime knock``: as drawn, keeping the hands a knock can end); the other seat alternates
+   between the bot and ``simple``, as in ``train_discard.collect``. Each seed is collected and taught in a
+   process of its own (``--workers``).
 2. **The teacher**: each discard's mean value over ``--worlds`` worlds, in what the hand is worth in the game
    (``game_value``), the hand played on by the two seats' bots.
-3. **The fit**: ``train_discard.fit_ranking`` on the even positions from the start's ``gin_`` weights (value
-   and reach held at 0, as ``best_discard`` applies them in such hands), checked on the odd ones: the fit is
-   printed with the held-out shortfall from the teacher's best of the start and of the fit, and the spec to
-   gate (``python -m simgin.tools.gates NEW OLD --presets straight,oklahoma``).
+3. **The fit**: ``train_discard.fit_ranking`` on the even positions from the start's weights (the data file's,
+   or ``--start``'s; in gin-only hands value and reach held at 0, as ``best_discard`` applies them), checked
+   on the odd ones: the fit is printed with the held-out shortfall from the teacher's best of the start and
+   of the fit, and the spec to gate (``python -m simgin.tools.gates NEW opponent --presets ...``). ``--write``
+   sets the fitted weights in ``strategies/opponent_discard.json`` and lists the round there
+   (``player_teacher_rounds``): the shipped weights are ``train_discard``'s command followed by those rounds,
+   in order, each kept only after its gate (benchmarks/RESULTS.md, *Strength gates*).
 
 Run from the repository root::
 
-    python -m simgin.tools.teach_players --hands 400 --worlds 24 --seed 37    # about 20 min on 2 cores
-    python -m simgin.tools.teach_players --hands 10 --worlds 4               # a smoke test
+    python -m simgin.tools.teach_players --hands 600 --worlds 48 --seeds 41,42 --write   # 13 min on 2 cores
+    python -m simgin.tools.teach_players --hands 10 --worlds 4 --seeds 1,2               # a smoke test
 """
 
 from __future__ import annotations
@@ -63,14 +69,21 @@ from simgin.tools.train_discard import (
 DEFAULT_SEED = 37
 
 
-def collect(hands: int, seed: int, spec: str) -> list:
+#: The two kinds of hand whose discard weights are fitted apart (``kernels.heuristic.discard_weights``).
+REGIMES = ("gin", "knock")
+
+
+def collect(hands: int, seed: int, spec: str, regime: str = "gin") -> list:
     """(seat, hand mask, kernel state, other seat's spec) of every discard of ``spec`` in ``hands`` hands, each
-    under rules drawn by ``train_discard.draw_rules`` with the knock limit 0 (V1: only gin ends the hand); under
-    Oklahoma the up card sets the limit (V9), so only its positions with a limit of 0 are kept."""
+    under rules drawn by ``train_discard.draw_rules``. ``regime`` ``'gin'``: the knock limit set to 0 (V1: only
+    gin ends the hand), and under Oklahoma, whose up card sets the limit (V9), only the positions with a limit
+    of 0 kept; ``'knock'``: the rules as drawn, only the positions of hands a knock can end kept."""
     positions: list = []
     chance = np.random.default_rng(seed)
     for i in range(hands):
-        rules = draw_rules(chance).with_settings({"knock_limit": 0})
+        rules = draw_rules(chance)
+        if regime == "gin":
+            rules = rules.with_settings({"knock_limit": 0})
         scores = (0, 0) if rules.hollywood else tuple(int(chance.integers(0, rules.target * 0.9)) for _ in range(2))
         other_spec = spec if i % 2 == 0 else "simple"
         found: list = []
@@ -78,7 +91,11 @@ def collect(hands: int, seed: int, spec: str) -> list:
         other = _Collector(found, spec) if i % 2 == 0 else resolve("simple").make()
         players = (mine, other) if i % 4 < 2 else (other, mine)
         play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
-        positions.extend((seat, hand, state, other_spec) for seat, hand, state in found if state[v.T_KNOCK_LIMIT] == 0)
+        positions.extend(
+            (seat, hand, state, other_spec)
+            for seat, hand, state in found
+            if (state[v.T_KNOCK_LIMIT] == 0) == (regime == "gin")
+        )
     return positions
 
 
@@ -119,9 +136,9 @@ def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarra
     return np.concatenate(xs), np.concatenate(ys), np.array(index), np.array(gin_only)
 
 
-def collect_and_teach(hands: int, worlds: int, seed: int, spec: str) -> dict[str, np.ndarray]:
+def collect_and_teach(hands: int, worlds: int, seed: int, spec: str, regime: str) -> dict[str, np.ndarray]:
     """One seed's table: :func:`collect` then :func:`teach` (a unit of work for one process)."""
-    x, y, index, gin_only = teach(collect(hands, seed, spec), worlds, seed, spec)
+    x, y, index, gin_only = teach(collect(hands, seed, spec, regime), worlds, seed, spec)
     return {"x": x, "y": y, "index": index, "gin_only": gin_only}
 
 
@@ -133,33 +150,42 @@ def joined(parts: list) -> tuple[np.ndarray, ...]:
     return x, y, index, gin_only
 
 
-def fit_gin_weights(table: dict[str, np.ndarray], baseline: dict[str, float]) -> tuple[dict[str, float], dict]:
-    """The ``gin_`` weights fitted on the even positions from ``baseline``'s (``gin_only`` folded in, so it is
-    1), each within its parameter's range; and the held-out shortfall from the teacher's best on the odd
-    positions, of the start and of the fit. The two share the teacher's best, so their difference is the mean
-    value the fitted choices gain there; a noisy teacher makes it a weak check: the gate decides."""
+def fit_weights(
+    table: dict[str, np.ndarray], baseline: dict[str, float], regime: str = "gin"
+) -> tuple[dict[str, float], dict]:
+    """The weights of ``regime`` fitted on its even positions from ``baseline``'s, each within its parameter's
+    range: for ``'gin'`` the ``gin_`` ones (``gin_only`` folded in, so it is 1; value and reach count for
+    nothing in such hands), for ``'knock'`` those of hands a knock can end (the deadwood's held at 1). With
+    them, the held-out shortfall from the teacher's best on the odd positions, of the start and of the fit. The
+    two share the teacher's best, so their difference is the mean value the fitted choices gain there; a noisy
+    teacher makes it a weak check: the gate decides."""
+    gin = regime == "gin"
     halves = np.arange(len(table["gin_only"])) % 2 == 0
-    start = weight_vector(baseline, gin_only=True)
-    vector = fit_ranking(table, halves & table["gin_only"], start, fixed=(0, 5, 6))
+    kind = table["gin_only"] if gin else ~table["gin_only"]
+    start = weight_vector(baseline, gin_only=gin)
+    vector = fit_ranking(table, halves & kind, start, fixed=(0, 5, 6) if gin else (0,))
     bounds = {parameter.name: (parameter.low, parameter.high) for parameter in _opponent_bot.PARAMETERS}
-    fitted = {"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, vector[1:5], strict=True))}
+    if gin:
+        fitted = {"gin_only": 1.0, **dict(zip(GIN_WEIGHTS, vector[1:5], strict=True))}
+    else:
+        fitted = dict(zip(FEATURES[1:], vector[1:], strict=True))
     fitted = {name: round(float(np.clip(value, *bounds[name])), 4) for name, value in fitted.items()}
-    rows = ~halves & table["gin_only"]
+    rows = ~halves & kind
     held_out = {
         "positions": int(rows.sum()),
         "start": round(regret(table, start, rows), 4),
-        "fitted": round(regret(table, weight_vector({**baseline, **fitted}, True), rows), 4),
+        "fitted": round(regret(table, weight_vector({**baseline, **fitted}, gin), rows), 4),
     }
     return fitted, held_out
 
 
 def write_round(path: Path, fitted: dict[str, float], record: dict) -> None:
-    """Set the ``gin_`` weights of the data file ``path`` to ``fitted`` and append ``record`` (the command and
-    its counts) to its ``gin_only_rounds``: the file's weights are then ``train_discard``'s command followed by
-    each round listed, in order."""
+    """Set the weights ``fitted`` in the data file ``path`` and append ``record`` (the command and its counts)
+    to its ``player_teacher_rounds``: the file's weights are then ``train_discard``'s command followed by each
+    round listed, in order."""
     data = json.loads(path.read_text(encoding="utf-8"))
     data["weights"] = {**data["weights"], **fitted}
-    data["gin_only_rounds"] = [*data.get("gin_only_rounds", []), record]
+    data["player_teacher_rounds"] = [*data.get("player_teacher_rounds", []), record]
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
@@ -169,6 +195,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worlds", type=int, default=48, help="worlds per position (shared by its discards)")
     parser.add_argument("--seeds", default=str(DEFAULT_SEED), help="comma-separated seeds: one collection each")
     parser.add_argument("--workers", type=int, default=2, help="processes collecting and teaching the seeds")
+    parser.add_argument(
+        "--regime",
+        choices=REGIMES,
+        default="gin",
+        help="the weights fitted: those of hands only gin can end, or of hands a knock can end",
+    )
     parser.add_argument("--start", help="the bot's spec (default: opponent with the data file's weights, spelt out)")
     parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
     parser.add_argument(
@@ -187,14 +219,17 @@ def main(argv: list[str] | None = None) -> None:
     else:
         with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             n = len(seeds)
-            parts = list(pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+            parts = list(
+                pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n, [args.regime] * n)
+            )
     x, y, index, gin_only = joined(parts)
     if args.save_data:
         np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
-    fitted, held_out = fit_gin_weights(as_table(x, y, index, gin_only), baseline)
+    fitted, held_out = fit_weights(as_table(x, y, index, gin_only), baseline, args.regime)
     record = {
+        "regime": args.regime,
         "command": f"python -m simgin.tools.teach_players --hands {args.hands} --worlds {args.worlds} "
-        f"--seeds {args.seeds} --write",
+        f"--seeds {args.seeds}" + (" --regime knock" if args.regime == "knock" else "") + " --write",
         "positions": int(index.max()) + 1 if len(index) else 0,
         "discards": len(y),
         "held_out_regret": held_out,

@@ -42,7 +42,9 @@ weights are fitted here to a stronger teacher:
 
 The weights are written to ``strategies/opponent_discard.json`` (format 1, with the
 command, seed and counts that made them); ``strategies/opponent.py`` takes the bot's
-defaults from it. The same command and seed write the same file, bit for bit (every draw
+defaults from it. The shipped file's ``gin_`` weights were set after this command by the rounds of
+``simgin.tools.teach_players`` listed in it (``player_teacher_rounds``): run them in order after this
+command to make the file again. The same command and seed write the same file, bit for bit (every draw
 comes from the seed; the sums run in a fixed order).
 
 ``--bot heuristic`` fits the ``heuristic`` bot's weights the same way, into
