@@ -94,3 +94,19 @@ def test_the_command_collects_gin_only_positions_and_writes_the_same_file_from_t
         files.append(path.read_bytes())
     assert files[0] == files[1]
     assert json.loads(files[0])["player_teacher_rounds"][-1]["command"].endswith("--seeds 5,6 --write")
+
+
+@pytest.mark.slow  # compiles the teacher's kernels: .ci/run runs it
+def test_the_draw_regime_chooses_a_gin_draw_margin_on_the_grid_and_lists_its_round(tmp_path):
+    path = tmp_path / "opponent_discard.json"
+    shutil.copy(opponent.DISCARD_MODEL, path)
+    argv = ["--regime", "gin_draw", "--hands", "3", "--worlds", "4", "--seeds", "7", "--workers", "1", "--write"]
+    teach_players.main([*argv, "--out", str(path)])
+    data = json.loads(path.read_text())
+    last = data["player_teacher_rounds"][-1]
+    assert last["regime"] == "gin_draw" and last["positions"] > 0
+    margin = data["weights"]["gin_draw_margin"]
+    assert margin == last["weights"]["gin_draw_margin"] and -5 <= margin <= 5 and (4 * margin).is_integer()
+    assert {k: v for k, v in data["weights"].items() if k != "gin_draw_margin"} == {
+        k: v for k, v in opponent.discard_weights().items() if k != "gin_draw_margin"
+    }

@@ -1,6 +1,7 @@
 """Fit ``opponent``'s discard weights to a teacher that plays the hand on with the players themselves (issue 37,
 *a teacher whose playouts are played by the fast bot itself*): those of hands only gin can end, or (``--regime
-knock``) those of hands a knock can end.
+knock``) those of hands a knock can end; ``--regime gin_draw`` chooses the draw's ``gin_draw_margin`` in hands
+only gin can end (R9, R11) by the same teacher, on a grid, as ``train_discard`` chooses ``draw_margin``.
 
 ``simgin.tools.train_discard`` values each legal discard by playouts in which both players discard to the
 least deadwood and knock as soon as they may. In a hand only gin can end (V1's knock limit 0, Oklahoma's ace
@@ -48,11 +49,12 @@ from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive
 from simgin.kernels import view as v
-from simgin.kernels.analysis import KIND_DISCARD, MAX_ACTIONS
+from simgin.kernels.analysis import KIND_DISCARD, KIND_DRAW, KIND_UP_CARD, MAX_ACTIONS
 from simgin.kernels.continuation import continuation_values
 from simgin.players.registry import resolve
 from simgin.strategies import opponent as _opponent_bot
 from simgin.tools.train_discard import (
+    DRAW_STREAM,
     FEATURES,
     GIN_WEIGHTS,
     TEACHER_PARAMETERS,
@@ -60,7 +62,9 @@ from simgin.tools.train_discard import (
     _seat_rows,
     _teach,
     as_table,
+    draw_regret,
     draw_rules,
+    draw_scores,
     fit_ranking,
     regret,
     weight_vector,
@@ -70,39 +74,43 @@ DEFAULT_SEED = 37
 
 
 #: The two kinds of hand whose discard weights are fitted apart (``kernels.heuristic.discard_weights``).
-REGIMES = ("gin", "knock")
+REGIMES = ("gin", "knock", "gin_draw")
 
 
-def collect(hands: int, seed: int, spec: str, regime: str = "gin") -> list:
+def collect(hands: int, seed: int, spec: str, regime: str = "gin", draws: list | None = None) -> list:
     """(seat, hand mask, kernel state, other seat's spec) of every discard of ``spec`` in ``hands`` hands, each
     under rules drawn by ``train_discard.draw_rules``. ``regime`` ``'gin'``: the knock limit set to 0 (V1: only
     gin ends the hand), and under Oklahoma, whose up card sets the limit (V9), only the positions with a limit
-    of 0 kept; ``'knock'``: the rules as drawn, only the positions of hands a knock can end kept."""
+    of 0 kept; ``'knock'``: the rules as drawn, only the positions of hands a knock can end kept. With
+    ``draws``, the bot's choices between the pile card and the stock (R9, R11) in hands only gin can end are
+    appended to it: (seat, hand mask, kernel state, first turn, other seat's spec)."""
     positions: list = []
     chance = np.random.default_rng(seed)
     for i in range(hands):
         rules = draw_rules(chance)
-        if regime == "gin":
+        if regime in ("gin", "gin_draw"):
             rules = rules.with_settings({"knock_limit": 0})
         scores = (0, 0) if rules.hollywood else tuple(int(chance.integers(0, rules.target * 0.9)) for _ in range(2))
         other_spec = spec if i % 2 == 0 else "simple"
         found: list = []
-        mine = _Collector(found, spec)
-        other = _Collector(found, spec) if i % 2 == 0 else resolve("simple").make()
+        chosen: list | None = [] if draws is not None else None
+        mine = _Collector(found, spec, chosen)
+        other = _Collector(found, spec, chosen) if i % 2 == 0 else resolve("simple").make()
         players = (mine, other) if i % 4 < 2 else (other, mine)
         play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
         positions.extend(
             (seat, hand, state, other_spec)
             for seat, hand, state in found
-            if (state[v.T_KNOCK_LIMIT] == 0) == (regime == "gin")
+            if (state[v.T_KNOCK_LIMIT] == 0) == (regime != "knock")
         )
+        if draws is not None:
+            draws.extend((*draw, other_spec) for draw in chosen if draw[2][v.T_KNOCK_LIMIT] == 0)
     return positions
 
 
 def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarray, ...]:
     """(features, values, position index, gin-only flag) of every legal discard of every position, each value
     the mean over ``worlds`` worlds of the hand played on by the two seats' bots (``kernels.continuation``)."""
-    me = resolve(spec)
     xs, ys, index, gin_only = [], [], [], []
     x = np.zeros((11, len(FEATURES)))
     no_values = np.zeros(11)
@@ -115,12 +123,7 @@ def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarra
         count = _teach(
             np.bool_(True), params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, none, 0, x, no_values, cards
         )  # the features only: no worlds
-        other = resolve(other_spec)
-        seats = [(me.bot_id, me.vector()), (other.bot_id, other.vector())]
-        if seat == 1:
-            seats.reverse()
-        ids = np.array([bot for bot, _ in seats], dtype=np.int64)
-        vectors = np.array([vector for _, vector in seats], dtype=np.float64)
+        ids, vectors = _seats(spec, other_spec, seat)
         rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
         legal = continuation_values(
             np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
@@ -134,6 +137,74 @@ def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarra
         index.extend([n] * count)
         gin_only.extend([state[v.T_KNOCK_LIMIT] == 0] * count)
     return np.concatenate(xs), np.concatenate(ys), np.array(index), np.array(gin_only)
+
+
+def _seats(spec: str, other_spec: str, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bot ids, parameter vectors) by seat: ``spec`` in ``seat``, ``other_spec`` in the other."""
+    me, other = resolve(spec), resolve(other_spec)
+    seats = [(me.bot_id, me.vector()), (other.bot_id, other.vector())]
+    if seat == 1:
+        seats.reverse()
+    return np.array([bot for bot, _ in seats], dtype=np.int64), np.array([vector for _, vector in seats])
+
+
+def teach_draws(draws: list, worlds: int, seed: int, spec: str) -> np.ndarray:
+    """The teacher's mean values (take the pile card, pass it) of every draw position, shape (N, 2): each the
+    hand played on by the two seats' bots after the choice (``kernels.continuation``; the up card's offer on
+    the first turn, R11, a draw after it, R9)."""
+    values = np.zeros((len(draws), 2))
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    sampled = np.zeros((worlds, MAX_ACTIONS))
+    for n, (seat, hand, state, first_turn, other_spec) in enumerate(draws):
+        ids, vectors = _seats(spec, other_spec, seat)
+        rng = np.array([np.uint64(SplitMix64(derive(seed, DRAW_STREAM + n)).state)], dtype=np.uint64)
+        continuation_values(
+            np.int64(KIND_UP_CARD if first_turn else KIND_DRAW), np.int64(seat), np.int64(hand),
+            state[: v.TABLE_SIZE].copy(), np.int64(worlds), rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY,
+            np.int64(DEFAULT_TRIES), ids, vectors, _policies(tuple(ids.tolist())), actions, sampled,
+        )  # fmt: skip
+        values[n] = sampled[:, 1].mean(), sampled[:, 0].mean()  # action 1 takes the pile card
+    return values
+
+
+def teach_draw_part(hands: int, worlds: int, seed: int, spec: str) -> dict[str, np.ndarray]:
+    """One seed's draw table (a unit of work for one process): the teacher's values and what
+    ``train_discard.draw_scores`` needs to score each position again."""
+    draws: list = []
+    collect(hands, seed, spec, "gin_draw", draws)
+    values = teach_draws(draws, worlds, seed, spec)
+    size = len(draws[0][2]) if draws else 0
+    return {
+        "values": values,
+        "seats": np.array([d[0] for d in draws], dtype=np.int64),
+        "hands": np.array([d[1] for d in draws], dtype=np.int64),
+        "states": np.array([d[2] for d in draws], dtype=np.int64).reshape(len(draws), size),
+        "first": np.array([d[3] for d in draws], dtype=bool),
+    }
+
+
+def fit_gin_draw_margin(parts: list, baseline: dict[str, float]) -> tuple[dict[str, float], dict]:
+    """``gin_draw_margin`` chosen on a grid on the even draw positions of hands only gin can end (the other
+    weights the start's), and the held-out shortfall per draw of the start's margin and the chosen one on the
+    odd positions."""
+    values = np.concatenate([part["values"] for part in parts])
+    draws = [
+        (int(seat), int(hand), state, bool(first))
+        for part in parts
+        for seat, hand, state, first in zip(part["seats"], part["hands"], part["states"], part["first"], strict=True)
+    ]
+    weights = {name: baseline[name] for name in _opponent_bot.LEARNED if name not in ("draw_margin", "gin_draw_margin")}
+    scores = draw_scores(draws, weights)
+    even = np.arange(len(values)) % 2 == 0
+    margins = np.round(np.arange(-5.0, 5.01, 0.25), 2)
+    fits = [draw_regret(values[even], scores[even], margin) for margin in margins]
+    chosen = float(margins[int(np.nanargmin(fits))])
+    held_out = {
+        "positions": int((~even).sum()),
+        "start": round(draw_regret(values[~even], scores[~even], baseline["gin_draw_margin"]), 4),
+        "fitted": round(draw_regret(values[~even], scores[~even], chosen), 4),
+    }
+    return {"gin_draw_margin": chosen}, held_out
 
 
 def collect_and_teach(hands: int, worlds: int, seed: int, spec: str, regime: str) -> dict[str, np.ndarray]:
@@ -214,6 +285,9 @@ def main(argv: list[str] | None = None) -> None:
     values = resolve(spec).values
     baseline = {name: float(values[name]) for name in _opponent_bot.LEARNED}
     seeds = [int(seed) for seed in args.seeds.split(",")]
+    if args.regime == "gin_draw":
+        _draw_main(args, spec, baseline, seeds, started)
+        return
     if args.load_data:
         parts = [dict(np.load(path)) for path in args.load_data]
     else:
@@ -232,6 +306,34 @@ def main(argv: list[str] | None = None) -> None:
         f"--seeds {args.seeds}" + (" --regime knock" if args.regime == "knock" else "") + " --write",
         "positions": int(index.max()) + 1 if len(index) else 0,
         "discards": len(y),
+        "held_out_regret": held_out,
+        "weights": fitted,
+    }
+    print(json.dumps({**record, "spec": _opponent_bot.spec_with({**baseline, **fitted})}, indent=2))
+    print(f"{time.perf_counter() - started:.0f} s")
+    if args.write and not args.load_data:
+        write_round(args.out, fitted, record)
+        print(f"written {args.out}")
+
+
+def _draw_main(
+    args: argparse.Namespace, spec: str, baseline: dict[str, float], seeds: list[int], started: float
+) -> None:
+    """``--regime gin_draw``: collect and teach the draws of hands only gin can end, choose ``gin_draw_margin``."""
+    if args.load_data:
+        parts = [dict(np.load(path)) for path in args.load_data]
+    else:
+        n = len(seeds)
+        with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            parts = list(pool.map(teach_draw_part, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+    if args.save_data:
+        np.savez(args.save_data, **{key: np.concatenate([part[key] for part in parts]) for key in parts[0]})
+    fitted, held_out = fit_gin_draw_margin(parts, baseline)
+    record = {
+        "regime": args.regime,
+        "command": f"python -m simgin.tools.teach_players --hands {args.hands} --worlds {args.worlds} "
+        f"--seeds {args.seeds} --regime gin_draw --write",
+        "positions": sum(len(part["values"]) for part in parts),
         "held_out_regret": held_out,
         "weights": fitted,
     }
