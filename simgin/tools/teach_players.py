@@ -37,6 +37,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import time
@@ -285,55 +286,33 @@ def main(argv: list[str] | None = None) -> None:
     values = resolve(spec).values
     baseline = {name: float(values[name]) for name in _opponent_bot.LEARNED}
     seeds = [int(seed) for seed in args.seeds.split(",")]
-    if args.regime == "gin_draw":
-        _draw_main(args, spec, baseline, seeds, started)
-        return
-    if args.load_data:
-        parts = [dict(np.load(path)) for path in args.load_data]
-    else:
-        with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            n = len(seeds)
-            parts = list(
-                pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n, [args.regime] * n)
-            )
-    x, y, index, gin_only = joined(parts)
-    if args.save_data:
-        np.savez(args.save_data, x=x, y=y, index=index, gin_only=gin_only)
-    fitted, held_out = fit_weights(as_table(x, y, index, gin_only), baseline, args.regime)
-    record = {
-        "regime": args.regime,
-        "command": f"python -m simgin.tools.teach_players --hands {args.hands} --worlds {args.worlds} "
-        f"--seeds {args.seeds}" + (" --regime knock" if args.regime == "knock" else "") + " --write",
-        "positions": int(index.max()) + 1 if len(index) else 0,
-        "discards": len(y),
-        "held_out_regret": held_out,
-        "weights": fitted,
-    }
-    print(json.dumps({**record, "spec": _opponent_bot.spec_with({**baseline, **fitted})}, indent=2))
-    print(f"{time.perf_counter() - started:.0f} s")
-    if args.write and not args.load_data:
-        write_round(args.out, fitted, record)
-        print(f"written {args.out}")
-
-
-def _draw_main(
-    args: argparse.Namespace, spec: str, baseline: dict[str, float], seeds: list[int], started: float
-) -> None:
-    """``--regime gin_draw``: collect and teach the draws of hands only gin can end, choose ``gin_draw_margin``."""
+    draws = args.regime == "gin_draw"
     if args.load_data:
         parts = [dict(np.load(path)) for path in args.load_data]
     else:
         n = len(seeds)
         with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            parts = list(pool.map(teach_draw_part, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+            if draws:
+                parts = list(pool.map(teach_draw_part, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+            else:
+                unit = functools.partial(collect_and_teach, regime=args.regime)
+                parts = list(pool.map(unit, [args.hands] * n, [args.worlds] * n, seeds, [spec] * n))
+    if draws:
+        fitted, held_out = fit_gin_draw_margin(parts, baseline)
+        counts = {"positions": sum(len(part["values"]) for part in parts)}
+        saved = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    else:
+        x, y, index, gin_only = joined(parts)
+        fitted, held_out = fit_weights(as_table(x, y, index, gin_only), baseline, args.regime)
+        counts = {"positions": int(index.max()) + 1 if len(index) else 0, "discards": len(y)}
+        saved = {"x": x, "y": y, "index": index, "gin_only": gin_only}
     if args.save_data:
-        np.savez(args.save_data, **{key: np.concatenate([part[key] for part in parts]) for key in parts[0]})
-    fitted, held_out = fit_gin_draw_margin(parts, baseline)
+        np.savez(args.save_data, **saved)
     record = {
         "regime": args.regime,
         "command": f"python -m simgin.tools.teach_players --hands {args.hands} --worlds {args.worlds} "
-        f"--seeds {args.seeds} --regime gin_draw --write",
-        "positions": sum(len(part["values"]) for part in parts),
+        f"--seeds {args.seeds}" + (f" --regime {args.regime}" if args.regime != "gin" else "") + " --write",
+        **counts,
         "held_out_regret": held_out,
         "weights": fitted,
     }
