@@ -74,7 +74,8 @@ from simgin.tools.train_discard import (
 DEFAULT_SEED = 37
 
 
-#: The two kinds of hand whose discard weights are fitted apart (``kernels.heuristic.discard_weights``).
+#: What a round fits: the discard weights of hands only gin can end or of hands a knock can end (fitted apart,
+#: ``kernels.heuristic.discard_weights``), or the draw's ``gin_draw_margin`` in hands only gin can end.
 REGIMES = ("gin", "knock", "gin_draw")
 
 
@@ -263,7 +264,7 @@ def write_round(path: Path, fitted: dict[str, float], record: dict) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=600, help="hands played per seed to collect discard positions")
+    parser.add_argument("--hands", type=int, default=600, help="hands played per seed to collect positions")
     parser.add_argument("--worlds", type=int, default=48, help="worlds per position (shared by its discards)")
     parser.add_argument("--seeds", default=str(DEFAULT_SEED), help="comma-separated seeds: one collection each")
     parser.add_argument("--workers", type=int, default=2, help="processes collecting and teaching the seeds")
@@ -271,14 +272,15 @@ def main(argv: list[str] | None = None) -> None:
         "--regime",
         choices=REGIMES,
         default="gin",
-        help="the weights fitted: those of hands only gin can end, or of hands a knock can end",
+        help="what is fitted: the discard weights of hands only gin can end (gin) or of hands a knock can end "
+        "(knock), or the draw's margin in hands only gin can end (gin_draw)",
     )
     parser.add_argument("--start", help="the bot's spec (default: opponent with the data file's weights, spelt out)")
     parser.add_argument("--save-data", type=Path, help="also save the teacher's table (.npz) for study")
     parser.add_argument(
         "--load-data", type=Path, action="append", help="fit tables saved before (repeatable) instead of collecting"
     )
-    parser.add_argument("--write", action="store_true", help="set the fitted gin_ weights in the data file")
+    parser.add_argument("--write", action="store_true", help="set the fitted weights in the data file")
     parser.add_argument("--out", type=Path, default=_opponent_bot.DISCARD_MODEL, help="the data file --write sets")
     args = parser.parse_args(argv)
     started = time.perf_counter()
