@@ -20,7 +20,10 @@ Policy, per decision:
   the stock runs down, and the ``gin_`` weights in a hand only gin can end), with the chances
   taken from the estimate: the safe discard. A discard that leaves gin (R13) scores ``reach_gin``
   (60, :data:`REACH_GIN`) less, so it is always made; the draw reads the same scores, so gin
-  weighs 60 points there too. The weights are *learned from search*: fitted
+  weighs 60 points there too. Where the hand kept is near gin (20 deadwood or less), a discard also scores
+  ``gin_outs`` (6, :data:`GIN_OUTS`) less per unseen card that would then give gin, each counted by the chance
+  it is not in the opponent's hand: the discard that keeps the most ways to gin (not under Hollywood scoring,
+  V14). The weights are *learned from search*: fitted
   to a teacher that values every discard by playouts in sampled worlds, on positions met in
   play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
@@ -122,11 +125,23 @@ DRAW_PARAMETERS: tuple[Parameter, ...] = (_heuristic.GIN_DRAW_MARGIN,)
 #: *Strength gates*): a gain of 10 Elo under eaai, straight, oklahoma and modern, no loss under standard and
 #: hollywood. ``heuristic`` keeps 0: it already discards into gin (+0.01 to +0.02 points per hand at 60).
 REACH_GIN = 60.0
+#: Points off a discard per card that would then give gin (R13; issue 37), counted by its chance to arrive, where
+#: the hand kept has at most 20 deadwood (``kernels.heuristic.discard_for_outs``; the cards counted by
+#: ``kernels.knock.gin_outs``): of two discards that leave about the same deadwood, the one that keeps more ways to
+#: gin. The learned score had no such term: its teacher's playouts knocked at once. Head to head against 0
+#: (``simgin match "opponent:gin_outs=W" "opponent:gin_outs=0" --hands 20000 --rules R --seed 4``, net points per
+#: hand at W = 4 / 6 / 8): eaai +1.92 / +2.01 / +2.10, straight +1.84 / +2.01 / +1.98, modern +1.96 / +2.03 /
+#: +2.12, oklahoma +0.71 / +0.70 / +0.66, standard +0.18 / +0.14 / +0.09, each interval above zero but standard at
+#: 8. Gated at 6 (benchmarks/RESULTS.md, *Strength gates*): a gain of 10 Elo under eaai, straight, oklahoma and
+#: modern, no loss under standard; under Hollywood scoring (V14) a loss (-12 Elo at 6, -9 at 4), so there the
+#: term is off (``kernels.heuristic.gin_outs_weight``) and the bot plays as before.
+GIN_OUTS = 6.0
 _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
     *with_defaults(DISCARD_PARAMETERS, **{k: v for k, v in _LEARNED_DEFAULTS.items() if k != "gin_draw_margin"}),
     *with_defaults((_heuristic.REACH_GIN,), reach_gin=REACH_GIN),
+    *with_defaults((_heuristic.GIN_OUTS,), gin_outs=GIN_OUTS),
     *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
     *MODEL_PARAMETERS,
 )

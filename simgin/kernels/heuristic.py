@@ -174,16 +174,59 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
     live = np.empty(52)
     risk = np.empty(52)
     work = np.empty(52, np.int64)
-    estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
+    _, unseen = estimate(model, params, seat, hand, table, ints, floats, p, live, risk)
     fiftieth = table[v.T_FIFTIETH] != 0
     banned = -1
     if table[v.T_FROM_PILE] != 0 and not fiftieth and rules[ri.REDISCARD] == 0:
         banned = table[v.T_DRAWN]
     limit = table[v.T_KNOCK_LIMIT] if fiftieth else -1
-    card, _ = best_discard(
-        params, hand, banned, limit, live, risk, work, suit_deadwood, stage(table), table[v.T_KNOCK_LIMIT]
-    )
+    share = stage(table)
+    knock_limit = table[v.T_KNOCK_LIMIT]
+    outs_weight = gin_outs_weight(params, rules)
+    if outs_weight == 0.0:
+        card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit)
+    else:
+        card = discard_for_outs(
+            params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs_weight
+        )
     return card
+
+
+@njit(cache=True, inline="always")
+def gin_outs_weight(params, rules):
+    """Points off a discard per gin out of the hand kept (``gin_outs``), but none under Hollywood scoring (V14),
+    where a hand's win counts in up to three games at once, so keeping ways to gin at the cost of deadwood wins
+    fewer of them: gated at -9 and -12 Elo there (weights 4 and 6) and a gain under every other preset
+    (benchmarks/RESULTS.md, *Strength gates*)."""
+    return 0.0 if rules[ri.HOLLYWOOD] else params[pm.GIN_OUTS]
+
+
+#: The most deadwood a kept hand may have and still be one card from gin (three loose cards, R13): the gin outs of
+#: :func:`discard_for_outs` are counted only at or below it.
+OUTS_DEADWOOD = 20
+
+
+@njit(cache=True)
+def discard_for_outs(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, weight):
+    """:func:`best_discard` when each discard also scores ``weight`` points less per card that would then give gin
+    (R13), each counted by its chance to arrive (``kernels.knock.gin_outs``), where the hand kept is near gin (at
+    most :data:`OUTS_DEADWOOD` deadwood): the discard that keeps the most ways to gin."""
+    discard_deadwoods(hand, suit_deadwood, work)
+    weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
+    scratch = np.empty(52, np.int64)
+    best = -1
+    best_score = 0.0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
+            continue
+        left = work[c]
+        score = discard_score(params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit)
+        if 0 < left <= OUTS_DEADWOOD:
+            score -= weight * _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood, scratch)
+        if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
+            best = c
+            best_score = score
+    return best
 
 
 @njit(cache=True)

@@ -42,6 +42,7 @@ NAMES = (
     "gin_draw_margin",
     "playout_policy",
     "reach_gin",
+    "gin_outs",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
