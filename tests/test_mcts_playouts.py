@@ -162,9 +162,10 @@ BEFORE = {
 @pytest.mark.parametrize(("a", "b", "preset"), list(BEFORE))
 def test_the_frozen_spec_plays_as_the_bot_did_before(a, b, preset):
     rows = _row_hashes()
-    play = {"mcts": mcts_strategy.FROZEN_SPEC}
+    # opponent, the other seat of one case, as it played then too (issue 37's gin_outs came later).
+    play = {"mcts": mcts_strategy.FROZEN_SPEC, "opponent": "opponent:gin_outs=0"}
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) == BEFORE[(a, b, preset)]
-    play = {"mcts": mcts_strategy.LEARNED_SPEC}
+    play = {"mcts": mcts_strategy.LEARNED_SPEC, "opponent": "opponent:gin_outs=0"}
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) != BEFORE[(a, b, preset)]
 
 
