@@ -96,7 +96,11 @@ DISCARD_PARAMETERS: tuple[Parameter, ...] = (
 #: discards into gin; ``opponent`` sets 60 (gated: ``strategies/opponent.REACH_GIN``). Not one of the learned
 #: weights.
 REACH_GIN = Parameter("reach_gin", 0.0, "points off a discard that leaves gin (R13), in every hand", 0, 60)
-GIN_OUTS = Parameter("gin_outs", 0.0, "points off a discard per card that would then give gin (R13)", -10, 20)
+#: Points off a discard per unseen card that would then give gin (issue 37); ``opponent`` sets 6 (gated:
+#: ``strategies/opponent.GIN_OUTS``), ``heuristic`` does not declare it (0).
+GIN_OUTS = Parameter(
+    "gin_outs", 0.0, "points off a discard per unseen card then giving gin (R13), kept hand <= 20 deadwood", -10, 20
+)
 #: The draw's margin in a hand only gin can end (knock limit 0: straight gin, Oklahoma's ace), apart from
 #: ``draw_margin`` (R9, R11; issue 37): there taking every pile card that lowers the deadwood plays best.
 #: ``opponent`` declares the same parameter (with its learned default).

@@ -213,7 +213,6 @@ def discard_for_outs(params, hand, banned, limit, live, risk, work, suit_deadwoo
     most :data:`OUTS_DEADWOOD` deadwood): the discard that keeps the most ways to gin."""
     discard_deadwoods(hand, suit_deadwood, work)
     weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
-    scratch = np.empty(52, np.int64)
     best = -1
     best_score = 0.0
     for c in range(52):
@@ -222,7 +221,7 @@ def discard_for_outs(params, hand, banned, limit, live, risk, work, suit_deadwoo
         left = work[c]
         score = discard_score(params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit)
         if 0 < left <= OUTS_DEADWOOD:
-            score -= weight * _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood, scratch)
+            score -= weight * _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
         if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
             best = c
             best_score = score
@@ -346,8 +345,7 @@ def knocks(model, params, seat, hand, table, rules, ints, floats, suit_deadwood,
     )
     if stock <= 2:
         return now > 0.0  # playing on ends the hand dead (R15)
-    work = np.empty(52, np.int64)
-    outs = _knock.gin_outs(hand, unseen, live, suit_deadwood, work)
+    outs = _knock.gin_outs(hand, unseen, live, suit_deadwood)
     x = np.empty(_knock.FEATURE_COUNT)
     _knock.features(dw, stock, table[v.T_KNOCK_LIMIT], outs, opponent_deadwood, _opponent.popcount(known), x)
     return now + params[pm.KNOCK_BIAS] >= _knock.playing_on_value(rules, mine, theirs, multiplier, x)

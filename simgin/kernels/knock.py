@@ -132,14 +132,13 @@ def completing_cards(hand):
 
 
 @njit(cache=True)
-def gin_outs(hand, unseen, live, suit_deadwood, work):
+def gin_outs(hand, unseen, live, suit_deadwood):
     """How many unseen cards would give ``hand`` (10 cards, not gin) a gin after a discard (R13), each by its chance
     to arrive.
 
     Only the cards that complete a meld with two of the hand's cards (:func:`completing_cards`) can, and each is
     checked by the least deadwood after a discard (``melds.least_deadwood_after_discard``): the same count as
-    checking every unseen card with every discard (tests/test_gin_outs.py), several times faster. ``work`` is
-    unused (kept for the callers' signature)."""
+    checking every unseen card with every discard (tests/test_gin_outs.py), several times faster."""
     total = 0.0
     candidates = unseen & completing_cards(hand)
     while candidates:

@@ -129,7 +129,7 @@ def _situation(params, seat, hand, table, rules, ints, floats, rng, sd, sv, worl
             record[KNOCK] += 1
             record[KNOCK_POINTS] += points
     record /= worlds
-    outs = _knock.gin_outs(hand, unseen, live, sd, work)
+    outs = _knock.gin_outs(hand, unseen, live, sd)
     _knock.features(
         deadwood_of_mask(hand, sd), stock_count, table[v.T_KNOCK_LIMIT], outs, opponent_deadwood / worlds,
         _opponent.popcount(known), x,
