@@ -141,23 +141,12 @@ def gin_outs(hand, unseen, live, suit_deadwood):
     checking every unseen card with every discard (tests/test_gin_outs.py), several times faster."""
     total = 0.0
     candidates = unseen & completing_cards(hand)
-    while candidates:
-        low = candidates & -candidates
-        c = _bit_position(low)
-        candidates ^= low
-        if live[c] > 0.0 and least_deadwood_after_discard(hand | low, suit_deadwood, SUIT_DROP) == 0:
+    for c in range(52):
+        if not (candidates >> c) & 1 or live[c] <= 0.0:
+            continue
+        if least_deadwood_after_discard(hand | (np.int64(1) << c), suit_deadwood, SUIT_DROP) == 0:
             total += live[c]
     return total
-
-
-@njit(cache=True, inline="always")
-def _bit_position(low):
-    """Index of the single set bit of ``low`` (a power of two below 2**52)."""
-    index = 0
-    while low > 1:
-        low >>= 1
-        index += 1
-    return index
 
 
 @njit(cache=True)
