@@ -52,6 +52,7 @@ def test_the_advice_check_follows_a_discard_with_the_knock_decision_it_was_value
     assert ends[False][0] > told_discards  # playing on: more discards follow
 
 
+@pytest.mark.slow
 def test_the_advice_holds_in_play_for_the_costliest_decisions():
     """Issue 34's validation: the four costliest decisions of opponent against heuristic under eaai rules in 20
     hands, each played again from its exact position both ways (a discard followed, both ways, by the knock

@@ -162,6 +162,7 @@ def test_the_json_has_its_fixed_keys_and_net_points_are_skill_plus_luck():
     assert data["costliest"][0]["replay"].startswith("simgin replay simple random --seed 0 --hand ")
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_analysis_on_one_and_two_workers(tmp_path):
     import json
 

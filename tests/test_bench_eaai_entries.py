@@ -58,6 +58,7 @@ def test_the_table_gives_games_the_match_interval_and_points(bench):
     assert "| +2.50 (+1.00 to +4.00) | 0/3 | 60 |" in text
 
 
+@pytest.mark.slow
 def test_a_bot_plays_the_java_test_player_under_eaai_rules(bench, classpath):
     spec = f"eaai:{classpath}:TwinPlayer"
     row = bench.measure("greedy", "twin", spec, games=4, seed=5, workers=1)

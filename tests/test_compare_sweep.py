@@ -31,6 +31,7 @@ def test_simple_against_random_accepts_h1_quickly():
     ]
 
 
+@pytest.mark.slow
 def test_sprt_stops_at_the_same_batch_on_any_number_of_workers():
     settings = SprtSettings(elo0=0, elo1=10, batch_pairs=5)
     _, one = run_sprt("simple", "random", settings, EAAI, seed=2, workers=1)

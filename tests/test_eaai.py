@@ -55,8 +55,8 @@ RULE_SETS = {
 
 @pytest.mark.parametrize(
     "rules_name",
-    # Standard and the contest's rules in the default run; the other two with the slow tests (pytest -m slow).
-    [name if name in ("standard", "eaai") else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS],
+    # The contest's rules in the default run; the other three with the slow tests (pytest -m slow).
+    [name if name == "eaai" else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS],
 )
 def test_the_java_twin_plays_the_hands_of_its_python_twin(classpath, rules_name):
     rules = RULE_SETS[rules_name]
@@ -83,7 +83,8 @@ def test_the_java_twin_plays_the_games_of_its_python_twin(classpath):
     assert all((a == b).all() for a, b in zip(java, python, strict=True))
 
 
-@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["local", "dask"])
 def test_runs_on_workers_give_the_twins_results_and_leave_no_jvm(classpath, backend):
     config = runner.RunConfig((spec(classpath, "TwinPlayer"), "simple"), hands=120, seed=6, chunk_units=20)
     java = runner.run(config, workers=2, backend=backend)
@@ -317,6 +318,7 @@ def test_without_a_jdk_the_error_says_so(monkeypatch, tmp_path):
         eaai.java_tools()
 
 
+@pytest.mark.slow
 def test_the_adapter_is_compiled_once_into_the_user_cache(classpath, monkeypatch, tmp_path):
     monkeypatch.setenv("SIMGIN_CACHE_DIR", str(tmp_path / "cache"))
     eaai.compiled_host.cache_clear()

@@ -515,6 +515,7 @@ def test_docs_env_md_gives_every_feature_block_at_its_slot() -> None:
     assert f"float32[{OBSERVATION_SIZE}]" in text and f"Discrete({ACTION_COUNT})" in text
 
 
+@pytest.mark.slow
 def test_the_worked_example_learns_from_its_teacher_and_its_policy_plays_in_simgin(tmp_path) -> None:
     """examples/train_policy.py in miniature: a few seconds of imitating heuristic already give a policy that,
     played as policy:weights=FILE in simgin.match, beats random (which knocks at random and holds no plan)."""

@@ -269,7 +269,7 @@ class Printer:""",
 )
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, workers):
     """Issue 25 D8: --json stdout was polluted by a plug-in writing to file descriptor 1, to sys.__stdout__, by a
     child process it started, and (with 2 workers) by printing at import time. Everything but the JSON goes to

@@ -198,6 +198,7 @@ def test_match_adjust_luck_on_the_command_line_and_in_python():
         simgin.match("opponent", "simple", hands=4, adjust_luck="yes")
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_adjusted_figures_on_one_and_two_workers():
     from simgin.running import runner
 

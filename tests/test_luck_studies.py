@@ -298,8 +298,14 @@ def test_a_luck_adjusted_studys_report_says_so_and_its_rates_match_its_differenc
     ("command", "said"),
     [
         (["compare", "opponent", "heuristic", "--adjust-luck"], "luck-adjusted (docs/STATISTICS.md §13)"),
-        ([*TUNE, "--final", "40", "--adjust-luck"], "every score is luck-adjusted net points per hand"),
-        ([*TUNE_RULES, "--final", "40", "--adjust-luck"], "win_rate is luck-adjusted"),
+        pytest.param(
+            [*TUNE, "--final", "40", "--adjust-luck"],
+            "every score is luck-adjusted net points per hand",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            [*TUNE_RULES, "--final", "40", "--adjust-luck"], "win_rate is luck-adjusted", marks=pytest.mark.slow
+        ),
     ],
     ids=["compare", "tune", "tune-rules"],
 )

@@ -115,6 +115,7 @@ def test_a_bot_against_copies_of_itself_wins_its_share(table, players, share):
         assert row.win_rate_low <= share <= row.win_rate_high
 
 
+@pytest.mark.slow
 def test_table_results_do_not_depend_on_workers():
     config = runner.RunConfig(("simple", "random", "simple"), Rules(), games=36, seed=2, table="three", chunk_units=2)
     one = runner.run(config, workers=1)

@@ -73,7 +73,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="co
 # -- the same results everywhere ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["local", "dask"])
 def test_the_same_results_on_one_and_two_workers(backend):
     config = runner.RunConfig((EXEC_SIMPLE, "greedy"), hands=240, seed=4, chunk_units=30)
     one = runner.run(config, workers=1)

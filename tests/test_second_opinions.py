@@ -103,6 +103,7 @@ def test_an_adviser_that_raises_gives_no_opinion_and_the_hand_goes_on(tmp_path):
     assert opinion["decisions"] == int((~discards & (frame["side"] == 0)).sum())
 
 
+@pytest.mark.slow
 def test_the_same_opinions_on_one_and_two_workers(advised):
     two = simgin.analyse(
         "heuristic", "simple", hands=16, workers=2, second_opinions=["random", "heuristic", "opponent"]

@@ -67,6 +67,7 @@ def test_interleaving_changes_no_result() -> None:
         assert np.array_equal(one.units[0], other.units[0])
 
 
+@pytest.mark.slow
 def test_the_same_seed_stops_at_the_same_place_on_any_number_of_workers() -> None:
     one = sequential_rules_test(["simple", "greedy"], ["gin_bonus=20,25"], "d0=0,d1=5", games=4000, workers=1)
     two = sequential_rules_test(["simple", "greedy"], ["gin_bonus=20,25"], "d0=0,d1=5", games=4000, workers=2)

@@ -234,6 +234,7 @@ def test_python_api_is_simgin_tune(tiny):
 # -- determinism: workers, backends, plug-ins ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_tuned_spec_on_two_workers(tiny):
     result, _ = tiny
     pooled = tune("heuristic", ["simple"], workers=2, **TINY)

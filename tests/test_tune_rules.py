@@ -453,6 +453,7 @@ def test_a_finished_search_reruns_from_its_records(real):
     )
 
 
+@pytest.mark.slow
 def test_same_result_on_two_workers(real):
     result, _ = real
     assert without_timing(tune_rules(*REAL, workers=2, **TINY)) == without_timing(result)
