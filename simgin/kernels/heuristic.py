@@ -49,6 +49,14 @@ def potential(hand, card, live):
     return total
 
 
+@njit(cache=True, inline="always")
+def _near(card, other):
+    """Whether ``other`` is of ``card``'s rank or within two ranks of it in its suit: the cards whose presence
+    can change :func:`potential` of ``card``."""
+    rank, other_rank = card % 13, other % 13
+    return rank == other_rank or (card // 13 == other // 13 and abs(rank - other_rank) <= 2)
+
+
 @njit(cache=True)
 def danger(card, p):
     """The chance that ``card`` completes or extends a meld of an opponent holding each card c with chance p[c]."""
@@ -144,6 +152,15 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
     ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less, and one that
     leaves gin (R13) ``reach_gin`` less (:func:`discard_score`).
     """
+    return _best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, -1, live)
+
+
+@njit(cache=True, inline="always")
+def _best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, drawn, kept):
+    """:func:`best_discard`; with ``drawn`` >= 0, ``hand`` is a hand before the draw plus the card ``drawn``, and
+    ``kept[c]`` is the :func:`potential` of each card ``c`` in that hand before the draw: the same as after it,
+    unless ``drawn`` is of ``c``'s rank or within two ranks of it in its suit (a run through ``c`` is three
+    consecutive ranks, R4), so only those are computed again (:func:`pile_card_scores` draws every unseen card)."""
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
@@ -152,9 +169,10 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
             continue
         left = work[c]
+        potential_c = potential(hand, c, live) if drawn < 0 or _near(c, drawn) else kept[c]
         # discard_score written out: called here once per card, it made ``opponent`` play 20-25% fewer hands per
         # second, even inlined (tests/test_mcts_playouts.py checks that the two agree).
-        score = left + weight_potential * potential(hand, c, live) + weight_safety * risk[c]
+        score = left + weight_potential * potential_c + weight_safety * risk[c]
         if left == 0:
             score -= params[pm.REACH_GIN]
         if not gin_only:
@@ -278,12 +296,18 @@ def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
     # A typed -1, not the constant: numba compiles best_discard again for each constant argument (issue 25).
     none = np.int64(-1)
     _, taken = best_discard(params, hand | (1 << top), top, none, live, risk, work, suit_deadwood, share, knock_limit)
+    kept = np.empty(52)
+    for c in range(52):
+        if (hand >> c) & 1:
+            kept[c] = potential(hand, c, live)
     expected = 0.0
     weight = 0.0
     for c in range(52):
         if (unseen >> c) & 1 and live[c] > 0.0:
             held = hand | (1 << c)
-            _, score = best_discard(params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit)
+            _, score = _best_discard(
+                params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit, np.int64(c), kept
+            )
             expected += live[c] * score
             weight += live[c]
     return taken, expected, weight
