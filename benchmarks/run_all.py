@@ -54,6 +54,7 @@ SUITE = (
     Benchmark("bench_engine", "full hands and games per second of the compiled bots, one core and all; cold start"),
     Benchmark("ab_hands", "a fixed hand-loop workload for before/after timings", writes=False),
     Benchmark("bench_compile", "where numba compile time goes: the first match on an empty cache", writes=False),
+    Benchmark("profile_kernels", "where compiled code spends its time: numba functions by their perf samples", False),
     Benchmark("headline", "the headline figures against RESULTS.md, and the figures stated in words"),
     Benchmark("bench_programs", "exec: and eaai: players: hands per second against simple"),
     Benchmark("bench_runner", "the runner through the CLI: a 1M-hand match, memory as the hands grow"),

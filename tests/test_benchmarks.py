@@ -168,3 +168,25 @@ def test_a_benchmark_reaches_inside_simgin_only_where_the_readme_says_why() -> N
     )
     for module in re.findall(r"`(\w+)`", public_alone):
         assert module not in inside, f"benchmarks/README.md says {module} uses the public API alone: {inside[module]}"
+
+
+def test_the_profile_names_numba_functions_and_shares_their_samples() -> None:
+    from benchmarks import profile_kernels
+
+    mangled = "_ZN6simgin7kernels8opponent11sample_handB4v227B40c8tJTIeFIjxB2IKSgI4CrvSCKg1MMfAwK4LIaQIAExx5Array"
+    assert profile_kernels.function_name(mangled) == "simgin.kernels.opponent.sample_hand"
+    assert profile_kernels.function_name("_ZN5numba7cpython4hashB2v1") is None  # not simgin's
+    assert profile_kernels.function_name("_PyEval_EvalFrameDefault") is None
+    report = "\n".join(
+        [
+            "# Samples: 5K of event 'cpu-clock'",
+            "#",
+            "    10.00%   300  [.] _PyEval_EvalFrameDefault                -      -",
+            f"     6.00%   180  [.] {mangled}                -      -",
+            "     2.00%    60  [.] _ZN6simgin7kernels5melds17discard_deadwoodsB4v110B40c8tJTIeF   -   -",
+            "     2.00%    60  [.] _ZN6simgin7kernels8opponent11sample_handB4v228B40other   -   -",
+        ]
+    )
+    samples, table = profile_kernels.shares(report)
+    assert samples == 300  # two specialisations of sample_hand add up; Python's samples are left out
+    assert table == [("simgin.kernels.opponent.sample_hand", 0.8), ("simgin.kernels.melds.discard_deadwoods", 0.2)]
