@@ -73,6 +73,6 @@ def test_the_best_discard_after_a_drawn_card_is_the_plain_best_discard():
             held = hand | 1 << drawn
             plain = heuristic.best_discard(params, held, -1, -1, live, risk, work, SUIT_DEADWOOD, stage, knock_limit)
             short = heuristic._best_discard(
-                params, held, -1, -1, live, risk, work, SUIT_DEADWOOD, stage, knock_limit, np.int64(drawn), kept
+                params, held, -1, -1, live, risk, work, SUIT_DEADWOOD, stage, knock_limit, np.int64(drawn), kept, 0, 0.0
             )
             assert short == plain, (trial, drawn)

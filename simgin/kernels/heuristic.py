@@ -152,15 +152,21 @@ def best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, s
     ``knock_limit`` deadwood, so that the bot may knock (R12), scores ``reach`` points less, and one that
     leaves gin (R13) ``reach_gin`` less (:func:`discard_score`).
     """
-    return _best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, -1, live)
+    return _best_discard(
+        params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, -1, live, 0, 0.0
+    )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, drawn, kept):
+def _best_discard(
+    params, hand, banned, limit, live, risk, work, suit_deadwood, stage, knock_limit, drawn, kept, unseen, outs_weight
+):  # fmt: skip
     """:func:`best_discard`; with ``drawn`` >= 0, ``hand`` is a hand before the draw plus the card ``drawn``, and
     ``kept[c]`` is the :func:`potential` of each card ``c`` in that hand before the draw: the same as after it,
     unless ``drawn`` is of ``c``'s rank or within two ranks of it in its suit (a run through ``c`` is three
-    consecutive ranks, R4), so only those are computed again (:func:`pile_card_scores` draws every unseen card)."""
+    consecutive ranks, R4), so only those are computed again (:func:`pile_card_scores` draws every unseen card).
+    With ``outs_weight`` not 0, :func:`discard_for_outs`: each discard that keeps a hand near gin also scores
+    ``outs_weight`` less per gin out among the ``unseen`` cards."""
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
@@ -179,6 +185,8 @@ def _best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, 
             score -= params[pm.VALUE] * min(c % 13 + 1, 10)
             if left <= knock_limit:
                 score -= params[pm.REACH]
+        if outs_weight != 0.0 and 0 < left <= OUTS_DEADWOOD:
+            score -= outs_weight * _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
         if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
             best = c
             best_score = score
@@ -229,21 +237,10 @@ def discard_for_outs(params, hand, banned, limit, live, risk, work, suit_deadwoo
     """:func:`best_discard` when each discard also scores ``weight`` points less per card that would then give gin
     (R13), each counted by its chance to arrive (``kernels.knock.gin_outs``), where the hand kept is near gin (at
     most :data:`OUTS_DEADWOOD` deadwood): the discard that keeps the most ways to gin."""
-    discard_deadwoods(hand, suit_deadwood, work)
-    weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
-    best = -1
-    best_score = 0.0
-    for c in range(52):
-        if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
-            continue
-        left = work[c]
-        score = discard_score(params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit)
-        if 0 < left <= OUTS_DEADWOOD:
-            score -= weight * _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
-        if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
-            best = c
-            best_score = score
-    return best
+    card, _ = _best_discard(
+        params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, -1, live, unseen, weight
+    )  # fmt: skip
+    return card
 
 
 @njit(cache=True)
@@ -306,8 +303,8 @@ def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
         if (unseen >> c) & 1 and live[c] > 0.0:
             held = hand | (1 << c)
             _, score = _best_discard(
-                params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit, np.int64(c), kept
-            )
+                params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit, np.int64(c), kept, 0, 0.0
+            )  # fmt: skip
             expected += live[c] * score
             weight += live[c]
     return taken, expected, weight
