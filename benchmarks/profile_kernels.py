@@ -9,6 +9,7 @@ A function numba inlined into its caller counts as the caller.
 
     python -m benchmarks.profile_kernels opponent simple --rules standard --hands 40000
     python -m benchmarks.profile_kernels heuristic opponent --rules eaai --top 15
+    python -m benchmarks.profile_kernels opponent heuristic --rules eaai --hands 10 --analyse players
 
 It needs Linux ``perf`` (``linux-tools`` or ``perf`` packages) and leave to sample this user's processes
 (``/proc/sys/kernel/perf_event_paranoid`` at most 2); without them it is skipped. The first run compiles the
@@ -99,17 +100,24 @@ def write_perf_map() -> int:
     return len(addresses)
 
 
-def child(players: tuple[str, str], rules: str, hands: int) -> None:
-    """In the profiled process: compile on a short match, name the compiled code, play the measured match."""
+def child(players: tuple[str, str], rules: str, hands: int, playouts: str | None) -> None:
+    """In the profiled process: compile on a short run, name the compiled code, then the measured run: a match,
+    or with ``playouts`` an analysis of the hands (``simgin.analyse``, with those playouts)."""
     import numba
 
     import simgin
 
+    def run(count: int, seed: int) -> None:
+        if playouts is None:
+            simgin.match(*players, rules=rules, hands=count, seed=seed, workers=1)
+        else:
+            simgin.analyse(*players, rules=rules, hands=count, seed=seed, workers=1, playouts=playouts)
+
     numba.set_num_threads(1)
-    simgin.match(*players, rules=rules, hands=100, seed=1, workers=1)
+    run(100 if playouts is None else 2, 1)
     if write_perf_map() == 0:
         sys.exit("profile_kernels: no compiled function to name (the numba cache was not empty)")
-    simgin.match(*players, rules=rules, hands=hands, seed=2, workers=1)
+    run(hands, 2)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -118,13 +126,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="standard", help="a rules preset (standard)")
     parser.add_argument("--hands", type=int, default=40_000, help="hands of the measured match (40,000)")
     parser.add_argument("--top", type=int, default=20, help="functions to list (20)")
+    parser.add_argument(
+        "--analyse", metavar="PLAYOUTS", choices=("fast", "scored", "players"),
+        help="profile `simgin.analyse` of the hands with these playouts instead of a match (give fewer --hands)",
+    )  # fmt: skip
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if len(args.players) != 2:
         parser.error(f"players: give two, not {len(args.players)}")
     hands = QUICK_HANDS if args.quick else args.hands
     if args.child:
-        child((args.players[0], args.players[1]), args.rules, hands)
+        child((args.players[0], args.players[1]), args.rules, hands, args.analyse)
         return
     perf = shutil.which("perf")
     if perf is None:
@@ -132,8 +144,9 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="simgin-profile-") as work:
         data = Path(work) / "perf.data"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(work) / "numba"), "NUMBA_NUM_THREADS": "1"}
+        analyse = ["--analyse", args.analyse] if args.analyse else []
         command = [sys.executable, "-m", "benchmarks.profile_kernels", "--child", "--rules", args.rules,
-                   "--hands", str(hands), *args.players]  # fmt: skip
+                   "--hands", str(hands), *analyse, *args.players]  # fmt: skip
         record = subprocess.run(
             [perf, "record", "-q", "-F", str(FREQUENCY), "-o", str(data), "--", *command],
             env=env, capture_output=True, text=True,
@@ -148,8 +161,9 @@ def main(argv: list[str] | None = None) -> None:
     samples, table = shares(report)
     if not table:
         raise harness.Skip("profile_kernels: perf named no compiled function (no perf map read?)")
-    print(f"{' vs '.join(args.players)}, {args.rules} rules, {hands:,} hands, numba on one thread, {samples:,} samples "
-          f"in compiled code at {FREQUENCY} a second; {harness.machine()}")  # fmt: skip
+    what = f"analysed with {args.analyse} playouts" if args.analyse else "played"
+    print(f"{' vs '.join(args.players)}, {args.rules} rules, {hands:,} hands {what}, numba on one thread, "
+          f"{samples:,} samples in compiled code at {FREQUENCY} a second; {harness.machine()}")  # fmt: skip
     print("| compiled function | share of compiled samples |")
     print("|---|---:|")
     for name, share in table[: args.top]:
