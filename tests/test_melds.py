@@ -179,6 +179,35 @@ def test_the_least_deadwood_after_a_discard_is_the_brute_forces(kind: str) -> No
         assert least(hand) == kernel.discard_deadwoods(mask, kernel.SUIT_DEADWOOD, out), hand
 
 
+@pytest.mark.parametrize("kind", ["uniform", "clustered"])
+def test_the_least_deadwood_discard_is_the_brute_forces_card(kind: str) -> None:
+    """``kernels.melds.least_deadwood_discard`` (R6, with sets, R3, and a card that may not be discarded, R10),
+    which the fast playouts discard by (``kernels.mcts.policy_discard``): the card of least deadwood by the
+    brute force, ties to the higher rank, then the higher card, and what it leaves."""
+    from simgin.kernels import mcts, melds as kernel
+
+    def plain(hand: list[int], banned: int) -> tuple[int, int]:
+        left = {card: dw for card, dw in reference.best_discard_deadwoods(hand).items() if card != banned}
+        least = min(left.values())
+        card = max((c for c, dw in left.items() if dw == least), key=lambda c: (c % 13, c))
+        return card, least
+
+    rng = np.random.default_rng([RANDOM_SEED, 77])
+    make = random_hands if kind == "uniform" else clustered_hands
+    hands = [parse_cards(text) for text, _ in TRICKY if len(text.split()) == 11] + make(rng, 1500, 11)
+    with_sets = 0
+    for hand in hands:
+        mask = cards_to_mask(hand)
+        with_sets += bool(kernel.has_three_of_a_rank(mask))
+        for banned in (-1, hand[int(rng.integers(len(hand)))], next(c for c in range(52) if c not in hand)):
+            expected = plain(hand, banned)
+            found = kernel.least_deadwood_discard(mask, banned, kernel.SUIT_DEADWOOD, kernel.SUIT_DROP,
+                                                  kernel.SUIT_DROP_RANK)  # fmt: skip
+            assert tuple(found) == expected, (hand, banned)
+            assert tuple(mcts.policy_discard(mask, banned, kernel.SUIT_DEADWOOD)) == expected, (hand, banned)
+    assert with_sets > 100  # hands where sets are possible were met
+
+
 # --- (3) meld_arrangement -------------------------------------------------------------------
 
 

@@ -169,7 +169,7 @@ def _world_values(
             if actions[a] == 1:
                 points = showdown_value(seat, seat, hands, np.bool_(True), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
             else:
-                card, _ = policy_discard(hand, _banned(table, rules), work, SUIT_DEADWOOD)
+                card, _ = policy_discard(hand, _banned(table, rules), SUIT_DEADWOOD)
                 hands[seat] = hand & ~(1 << card)
                 case[C_GONE] |= 1 << card
                 if table[v.T_FIFTIETH] != 0:  # V7: the knock after the 50th-card take is forced
@@ -189,7 +189,7 @@ def _world_values(
                     hands[seat] = with_card
                     points = showdown_value(seat, seat, hands, np.bool_(True), rules, SUIT_DEADWOOD, SUIT_VALUE, result)
                 else:
-                    card, _ = policy_discard(with_card, np.int64(-1), work, SUIT_DEADWOOD)
+                    card, _ = policy_discard(with_card, np.int64(-1), SUIT_DEADWOOD)
                     hands[seat] = with_card & ~(1 << card)
                     points = showdown_value(
                         seat, seat, hands, np.bool_(False), rules, SUIT_DEADWOOD, SUIT_VALUE, result

@@ -45,7 +45,14 @@ from simgin.kernels.decisions import (
     S_FLOATS,
     slot,
 )
-from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
+from simgin.kernels.melds import (
+    SUIT_DROP,
+    SUIT_DROP_RANK,
+    card_fits_meld,
+    deadwood_of_mask,
+    discard_deadwoods,
+    least_deadwood_discard,
+)
 from simgin.kernels.opponent import FULL_DECK, HAND_SIZE, popcount
 from simgin.kernels.payoff import result_value
 from simgin.kernels.rng import randint
@@ -72,16 +79,10 @@ CONTEXT_SIZE = 5
 
 
 @njit(cache=True)
-def policy_discard(hand, banned, work, suit_deadwood):
-    """(card, deadwood left): the least deadwood, ties to the higher rank, then the higher card."""
-    discard_deadwoods(hand, suit_deadwood, work)
-    best = -1
-    for c in range(52):
-        if not (hand >> c) & 1 or c == banned:
-            continue
-        if best < 0 or work[c] < work[best] or (work[c] == work[best] and c % 13 >= best % 13):
-            best = c
-    return best, work[best]
+def policy_discard(hand, banned, suit_deadwood):
+    """(card, deadwood left): the least deadwood, ties to the higher rank, then the higher card
+    (:func:`~simgin.kernels.melds.least_deadwood_discard`)."""
+    return least_deadwood_discard(hand, banned, suit_deadwood, SUIT_DROP, SUIT_DROP_RANK)
 
 
 @njit(cache=True)
@@ -209,7 +210,7 @@ def play_out(
                     scratch[2], sd,
                 )  # fmt: skip
             else:
-                card, left = policy_discard(hands[player], banned, work, sd)
+                card, left = policy_discard(hands[player], banned, sd)
             hands[player] &= ~(1 << card)
             gone |= 1 << card
             if player == 0:

@@ -74,7 +74,7 @@ def _outcome(me, player, hands, top, stock, levels, rules, sd, sv, work, result)
             stock_next += 1
             from_pile = False
         hands[player] |= 1 << drawn
-        card, left = _mcts.policy_discard(hands[player], drawn if from_pile else -1, work, sd)
+        card, left = _mcts.policy_discard(hands[player], drawn if from_pile else -1, sd)
         hands[player] &= ~(1 << card)
         top = card
         turns += 1
