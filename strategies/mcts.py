@@ -45,6 +45,9 @@ BOT = "mcts"
 #: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
 TWIN = None
 DESCRIPTION = "information-set search: playouts of sampled worlds (opponent hand, stock) in numba"
+#: It searches at every decision, a few hands a second against the others' thousands: a run cuts its chunks into
+#: parts so that every worker has work, as for a program (``simgin.running.chunks.chunk_parts``).
+SEARCHES = True
 #: The bot before issue 24's playout policy: least-deadwood playouts and issue 11's discard weights for its
 #: candidates (the same weights early and late, in every hand), playable as ``mcts:<FROZEN_SPEC>`` to gate a
 #: change against (simgin/tools/gates.py).

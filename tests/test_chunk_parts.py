@@ -67,6 +67,21 @@ def test_a_compiled_pairing_or_one_worker_plays_chunks_whole(bot):
         runner.run_chunk(slow, runner.plan_chunks(slow)[0], part=(5, 5))
 
 
+def test_a_searching_bot_is_played_in_parts_like_a_program(monkeypatch):
+    """``mcts`` searches at every decision (a few hands a second): its chunks are cut into parts for the workers
+    too (a 1,000-hand run at --workers 2 played on one core before), and the parts add up to the chunk."""
+    config = runner.RunConfig(("mcts:budget=20", "simple"), hands=40, seed=4)
+    chunk = runner.plan_chunks(config)[0]
+    monkeypatch.setitem(runner.SLOW_PART_UNITS, "hands", 8)
+    assert runner.chunk_parts(config, chunk, workers=1) == [None]
+    parts = runner.chunk_parts(config, chunk, workers=2)
+    assert parts == [(0, 8), (8, 16), (16, 20)]
+    whole = runner.run_chunk(config, chunk, unit_records=True)
+    merged = runner.merge_parts([runner.run_chunk(config, chunk, unit_records=True, part=part) for part in parts])
+    assert merged.tally.to_dict() == whole.tally.to_dict()
+    assert (merged.units == whole.units).all()
+
+
 def test_one_chunk_of_a_slow_pairing_gives_every_worker_work(bot, monkeypatch):
     """The jobs a run with one chunk submits at --workers 2: several parts (before: one job, one busy worker);
     the result is that of one worker."""

@@ -79,6 +79,9 @@ class StrategyInfo:
     """Builds a fresh strategy from keyword parameters."""
     twin: type | None = field(default=None, compare=False, repr=False)
     """A plain-Python class that plays exactly as the compiled bot, if there is one."""
+    searches: bool = False
+    """A compiled bot that searches at every decision (``mcts``: a few hands a second): runs cut its chunks into
+    parts for the workers, as for a program (``simgin.running.chunks.chunk_parts``)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,8 @@ def _builtin(name: str) -> StrategyInfo:
     The module names its compiled bot (``BOT``, a name of ``kernels.bots.BOT_NAMES``, which gives the
     bot id), says what it does in one line (``DESCRIPTION``), lists its parameters (``PARAMETERS``,
     each in its slot of ``kernels.parameters``) and gives its plain-Python twin, a class that plays
-    exactly as the compiled bot, or None (``TWIN``).
+    exactly as the compiled bot, or None (``TWIN``); a bot that searches at every decision says so
+    (``SEARCHES = True``).
     """
     module = importlib.import_module(f"simgin.strategies.{name}")
     if name != module.BOT:
@@ -152,6 +156,7 @@ def _builtin(name: str) -> StrategyInfo:
         source="built-in",
         bot_id=BOT_NAMES.index(module.BOT),
         twin=module.TWIN,
+        searches=getattr(module, "SEARCHES", False),
     )
 
 

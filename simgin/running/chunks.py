@@ -66,10 +66,11 @@ class ChunkResult:
     """On request, one row of :data:`~simgin.running.tally.UNIT_FIELDS` per unit of the chunk (two-player runs)."""
 
 
-#: Units of a chunk played as one job when a pairing has a strategy that is not compiled (a program or a
-#: plain-Python strategy, hundreds of hands a second against a compiled bot's tens of thousands) and there
-#: are several workers: a chunk of 20,000 hands is then cut into parts of this many units, so that every
-#: worker has work. Parts change which process plays a unit, never its seed or dealer (issue 32 item 20).
+#: Units of a chunk played as one job when a pairing has a slow strategy (a program or a plain-Python strategy,
+#: hundreds of hands a second against a compiled bot's tens of thousands, or a compiled bot that searches at
+#: every decision, ``mcts``, a few a second) and there are several workers: a chunk of 20,000 hands is then cut
+#: into parts of this many units, so that every worker has work. Parts change which process plays a unit, never
+#: its seed or dealer (issue 32 item 20).
 SLOW_PART_UNITS = {"hands": 250, "games": 25}
 
 
@@ -199,9 +200,10 @@ def merge_parts(parts: Sequence[ChunkResult]) -> ChunkResult:
 
 
 def chunk_parts(config: RunConfig, chunk: Chunk, workers: int) -> list[tuple[int, int] | None]:
-    """How a chunk is played: whole (``[None]``), or, with several workers and a pairing that has a strategy
-    that is not compiled, in parts of :data:`SLOW_PART_UNITS` units, so that every worker has work."""
-    if workers <= 1 or config.table != "pairs" or _pairing_compiled(config, chunk.pairing_index):
+    """How a chunk is played: whole (``[None]``), or, with several workers and a pairing that has a slow
+    strategy (not compiled, or a compiled bot that searches), in parts of :data:`SLOW_PART_UNITS` units, so that
+    every worker has work."""
+    if workers <= 1 or config.table != "pairs" or _pairing_fast(config, chunk.pairing_index):
         return [None]
     size = SLOW_PART_UNITS[config.mode]
     if chunk.unit_count <= size:
@@ -209,14 +211,15 @@ def chunk_parts(config: RunConfig, chunk: Chunk, workers: int) -> list[tuple[int
     return [(first, min(first + size, chunk.unit_count)) for first in range(0, chunk.unit_count, size)]
 
 
-def _pairing_compiled(config: RunConfig, pairing_index: int) -> bool:
-    """Whether both strategies of a pairing are compiled bots (a spec that does not resolve counts as compiled:
-    the run reports it)."""
+def _pairing_fast(config: RunConfig, pairing_index: int) -> bool:
+    """Whether both strategies of a pairing are compiled bots that do not search (a spec that does not resolve
+    counts as fast: the run reports it)."""
     from simgin.players.registry import resolve
 
     for player_index in config.pairings[pairing_index]:
         try:
-            if not resolve(config.players[player_index]).compiled:
+            player = resolve(config.players[player_index])
+            if not player.compiled or player.info.searches:
                 return False
         except ValueError:
             continue
