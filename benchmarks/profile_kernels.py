@@ -32,6 +32,8 @@ from pathlib import Path
 from benchmarks import harness
 
 QUICK_HANDS = 2_000
+#: The variable naming the file in which the profiled process writes its perf map's path.
+MAP_NOTE = "SIMGIN_PROFILE_MAP_NOTE"
 #: Samples per second: enough for a few percent's resolution in a run of seconds.
 FREQUENCY = 999
 _SEGMENT = re.compile(r"(\d+)")
@@ -94,9 +96,12 @@ def write_perf_map() -> int:
                     addresses[address] = function.name
     ordered = sorted(addresses)
     ends = [*ordered[1:], ordered[-1] + 4096] if ordered else []
-    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+    path = Path(f"/tmp/perf-{os.getpid()}.map")
+    with path.open("w") as out:
         for address, following in zip(ordered, ends, strict=True):
             out.write(f"{address:x} {min(following - address, 1 << 20):x} {addresses[address]}\n")
+    if note := os.environ.get(MAP_NOTE):  # where the parent finds the map, to remove it after its report
+        Path(note).write_text(str(path))
     return len(addresses)
 
 
@@ -143,7 +148,9 @@ def main(argv: list[str] | None = None) -> None:
         raise harness.Skip("profile_kernels needs Linux perf (not found on PATH)")
     with tempfile.TemporaryDirectory(prefix="simgin-profile-") as work:
         data = Path(work) / "perf.data"
+        note = Path(work) / "map-path"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(work) / "numba"), "NUMBA_NUM_THREADS": "1"}
+        env[MAP_NOTE] = str(note)
         analyse = ["--analyse", args.analyse] if args.analyse else []
         command = [sys.executable, "-m", "benchmarks.profile_kernels", "--child", "--rules", args.rules,
                    "--hands", str(hands), *analyse, *args.players]  # fmt: skip
@@ -154,11 +161,16 @@ def main(argv: list[str] | None = None) -> None:
         if record.returncode != 0:
             last = (record.stderr.strip().splitlines() or ["no message"])[-1]
             raise harness.Skip(f"profile_kernels: perf record failed ({last})")
-        report = subprocess.run(
+        reported = subprocess.run(
             [perf, "report", "-i", str(data), "--stdio", "-n", "--no-children", "--sort", "symbol"],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-    samples, table = shares(report)
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if note.exists():
+            Path(note.read_text()).unlink(missing_ok=True)  # the perf map: nothing is left in /tmp
+        if reported.returncode != 0:
+            last = (reported.stderr.strip().splitlines() or ["no message"])[-1]
+            raise harness.Skip(f"profile_kernels: perf report failed ({last})")
+    samples, table = shares(reported.stdout)
     if not table:
         raise harness.Skip("profile_kernels: perf named no compiled function (no perf map read?)")
     what = f"analysed with {args.analyse} playouts" if args.analyse else "played"
