@@ -218,12 +218,19 @@ def discard_deadwoods(hand, suit_deadwood, out):
 
 
 @njit(cache=True, inline="always")
+def _runs_deadwood(cards, suit_deadwood):
+    """The deadwood of ``cards`` melded in runs only (R4): one lookup per suit."""
+    total = 0
+    for suit in range(4):
+        total += suit_deadwood[suit_mask(cards, suit)]
+    return total
+
+
+@njit(cache=True, inline="always")
 def _discards_with_sets(hand, sets, suit_deadwood, out, best):
     """Lower ``out[card]`` to the deadwood left by discarding ``card`` with the set cards ``sets``; the new best."""
     remaining = hand & ~sets
-    base = 0
-    for suit in range(4):
-        base += suit_deadwood[suit_mask(remaining, suit)]
+    base = _runs_deadwood(remaining, suit_deadwood)
     for suit in range(4):
         m = suit_mask(remaining, suit)
         rest = base - suit_deadwood[m]
@@ -280,9 +287,7 @@ def least_deadwood_discard(hand, banned, suit_deadwood, suit_drop, suit_drop_ran
 def _least_discard_with_sets(hand, sets, banned, suit_deadwood, suit_drop, suit_drop_rank, best_card, best):
     """:func:`least_deadwood_discard` over the discards of the cards not in ``sets``, given the best so far."""
     remaining = hand & ~sets
-    base = 0
-    for suit in range(4):
-        base += suit_deadwood[suit_mask(remaining, suit)]
+    base = _runs_deadwood(remaining, suit_deadwood)
     for suit in range(4):
         m = suit_mask(remaining, suit)
         if m == 0:
