@@ -11,8 +11,9 @@ in the playout), knock at a seat's playout level (``playout_knock`` for the sear
 ``opponent_knock`` for the other). The action with the best mean value is
 chosen, each playout valued by what its result is worth in the game being played
 (``kernels.payoff.result_value``: the hand's points for or against the player, with the
-Oklahoma multiplier, bent by the scores and the target). ``budget`` is the number of
-playouts per decision, shared by the candidates.
+Oklahoma multiplier, bent by the scores and the target). ``budget`` is the most playouts
+per decision, shared by the candidates: the actions are raced (:func:`_apart`), a candidate
+dropping out once the leader's paired lead over it is settled.
 
 The bot's ``decide`` (at the end) is here too, in the bot's own kernel module, and ``kernels.bots``
 registers it with one line: the way to add a compiled bot (docs/ADDING_A_BOT.md).
@@ -269,6 +270,34 @@ def _world_count(params, actions):
     return max(1, int(params[pm.BUDGET]) // actions)
 
 
+#: Racing (issue 37): a decision's worlds stop early once one action's lead over another is ``race`` standard
+#: errors of their paired differences in the same worlds (the ``race`` parameter; 0: never), looked at every
+#: ``RACE_LOOK`` worlds from ``RACE_FIRST`` on; ``budget`` stays the most a decision plays. Most draws and knocks
+#: are clear long before the budget.
+RACE_FIRST = 96
+RACE_LOOK = 32
+
+
+@njit(cache=True)
+def _settled(race, n, difference, z):
+    """Add the ``n``-th paired difference of two actions to ``race`` (its sum and sum of squares); whether, at a
+    look, their mean is ``z`` standard errors from 0 (the better action is then known)."""
+    race[0] += difference
+    race[1] += difference * difference
+    return _apart(race[0], race[1], n, z)
+
+
+@njit(cache=True)
+def _apart(total, squares, n, z):
+    """Whether ``n`` paired differences summing to ``total`` (squares ``squares``) are ``z`` standard errors from 0
+    at a look (never for ``z`` 0)."""
+    if z <= 0.0 or n < RACE_FIRST or (n - RACE_FIRST) % RACE_LOOK != 0:
+        return False
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return mean * mean * n > z * z * variance
+
+
 @njit(cache=True)
 def _levels(params, seat, knock_limit):
     """Playout knock levels by seat: ``playout_knock`` for the searching player, ``opponent_knock`` for the other."""
@@ -371,12 +400,18 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     known, unseen, _ = _prepare(params, seat, hand, table, ints, floats)
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     totals = np.zeros(2)
-    worlds = _world_count(params, np.int64(2))
+    world = np.zeros(2)
+    race = np.zeros(2)
     context = playout_context(params, seat, hand, table, known)
-    draw_values(
-        first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels, worlds, rng, sd,
-        sv, totals, params, context,
-    )  # fmt: skip
+    for n in range(1, _world_count(params, np.int64(2)) + 1):
+        world[:] = 0.0
+        draw_values(
+            first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels, 1, rng, sd,
+            sv, world, params, context,
+        )  # fmt: skip
+        totals += world
+        if _settled(race, n, world[1] - world[0], params[pm.RACE]):
+            break
     return totals[1] > totals[0]
 
 
@@ -428,13 +463,22 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     scratch = playout_scratch()
     gone = context[C_GONE]
     totals = np.zeros(count)
-    for _ in range(_world_count(params, count)):
+    # Racing: a candidate drops out once the leader's paired lead over it is settled (:func:`_apart`).
+    alive = np.ones(count, np.bool_)
+    values = np.zeros(count)
+    lead = np.zeros((count, count))
+    squares = np.zeros((count, count))
+    left = count
+    z = params[pm.RACE]
+    for n in range(1, _world_count(params, count) + 1):
         sample_world(
             known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
             _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         for i in range(count):
+            if not alive[i]:
+                continue
             hands[seat] = hand & ~(1 << candidates[i])
             hands[other] = opponent_hand
             context[C_GONE] = gone | (1 << candidates[i])
@@ -458,12 +502,33 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 context,
                 scratch,
             )
-            totals[i] += result_value(rules, mine, theirs, multiplier * points)
-    best = 0
-    for i in range(1, count):
-        if totals[i] > totals[best] or (totals[i] == totals[best] and scores[i] < scores[best]):
+            values[i] = result_value(rules, mine, theirs, multiplier * points)
+            totals[i] += values[i]
+        for i in range(count):
+            for j in range(count):
+                if alive[i] and alive[j] and i != j:
+                    lead[i, j] += values[i] - values[j]
+                    squares[i, j] += (values[i] - values[j]) ** 2
+        best = _leader(totals, scores, alive)
+        for j in range(count):
+            if alive[j] and j != best and lead[best, j] > 0 and _apart(lead[best, j], squares[best, j], n, z):
+                alive[j] = False
+                left -= 1
+        if left == 1:
+            break
+    return candidates[_leader(totals, scores, alive)]
+
+
+@njit(cache=True)
+def _leader(totals, scores, alive):
+    """The candidate still racing with the best total, ties to the better ``opponent`` score."""
+    best = -1
+    for i in range(totals.shape[0]):
+        if alive[i] and (
+            best < 0 or totals[i] > totals[best] or (totals[i] == totals[best] and scores[i] < scores[best])
+        ):
             best = i
-    return candidates[best]
+    return best
 
 
 @njit(cache=True)
@@ -481,14 +546,17 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
     scratch = playout_scratch()
     now = 0.0
     wait = 0.0
-    for _ in range(_world_count(params, np.int64(2))):
+    race = np.zeros(2)
+    for n in range(1, _world_count(params, np.int64(2)) + 1):
         sample_world(
             known, unseen, floats, params[pm.HAND_QUALITY], rng, hands, seat, hand, stock, cards, weights, sd,
             _opponent.QUALITY_TRIES,
         )  # fmt: skip
         opponent_hand = hands[other]
         points = showdown_value(seat, seat, hands, np.bool_(False), rules, sd, sv, result)
-        now += result_value(rules, mine, theirs, multiplier * points)
+        knocking = result_value(rules, mine, theirs, multiplier * points)
+        now += knocking
+        waiting = 0.0
         hands[seat] = hand
         hands[other] = opponent_hand
         if stock_count > 2:
@@ -512,7 +580,10 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
                 context,
                 scratch,
             )
-            wait += result_value(rules, mine, theirs, multiplier * points)
+            waiting = result_value(rules, mine, theirs, multiplier * points)
+            wait += waiting
+        if _settled(race, n, knocking - waiting, params[pm.RACE]):
+            break
     return now >= wait
 
 

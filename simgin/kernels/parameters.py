@@ -43,9 +43,11 @@ NAMES = (
     "playout_policy",
     "reach_gin",
     "gin_outs",
+    "race",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
 #: Slots in each vector: fixed, because it sets where each seat's memory starts in the bots' state
-#: (``bots.F_MEMORY``); a new name needs a free slot (a test checks that there is one for each).
-PARAMETER_CAPACITY = 32
+#: (``bots.F_MEMORY``); a new name needs a free slot (a test checks that there is one for each). 40 since issue
+#: 37's ``race`` took slot 32, so that new parameters have room.
+PARAMETER_CAPACITY = 40
