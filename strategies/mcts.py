@@ -94,6 +94,7 @@ PARAMETERS: tuple[Parameter, ...] = (
         "a decision stops once the best action leads each other by this many standard errors (0: the whole budget)",
         0,
         10,
+        cost=True,
     ),
     Parameter("width", 4, "discards searched: the best by the opponent bot's score", 1, 11, integer=True, cost=True),
     Parameter(
