@@ -337,3 +337,32 @@ def test_game_hands_flattens_each_games_deals_in_play_order():
     assert hands.tolist() == [row.tolist() for _, row in expected]
     empty, no_games = game_hands(buffer[:0], np.zeros(0, dtype=np.int64))
     assert empty.shape == (0, 3) and no_games.size == 0
+
+
+def test_a_dask_run_quiets_the_clients_loggers_and_restores_them(monkeypatch):
+    """Issue 25 D7: a scheduler lost mid-run is the run's one `Error:` line. The client's own loggers, its ERROR
+    and its batched link's INFO traceback when the link closes mid-send, are quiet during the run and as they were
+    after it."""
+    import logging
+
+    import dask.distributed
+
+    from simgin.running import backends
+
+    class FakeClient:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(dask.distributed, "Client", FakeClient)
+    monkeypatch.setattr(dask.distributed, "LocalCluster", lambda **kwargs: FakeClient())
+    assert "distributed.batched" in backends.CLIENT_LOGGERS and "distributed.client" in backends.CLIENT_LOGGERS
+    loggers = [logging.getLogger(name) for name in backends.CLIENT_LOGGERS]
+    before = [log.level for log in loggers]
+    loggers[1].setLevel(logging.INFO)
+    with backends._DaskBackend(1, None):
+        assert all(log.level == logging.CRITICAL for log in loggers)
+    assert loggers[1].level == logging.INFO and loggers[0].level == before[0]
+    loggers[1].setLevel(before[1])

@@ -32,6 +32,8 @@ MAX_REMOTE_WORKERS = 4096
 CONNECT_TIMEOUT = 5.0
 #: Seconds without any Dask worker before "waiting for workers" is reported.
 WAIT_NOTICE_SECONDS = 10.0
+#: The Dask client's loggers quieted during a run (a lost scheduler is the run's own one-line error).
+CLIENT_LOGGERS = ("distributed.client", "distributed.batched")
 
 
 def max_local_workers() -> int:
@@ -222,10 +224,12 @@ class _DaskBackend:
                 host="127.0.0.1",
             )
             self.client = Client(self.cluster)
-        # The client logs an ERROR when it loses its scheduler; the run's own one-line error says so instead.
-        self.client_log = logging.getLogger("distributed.client")
-        self.client_log_level = self.client_log.level
-        self.client_log.setLevel(logging.CRITICAL)
+        # The client logs an ERROR when it loses its scheduler, and its batched link to the scheduler an INFO line
+        # with a traceback when that link closes mid-send; the run's own one-line error says so instead.
+        self.client_logs = [logging.getLogger(name) for name in CLIENT_LOGGERS]
+        self.client_log_levels = [log.level for log in self.client_logs]
+        for log in self.client_logs:
+            log.setLevel(logging.CRITICAL)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -239,7 +243,8 @@ class _DaskBackend:
             if self.cluster is not None:
                 self.cluster.close()
         finally:
-            self.client_log.setLevel(self.client_log_level)
+            for log, level in zip(self.client_logs, self.client_log_levels, strict=True):
+                log.setLevel(level)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Any:
         return self.client.submit(function, *args, pure=False, retries=3)
