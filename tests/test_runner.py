@@ -362,7 +362,10 @@ def test_a_dask_run_quiets_the_clients_loggers_and_restores_them(monkeypatch):
     loggers = [logging.getLogger(name) for name in backends.CLIENT_LOGGERS]
     before = [log.level for log in loggers]
     loggers[1].setLevel(logging.INFO)
-    with backends._DaskBackend(1, None):
-        assert all(log.level == logging.CRITICAL for log in loggers)
-    assert loggers[1].level == logging.INFO and loggers[0].level == before[0]
-    loggers[1].setLevel(before[1])
+    try:
+        with backends._DaskBackend(1, None):
+            assert all(log.level == logging.CRITICAL for log in loggers)
+        assert loggers[1].level == logging.INFO and loggers[0].level == before[0]
+    finally:  # the next test in this worker sees the levels it would have seen without this one
+        for log, level in zip(loggers, before, strict=True):
+            log.setLevel(level)

@@ -338,14 +338,15 @@ def draw_start(first_turn, take, seat, dealer, top, opponent_hand, stock):
 @njit(cache=True)
 def draw_values(
     first_turn, seat, hand, table, rules, known, unseen, floats, quality, levels, worlds, rng, sd, sv, totals, params,
-    context,
+    context, race,
 ):  # fmt: skip
-    """Add to ``totals`` the value of passing the pile's top card (0) and of taking it (1), summed over
-    ``worlds`` sampled worlds shared by both (``first_turn``: the up card, R11; else a normal turn, R9).
+    """Add to ``totals`` the value of passing the pile's top card (0) and of taking it (1), summed over at most
+    ``worlds`` sampled worlds shared by both (``first_turn``: the up card, R11; else a normal turn, R9); with
+    ``race`` above 0, the worlds stop once the two are ``race`` standard errors apart at a look (:func:`_settled`).
 
     Passing on the first turn leaves the offer to the other player; each playout's result is valued in
     the game (``kernels.payoff.result_value``); ``params`` and ``context`` are the playouts' (:func:`play_out`).
-    Also the draw teacher of ``simgin/tools/train_discard.py``.
+    Also the draw teacher of ``simgin/tools/train_discard.py`` (``race`` 0: every world).
     """
     case = context.copy()
     scratch = playout_scratch()
@@ -354,7 +355,9 @@ def draw_values(
     other = 1 - seat
     hands, stock, cards, weights, work, result = _playout_buffers(table[v.T_STOCK_COUNT])
     mine, theirs, multiplier = _game(seat, table, rules)
-    for _ in range(worlds):
+    values = np.zeros(2)
+    apart = np.zeros(2)
+    for n in range(1, worlds + 1):
         sample_world(
             known, unseen, floats, quality, rng, hands, seat, hand, stock, cards, weights, sd,
             _opponent.QUALITY_TRIES,
@@ -390,7 +393,10 @@ def draw_values(
                 case,
                 scratch,
             )
-            totals[take] += result_value(rules, mine, theirs, multiplier * points)
+            values[take] = result_value(rules, mine, theirs, multiplier * points)
+            totals[take] += values[take]
+        if _settled(apart, n, values[1] - values[0], race):
+            break
 
 
 @njit(cache=True)
@@ -400,18 +406,11 @@ def choose_draw(first_turn, params, seat, hand, table, rules, ints, floats, rng,
     known, unseen, _ = _prepare(params, seat, hand, table, ints, floats)
     levels = _levels(params, seat, table[v.T_KNOCK_LIMIT])
     totals = np.zeros(2)
-    world = np.zeros(2)
-    race = np.zeros(2)
     context = playout_context(params, seat, hand, table, known)
-    for n in range(1, _world_count(params, np.int64(2)) + 1):
-        world[:] = 0.0
-        draw_values(
-            first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels, 1, rng, sd,
-            sv, world, params, context,
-        )  # fmt: skip
-        totals += world
-        if _settled(race, n, world[1] - world[0], params[pm.RACE]):
-            break
+    draw_values(
+        first_turn, seat, hand, table, rules, known, unseen, floats, params[pm.HAND_QUALITY], levels,
+        _world_count(params, np.int64(2)), rng, sd, sv, totals, params, context, params[pm.RACE],
+    )  # fmt: skip
     return totals[1] > totals[0]
 
 

@@ -219,7 +219,7 @@ def _teach_draw(model, params, teacher, seat, hand, table, ints, floats, rng, wo
     context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
     _mcts.draw_values(
         first_turn, seat, hand, table, rules, known, unseen, floats, params[HAND_QUALITY], levels, worlds, rng,
-        SUIT_DEADWOOD, SUIT_VALUE, totals, params, context,
+        SUIT_DEADWOOD, SUIT_VALUE, totals, params, context, 0.0,
     )  # fmt: skip
     out[0] = totals[1] / worlds
     out[1] = totals[0] / worlds
