@@ -128,7 +128,7 @@ def score_showdown(
         big_gin,
         rules.gin_bonus,
         rules.undercut_bonus,
-        rules.undercut_on_tie,
+        int(rules.undercut_on_tie),  # an int, as the kernels pass it: one compiled score_hand for every caller
         rules.big_gin_bonus,
         multiplier,
         _melds.SUIT_DEADWOOD,

@@ -379,9 +379,10 @@ def stock_draw_values(
         sampled = hands[1 - seat]
         for i in range(candidates.shape[0]):
             opponent = place_drawn(candidates[i], sampled, stock, world_stock)
+            # Typed constants: literals would make numba compile _world_values a second time.
             _world_values(
-                KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, 1, hands, context,
-                case, scratch, levels, work, result, out, held,
+                np.int64(KIND_DRAW), seat, hand, table, game_value, params, opponent, world_stock, actions, np.int64(1),
+                hands, context, case, scratch, levels, work, result, out, held,
             )  # fmt: skip
             values[w, i] = out[0]
 
@@ -398,5 +399,7 @@ def stock_draw_values_in_world(seat, hand, table, game_value, params, opponent_h
     held = np.empty(MAX_ACTIONS)
     for i in range(candidates.shape[0]):
         opponent = place_drawn(candidates[i], opponent_hand, stock, world_stock)
-        values_in_world(KIND_DRAW, seat, hand, table, game_value, params, opponent, world_stock, actions, value, held)
+        values_in_world(
+            np.int64(KIND_DRAW), seat, hand, table, game_value, params, opponent, world_stock, actions, value, held
+        )
         out[i] = value[0]  # action 0 of a draw: from the stock

@@ -197,7 +197,7 @@ def play_hand(
         seat = non_dealer if i % 2 == 0 else dealer
         hands[seat] |= 1 << deck[i]
     up_card = -1 if eleven else deck[20]
-    stock_next = 21
+    stock_next = np.int64(21)  # typed: a literal 21 would make numba compile draw_luck a second time
     knock_limit = hand_knock_limit(rules, up_card)
     multiplier = hand_multiplier(rules, up_card)
     view.reset(state, rules, dealer, up_card, knock_limit, 52 - stock_next, scores[0], scores[1])
@@ -387,7 +387,7 @@ def play_game(game_seed, rules, bot_ids, bot_params, suit_deadwood, suit_value, 
     """
     for i in range(GAME_FIELD_COUNT):
         game[i] = 0
-    dealer = first_dealer(game_seed, 2)
+    dealer = first_dealer(game_seed, np.int64(2))
     game[G_FIRST_DEALER] = dealer
     game[G_WINNER] = -1
     hollywood = rules[ri.HOLLYWOOD] != 0

@@ -188,7 +188,7 @@ def deal(
     fields[F_LAST_DISCARD] = -1
     fields[F_ERROR_SEAT] = -1
     start_record(fields[F_RECORD : F_RECORD + HAND_FIELD_COUNT], dealer, up_card, knock_limit, multiplier)
-    view.reset(table, rules, dealer, up_card, knock_limit, 31, score_0, score_1)
+    view.reset(table, rules, dealer, up_card, knock_limit, np.int64(31), score_0, score_1)
     for seat in range(2):
         if bot_ids[seat] != AGENT:
             bots.start_hand(bot_ids[seat], seat, hands[seat], table, suit_deadwood, policies)
@@ -272,7 +272,10 @@ def is_legal(fields, table, rules, suit_deadwood, action):
 
 @njit(cache=True)
 def _draw(table, fields, player, from_pile):
-    """R9, R11: ``player`` draws the pile's top card or the stock's, and decides its discard next."""
+    """R9, R11: ``player`` draws the pile's top card or the stock's, and decides its discard next.
+
+    Callers pass typed constants (``np.bool_``, ``np.int64``) here and to :func:`_dead` and :func:`_show_down`: a
+    literal would make numba compile the function once for each value."""
     if from_pile:
         card = view.take_from_pile(table, player)
         fields[F_TAKES + player] += 1
@@ -341,10 +344,10 @@ def _turn_over(table, fields, rules, suit_deadwood):
                 fields[F_PHASE] = PHASE_FIFTIETH
                 view.set_decision(table, other, turns, _stock_count(fields), -1, 0, 0)
                 return
-        _dead(fields, 0)
+        _dead(fields, np.int64(0))
         return
     if turns >= MAX_TURNS:
-        _dead(fields, 1)
+        _dead(fields, np.int64(1))
         return
     player = 1 - player
     fields[F_PLAYER] = player
@@ -359,42 +362,42 @@ def apply(table, fields, action, rules, suit_deadwood, suit_value):
     player = fields[F_PLAYER]
     if phase == PHASE_UP_CARD:
         if action == TAKE:
-            _draw(table, fields, player, True)
+            _draw(table, fields, player, np.bool_(True))
             return
         view.pass_up_card(table, player, fields[F_UP_CARD])
         if player != fields[F_DEALER]:  # the non-dealer passed: the dealer is offered the up card
             fields[F_PLAYER] = 1 - player
             view.set_decision(table, 1 - player, 0, _stock_count(fields), -1, 0, 0)
         else:  # both passed: the non-dealer draws from the stock (R11)
-            _draw(table, fields, 1 - player, False)
+            _draw(table, fields, 1 - player, np.bool_(False))
         return
     if phase == PHASE_DRAW:
         _draw(table, fields, player, action == TAKE)
         return
     if phase == PHASE_FIFTIETH:
         if action == PASS:
-            _dead(fields, 0)
+            _dead(fields, np.int64(0))
             return
         fields[F_FIFTIETH] = 1
         fields[F_RECORD + H_FIFTIETH] = 1
-        _draw(table, fields, player, True)
+        _draw(table, fields, player, np.bool_(True))
         return
     if phase == PHASE_KNOCK:
         if action == KNOCK:
-            _show_down(fields, rules, False, suit_deadwood, suit_value)
+            _show_down(fields, rules, np.bool_(False), suit_deadwood, suit_value)
         else:
             _turn_over(table, fields, rules, suit_deadwood)
         return
     # PHASE_DISCARD
     if action == BIG_GIN:
-        _show_down(fields, rules, True, suit_deadwood, suit_value)
+        _show_down(fields, rules, np.bool_(True), suit_deadwood, suit_value)
         return
     hand = fields[F_HANDS + player] & ~(1 << action)
     fields[F_HANDS + player] = hand
     fields[F_LAST_DISCARD] = action
     view.discard(table, player, action)
     if fields[F_FIFTIETH]:  # V7: the knock is forced
-        _show_down(fields, rules, False, suit_deadwood, suit_value)
+        _show_down(fields, rules, np.bool_(False), suit_deadwood, suit_value)
     elif deadwood_of_mask(hand, suit_deadwood) <= fields[F_KNOCK_LIMIT]:
         fields[F_PHASE] = PHASE_KNOCK
     else:
@@ -534,7 +537,10 @@ def _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, s
         h = next_hand[i]
         next_hand[i] = h + tables.shape[0]
         table, hand = tables[i], fields[i]
-        deal(table, hand, derive(seed, h), h % 2, 0, 0, rules, bot_ids, bot_params, suit_deadwood, suit_value, policies)
+        deal(
+            table, hand, derive(seed, h), h % 2, np.int64(0), np.int64(0), rules, bot_ids, bot_params, suit_deadwood,
+            suit_value, policies,
+        )  # fmt: skip
         if play_bots(table, hand, rules, suit_deadwood, suit_value, policies) != OK:
             return -1
         if hand[F_PHASE] != PHASE_OVER:
@@ -593,8 +599,8 @@ def step_batch(
         rewards[i, 1] = 0.0
         dones[i] = False
         if hand[F_PHASE] == PHASE_OVER:
-            rewards[i, 0] = hand_reward(hand, 0)
-            rewards[i, 1] = hand_reward(hand, 1)
+            rewards[i, 0] = hand_reward(hand, np.int64(0))
+            rewards[i, 1] = hand_reward(hand, np.int64(1))
             dones[i] = True
             rows[i, :] = hand[F_RECORD : F_RECORD + HAND_FIELD_COUNT]
             skipped = _deal_next(tables, fields, i, seed, next_hand, rules, bot_ids, bot_params, suit_deadwood,

@@ -147,7 +147,7 @@ def showdown_value(me, knocker, hands, big, rules, suit_deadwood, suit_value, re
         rules[ri.UNDERCUT_BONUS],
         rules[ri.UNDERCUT_ON_TIE],
         rules[ri.BIG_GIN_BONUS],
-        1,
+        np.int64(1),  # typed: a literal 1 would make numba compile score_hand a second time
         suit_deadwood,
         suit_value,
         result,

@@ -119,7 +119,7 @@ def play_three_game(
     """
     for i in range(THREE_FIELD_COUNT):
         game[i] = 0
-    dealer = first_dealer(game_seed, 3)
+    dealer = first_dealer(game_seed, np.int64(3))
     game[T_FIRST_DEALER] = dealer
     game[T_WINNER] = -1
     record = np.zeros(HAND_FIELD_COUNT, np.int64)
