@@ -629,3 +629,21 @@ def test_stepping_before_reset_is_one_clear_error() -> None:
 def test_a_bad_deal_is_one_clear_error(hand_seed, dealer, message) -> None:
     with pytest.raises(ValueError, match=message):
         Table(Rules()).deal(hand_seed, dealer)
+
+
+def test_the_seats_functions_are_listed_in_compiled_code_not_from_python(monkeypatch):
+    """Filled from Python, numba's typed list compiled its ``append`` anew in every process, once per bot (about
+    3 CPU s before a new process's first table could move): the table's list of the seats' ``decide`` functions is
+    filled in cached compiled code, so Python's ``append`` is never called, and it holds each seat's function."""
+    from numba import typed
+
+    def refuse(self, item):  # type: ignore[no-untyped-def]
+        raise AssertionError("the seats' functions were appended from Python")
+
+    monkeypatch.setattr(typed.List, "append", refuse)
+    for seats in ((None, "opponent"), ("heuristic", "mcts"), ("simple", None)):
+        table = Table(Rules(), seats)
+        assert len(table.policies) == 2
+        table.deal(hand_seed=3, dealer=1)
+        while not table.over:
+            table.step(table.legal_actions()[0])
