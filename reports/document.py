@@ -39,7 +39,8 @@ class ReportFigure:
 
         The layout and the tight box around what is drawn are computed once, then both formats are printed from
         them: the SVG and the PNG show the same layout, and a figure costs one layout pass and two prints instead
-        of a layout pass, a measuring draw and a print for each format (a sweep report renders 25% faster).
+        of a layout pass, a measuring draw and a print for each format (a 15-figure sweep report builds 1.22x faster,
+        benchmarks/RESULTS.md).
         """
         figure = self.figure
         with S.report_style():
