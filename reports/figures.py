@@ -48,6 +48,12 @@ from .figure_style import (
 # -- the win-rate matrix -------------------------------------------------------------------
 
 
+#: Characters of the longest player name that fit under a win-rate matrix column (1.25 inches) written level.
+LONG_LABEL = 14
+#: A longer name (a plug-in's path) is shown in the matrix by its end, after an ellipsis; the tables keep it whole.
+MAX_LABEL = 40
+
+
 @styled
 def win_rate_matrix(table: pd.DataFrame) -> Figure:
     """Heat map of each strategy's win rate (row) against each opponent (column), interval in each cell.
@@ -67,7 +73,9 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
         rate[i, j], low[i, j], high[i, j] = row.win_rate, row.win_rate_low, row.win_rate_high
     unit = str(table["unit"].iloc[0]) if "unit" in table and len(table) else "games"
     size = 1.25 * k
-    fig = Figure(figsize=(min(WIDTH, max(5.6, size + 3.2)), max(3.4, size + 1.6)), layout="constrained")
+    labels = [name if len(name) <= MAX_LABEL else "\u2026" + name[1 - MAX_LABEL :] for name in players]
+    beside = 0.07 * max(0, max(map(len, labels)) - 10)  # inches the row labels need beyond a short name's
+    fig = Figure(figsize=(min(WIDTH, max(5.6, size + 3.2 + beside)), max(3.4, size + 1.6)), layout="constrained")
     ax = fig.add_subplot()
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
     image = ax.imshow(np.ma.masked_invalid(rate * 100), cmap=cmap, vmin=0, vmax=100)
@@ -80,8 +88,11 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
                 text += f"\n{100 * low[i, j]:.1f}-{100 * high[i, j]:.1f}"
             dark = abs(rate[i, j] - 0.5) > 0.3
             ax.text(j, i, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
-    ax.set_xticks(range(k), labels=players)
-    ax.set_yticks(range(k), labels=players)
+    ax.set_yticks(range(k), labels=labels)
+    if max(map(len, labels)) > LONG_LABEL:  # a spec with parameters or a plug-in's path: slanted, not overlapping
+        ax.set_xticks(range(k), labels=labels, rotation=30, ha="right", rotation_mode="anchor")
+    else:
+        ax.set_xticks(range(k), labels=labels)
     ax.tick_params(length=0)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")

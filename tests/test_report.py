@@ -258,6 +258,25 @@ def test_win_rate_matrix():
     assert image[0, 1] == pytest.approx(61.2) and np.ma.is_masked(image[0, 0])
 
 
+def test_a_plug_in_named_by_its_path_fits_the_win_rate_matrix(recwarn):
+    """A plug-in given as ``path/to/file.py:Class`` made labels so long that constrained layout collapsed the
+    axes (a warning, overlapping labels): the matrix shows such a name by its end and slants long column labels."""
+    plug_in = "/tmp/pytest-of-someone/pytest-24/test_the_html_report_shows_the0/rediscard.py:Rediscard"
+    rows = [("simple", plug_in, 0.525), (plug_in, "simple", 0.475)]
+    table = pd.DataFrame(
+        [(a, b, r, r - 0.15, r + 0.15, "hands") for a, b, r in rows],
+        columns=["player", "opponent", "win_rate", "win_rate_low", "win_rate_high", "unit"],
+    )
+    figure = ReportFigure("win_rates", "Win rates", F.win_rate_matrix(table), "", None)
+    figure.render()
+    assert not [w for w in recwarn if "collapsed" in str(w.message)]
+    ax = figure.figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0] == "simple" and labels[1].startswith("\u2026") and labels[1].endswith("rediscard.py:Rediscard")
+    assert len(labels[1]) == F.MAX_LABEL and plug_in.endswith(labels[1][1:])
+    assert [t.get_rotation() for t in ax.get_xticklabels()] == [30.0, 30.0]
+
+
 def test_win_rate_caption():
     caption = F.win_rate_caption(WIN_RATES)
     assert caption.startswith("heuristic wins 97.0% (96.0-97.8%) of games against random")
