@@ -14,14 +14,10 @@ for row, to :func:`simgin.play_hands` on the same seeds.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit, typed, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simgin.base import guard
 from simgin.game.cards import format_card
@@ -32,7 +28,6 @@ from simgin.game.rules import Rules
 from simgin.game.showdown import KINDS_BY_CODE, score_showdown
 from simgin.game.strategy import HandEnd, PlayerView, Strategy
 from simgin.kernels import bots as _bots, compiled_for, env as _k, view as _view
-from simgin.kernels.decisions import POLICY
 from simgin.kernels.engine import HAND_FIELDS
 from simgin.kernels.melds import SUIT_DEADWOOD
 from simgin.kernels.parameters import PARAMETER_CAPACITY
@@ -74,30 +69,10 @@ def seat_policies(bot_ids: np.ndarray) -> Any:
 
     The engine takes them as a tuple, once per batch of hands. The table calls its kernels once per action, and
     numba turns a tuple of functions into function pointers on every call (about 20 microseconds per function,
-    more than an action takes); a typed list holds the pointers themselves, made once. It is filled in compiled
-    code of one signature, cached on disk: filled from Python, numba's list compiled its ``append`` anew in every
-    process, once per bot (about 3 CPU s for each new table's process).
+    more than an action takes); a typed list holds the pointers themselves, made once, in compiled code
+    (``kernels.env.policy_list``).
     """
-    fill = _policy_list()
-    with warnings.catch_warnings():  # the functions become function pointers here
-        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-        return fill(tuple(_bots.seat_policies(bot_ids)))
-
-
-def _fill_policy_list(policies):  # type: ignore[no-untyped-def]
-    filled = typed.List.empty_list(POLICY)
-    for seat in range(2):
-        filled.append(policies[seat])
-    return filled
-
-
-@functools.cache
-def _policy_list() -> Any:
-    """:func:`_fill_policy_list` compiled for two seats' functions (loaded from numba's cache after the first run);
-    numba calls first-class function types experimental, which the hand loop has relied on since issue 15."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-        return njit(types.ListType(POLICY)(types.UniTuple(POLICY, 2)), cache=True)(_fill_policy_list)
+    return _policy_list(tuple(_bots.seat_policies(bot_ids)))
 
 
 class _Compiled:
@@ -116,6 +91,7 @@ class _Compiled:
 
 #: The table's kernels, each found compiled once per process (every table passes the same argument types).
 _deal, _play_bots, _step = _Compiled(_k.deal), _Compiled(_k.play_bots), _Compiled(_k.step)
+_policy_list = _Compiled(_k.policy_list)
 
 
 class IllegalAction(ValueError):

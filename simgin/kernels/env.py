@@ -41,10 +41,10 @@ stock size, the scores and the rules in force; never the opponent's hand or the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typed
 
 from simgin.kernels import bots, rule_index as ri, view
-from simgin.kernels.decisions import FLOAT_MEMORY, I_RNG, S_FLOATS, STATE_SIZE, slot
+from simgin.kernels.decisions import FLOAT_MEMORY, I_RNG, POLICY, S_FLOATS, STATE_SIZE, slot
 from simgin.kernels.engine import (
     H_CAPPED,
     H_DEALER,
@@ -446,6 +446,17 @@ def step(table, fields, action, rules, suit_deadwood, suit_value, policies):
         return ILLEGAL
     apply(table, fields, action, rules, suit_deadwood, suit_value)
     return play_bots(table, fields, rules, suit_deadwood, suit_value, policies)
+
+
+@njit(cache=True)
+def policy_list(policies):
+    """The two seats' ``decide`` functions (a tuple, ``kernels.bots.seat_policies``) in a typed list, which the
+    table's kernels take: filled here, in compiled code cached on disk, because numba compiles a typed list's
+    ``append`` called from Python anew in every process, once per bot (about 3 CPU s)."""
+    filled = typed.List.empty_list(POLICY)
+    for seat in range(2):
+        filled.append(policies[seat])
+    return filled
 
 
 @njit(cache=True)
