@@ -74,7 +74,8 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
     unit = str(table["unit"].iloc[0]) if "unit" in table and len(table) else "games"
     size = 1.25 * k
     labels = [name if len(name) <= MAX_LABEL else "\u2026" + name[1 - MAX_LABEL :] for name in players]
-    beside = 0.07 * max(0, max(map(len, labels)) - 10)  # inches the row labels need beyond a short name's
+    longest = max(map(len, labels))
+    beside = 0.07 * max(0, longest - 10)  # inches the row labels need beyond a short name's
     fig = Figure(figsize=(min(WIDTH, max(5.6, size + 3.2 + beside)), max(3.4, size + 1.6)), layout="constrained")
     ax = fig.add_subplot()
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
@@ -89,7 +90,7 @@ def win_rate_matrix(table: pd.DataFrame) -> Figure:
             dark = abs(rate[i, j] - 0.5) > 0.3
             ax.text(j, i, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     ax.set_yticks(range(k), labels=labels)
-    if max(map(len, labels)) > LONG_LABEL:  # a spec with parameters or a plug-in's path: slanted, not overlapping
+    if longest > LONG_LABEL:  # a spec with parameters or a plug-in's path: slanted, not overlapping
         ax.set_xticks(range(k), labels=labels, rotation=30, ha="right", rotation_mode="anchor")
     else:
         ax.set_xticks(range(k), labels=labels)
