@@ -20,84 +20,49 @@ for _loaded in ("game", "kernels"):
     globals().pop(_loaded, None)
 del _loaded
 
-#: The plug-in contract (README "Strategies"), the engine's record functions and the hand log's reader, loaded on
-#: first use: the top-level name is the public path (README "The public import surface").
+#: Where each lazily loaded public name lives, as ``module:attribute`` (``import simgin`` stays light; the top-level
+#: name is the public path, README "The public import surface"): the commands as functions (``match``,
+#: ``tournament``, ``compare``, ``sweep``, ``table_sweep``, ``plan``, ``tune``, ``tune_rules``, ``analyse``,
+#: ``report``, ``replay``, ``describe_rules`` for ``simgin rules``, ``describe_strategies`` for ``simgin
+#: strategies``), the runner's ``run_match`` and ``run_tournament``, the plug-in contract (README "Strategies"),
+#: the engine's record functions and the hand log's reader.
 _LAZY = {
-    "Strategy": "simgin.game.strategy",
-    "PlayerView": "simgin.game.strategy",
-    "HandEnd": "simgin.game.strategy",
-    "Parameter": "simgin.game.strategy",
-    "play_games": "simgin.running.engine",
-    "play_hands": "simgin.running.engine",
-    "read_hand_log": "simgin.running.hand_log",
+    "run_match": "simgin.running.runner:run_match",
+    "run_tournament": "simgin.running.runner:run_tournament",
+    "match": "simgin.running.matches:match",
+    "tournament": "simgin.running.matches:tournament",
+    "compare": "simgin.running.matches:compare",
+    "report": "simgin.reports.build:write_report",
+    "replay": "simgin.running.replay:replay",
+    "describe_rules": "simgin.game.rules_listing:describe_rules",
+    "describe_strategies": "simgin.running.strategies_listing:describe_strategies",
+    "sweep": "simgin.studies.sweep:sweep",
+    "table_sweep": "simgin.studies.table_sweep:table_sweep",
+    "plan": "simgin.studies.planning:plan",
+    "tune": "simgin.studies.tune:tune",
+    "tune_rules": "simgin.studies.tune_rules:tune_rules",
+    "analyse": "simgin.analysis.analyse:analyse",
+    "Strategy": "simgin.game.strategy:Strategy",
+    "PlayerView": "simgin.game.strategy:PlayerView",
+    "HandEnd": "simgin.game.strategy:HandEnd",
+    "Parameter": "simgin.game.strategy:Parameter",
+    "play_games": "simgin.running.engine:play_games",
+    "play_hands": "simgin.running.engine:play_hands",
+    "read_hand_log": "simgin.running.hand_log:read_hand_log",
 }
 
 
 def __getattr__(name: str):
-    """The commands as functions load their modules on first use (``import simgin`` stays light):
-    ``simgin.match``, ``tournament``, ``compare`` (:mod:`simgin.running.matches`), ``sweep``, ``table_sweep``,
-    ``plan``, ``tune``,
-    ``tune_rules`` (:mod:`simgin.studies`), ``analyse`` (:mod:`simgin.analysis.analyse`), ``report``
-    (:mod:`simgin.reports.build`), ``replay``
-    (:mod:`simgin.running.replay`), ``describe_rules`` (``simgin rules``, :mod:`simgin.game.rules_listing`),
-    ``describe_strategies`` (``simgin strategies``, :mod:`simgin.running.strategies_listing`), and the
-    runner's ``run_match`` and ``run_tournament``; the plug-in contract and the engine's functions of
-    ``_LAZY``. The card commands' functions (``describe_deadwood``, ``describe_showdown``) live in modules that
-    ``import simgin`` loads anyway. A subpackage or module (``simgin.game``, an old path of ``simgin._moved``)
-    is imported when reached as an attribute, though ``dir(simgin)`` lists only the public names."""
-    if name in ("run_match", "run_tournament"):
-        from simgin.running import runner
-
-        return getattr(runner, name)
-    if name in ("match", "tournament", "compare"):
-        from simgin.running import matches
-
-        return getattr(matches, name)
-    if name == "report":
-        from simgin.reports.build import write_report
-
-        return write_report
-    if name == "replay":
-        from simgin.running.replay import replay
-
-        return replay
-    if name == "describe_rules":
-        from simgin.game.rules_listing import describe_rules
-
-        return describe_rules
-    if name == "describe_strategies":
-        from simgin.running.strategies_listing import describe_strategies
-
-        return describe_strategies
-    if name == "sweep":
-        from simgin.studies.sweep import sweep
-
-        return sweep
-    if name == "table_sweep":
-        from simgin.studies.table_sweep import table_sweep
-
-        return table_sweep
-    if name == "plan":
-        from simgin.studies.planning import plan
-
-        return plan
-    if name == "tune":
-        from simgin.studies.tune import tune
-
-        return tune
-    if name == "tune_rules":
-        from simgin.studies.tune_rules import tune_rules
-
-        return tune_rules
-    if name == "analyse":
-        from simgin.analysis.analyse import analyse
-
-        return analyse
+    """A public name of :data:`_LAZY` loads its module on first use. The card commands' functions
+    (``describe_deadwood``, ``describe_showdown``) live in modules that ``import simgin`` loads anyway. A
+    subpackage or module (``simgin.game``, an old path of ``simgin._moved``) is imported when reached as an
+    attribute, though ``dir(simgin)`` lists only the public names."""
     import importlib
     import importlib.util
 
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        module, attribute = _LAZY[name].split(":")
+        return getattr(importlib.import_module(module), attribute)
     # A subpackage or module reached as an attribute (``simgin.game.melds`` after ``import simgin``, an old path).
     if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f"{__name__}.{name}")

@@ -113,6 +113,17 @@ def test_dir_lists_the_public_names_and_hides_the_subpackages() -> None:
         simgin.nonesuch  # noqa: B018
 
 
+def test_every_lazy_name_is_public_and_is_its_modules_function() -> None:
+    """The face's one table of lazily loaded names: each is in ``__all__`` and is what its module defines."""
+    import importlib
+
+    assert set(simgin._LAZY) <= set(simgin.__all__)
+    assert simgin.report is importlib.import_module("simgin.reports.build").write_report
+    for name, place in simgin._LAZY.items():
+        module, attribute = place.split(":")
+        assert getattr(simgin, name) is getattr(importlib.import_module(module), attribute), name
+
+
 def test_help_lists_the_commands_as_functions() -> None:
     text = pydoc.render_doc(simgin, renderer=pydoc.plaintext)
     functions = text.split("\nFUNCTIONS\n", 1)[1].split("\nDATA\n", 1)[0]

@@ -219,11 +219,8 @@ def show_table_match(result: Any, as_json: bool, partial: bool) -> None:
     from simgin.game.multiplayer import seat_advantage, table_json
 
     data = table_json(result)
-    if as_json:
-        echo_json(data | ({"partial": partial_json(result)} if partial else {}))
+    if shown_as_json(data, result, as_json, partial):
         return
-    if partial:
-        click.echo(partial_line(result))
     config = result.config
     summary = result.summary
     name_column = "player" if config.table == "three" else "team"
@@ -246,6 +243,17 @@ def show_table_match(result: Any, as_json: bool, partial: bool) -> None:
     seats = seat_advantage(config.table, result.tallies[0])
     shown = ", ".join(f"seat {int(r.seat)} {percent_or_dash(r.win_rate)}" for r in seats.itertuples())
     click.echo(f"  win rate by seat: {shown}")
+
+
+def shown_as_json(data: dict[str, Any], result: Any, as_json: bool, partial: bool) -> bool:
+    """With ``as_json``, print ``data`` (and, for a ``partial`` result, what it covers under ``partial``) and say
+    so; otherwise head a partial result's text with its PARTIAL line and say that the text is still to print."""
+    if as_json:
+        echo_json(data | ({"partial": partial_json(result)} if partial else {}))
+        return True
+    if partial:
+        click.echo(partial_line(result))
+    return False
 
 
 def partial_json(result: Any) -> dict[str, Any]:

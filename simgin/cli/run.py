@@ -16,10 +16,9 @@ import click
 from simgin.cli.execution import (
     execute_match,
     forfeit_lines,
-    partial_json,
-    partial_line,
     percent_or_dash,
     save_result_json,
+    shown_as_json,
     table_match,
     table_players,
     timing_line,
@@ -89,11 +88,8 @@ def _show_match(result: Any, as_json: bool, partial: bool = False) -> None:
     from simgin.running.runner import match_json
 
     data = match_json(result)
-    if as_json:
-        echo_json(data | ({"partial": partial_json(result)} if partial else {}))
+    if shown_as_json(data, result, as_json, partial):
         return
-    if partial:
-        click.echo(partial_line(result))
     labels = display_labels(result.config.players, ask=not partial)
     a, b = (labels[player] for player in result.config.players)
     unit = "games" if result.config.mode == "games" else "hands"
@@ -182,11 +178,9 @@ def _show_tournament_partial(result: Any, as_json: bool) -> None:
     """After Ctrl-C: the pairings' table of what was finished (no ratings: they need every pairing), marked partial."""
     from simgin.running.results import jsonable
 
-    if as_json:
-        data = {"players": list(result.config.players), "summary": result.summary.to_dict(orient="records")}
-        echo_json(jsonable(data | {"partial": partial_json(result)}))
+    data = {"players": list(result.config.players), "summary": result.summary.to_dict(orient="records")}
+    if shown_as_json(jsonable(data), result, as_json, partial=True):
         return
-    click.echo(partial_line(result))
     click.echo(_tournament_table(result, display_labels(result.config.players, ask=False)))
 
 

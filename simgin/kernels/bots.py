@@ -144,31 +144,30 @@ def discard(bot, seat, hand, state, suit_deadwood, policies):
 @njit(cache=True, inline="always")
 def knock(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when the 10 cards left may knock (R12, R13)."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot <= LAST_BUILT_IN:
-        return True
-    return policies[seat](DECISION_KNOCK, bot, seat, hand, state, suit_deadwood) == 1
+    return _says_yes(DECISION_KNOCK, bot, seat, hand, state, suit_deadwood, policies)
 
 
 @njit(cache=True, inline="always")
 def big_gin(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when all 11 cards are melded and big gin is on (V13)."""
-    if bot == BOT_RANDOM:
-        return randint_at(state, seat, 2) == 1
-    if bot <= LAST_BUILT_IN:
-        return True
-    return policies[seat](DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood) == 1
+    return _says_yes(DECISION_BIG_GIN, bot, seat, hand, state, suit_deadwood, policies)
 
 
 @njit(cache=True, inline="always")
 def take_fiftieth(bot, seat, hand, state, suit_deadwood, policies):
     """Asked only when taking the last discard lets this player knock (V7)."""
+    return _says_yes(DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood, policies)
+
+
+@njit(cache=True, inline="always")
+def _says_yes(decision, bot, seat, hand, state, suit_deadwood, policies):
+    """A yes-or-no question that every built-in bot answers alike: ``random`` flips a coin, the others
+    always say yes (knock as soon as allowed, R12; big gin, V13; the 50th card, V7)."""
     if bot == BOT_RANDOM:
         return randint_at(state, seat, 2) == 1
     if bot <= LAST_BUILT_IN:
         return True
-    return policies[seat](DECISION_TAKE_FIFTIETH, bot, seat, hand, state, suit_deadwood) == 1
+    return policies[seat](decision, bot, seat, hand, state, suit_deadwood) == 1
 
 
 @njit(cache=True)

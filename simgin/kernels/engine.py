@@ -229,12 +229,9 @@ def play_hand(
             drawn = view.take_from_pile(state, player)
             takes[player] += 1
         else:
-            drawn = deck[stock_next]
-            if adjust:
-                _luck.draw_luck(
-                    value, hands[player], hands[1 - player], drawn, deck, stock_next, player, knock_limit, multiplier,
-                    suit_deadwood, luck,
-                )  # fmt: skip
+            drawn = _stock_card(
+                deck, stock_next, player, hands, adjust, value, knock_limit, multiplier, suit_deadwood, luck
+            )
             stock_next += 1
         hands[player] |= 1 << drawn
         draws += 1
@@ -268,17 +265,13 @@ def play_hand(
         view.discard(state, player, card)
         # Step 4: knock (R12, R13); forced after the V7 take.
         left = deadwood_of_mask(hand, suit_deadwood)
-        if fiftieth:
-            if left > knock_limit:
-                record[H_WINNER] = player
-                record[H_KIND] = DECISION_DISCARD
-                return ERROR_FIFTIETH_OVER_LIMIT
-            turns += 1
-            record_showdown(
-                record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value
-            )
-            break
-        if left <= knock_limit and bots.knock(bot_ids[player], player, hand, state, suit_deadwood, policies):
+        if fiftieth and left > knock_limit:
+            record[H_WINNER] = player
+            record[H_KIND] = DECISION_DISCARD
+            return ERROR_FIFTIETH_OVER_LIMIT
+        if fiftieth or (
+            left <= knock_limit and bots.knock(bot_ids[player], player, hand, state, suit_deadwood, policies)
+        ):
             turns += 1
             record_showdown(
                 record, rules, player, hand, hands[1 - player], False, multiplier, suit_deadwood, suit_value
@@ -318,12 +311,9 @@ def play_hand(
             takes[player] += 1
             from_pile = True
         else:
-            drawn = deck[stock_next]
-            if adjust:
-                _luck.draw_luck(
-                    value, hands[player], hands[1 - player], drawn, deck, stock_next, player, knock_limit, multiplier,
-                    suit_deadwood, luck,
-                )  # fmt: skip
+            drawn = _stock_card(
+                deck, stock_next, player, hands, adjust, value, knock_limit, multiplier, suit_deadwood, luck
+            )
             stock_next += 1
             from_pile = False
         hands[player] |= 1 << drawn
@@ -334,6 +324,18 @@ def play_hand(
     record[H_PILE_TAKES_0] = takes[0]
     record[H_PILE_TAKES_1] = takes[1]
     return ERROR_NONE
+
+
+@njit(cache=True, inline="always")
+def _stock_card(deck, stock_next, player, hands, adjust, value, knock_limit, multiplier, suit_deadwood, luck):
+    """The stock's top card, drawn by ``player`` (R9), with the draw's luck when luck is measured."""
+    drawn = deck[stock_next]
+    if adjust:
+        _luck.draw_luck(
+            value, hands[player], hands[1 - player], drawn, deck, stock_next, player, knock_limit, multiplier,
+            suit_deadwood, luck,
+        )  # fmt: skip
+    return drawn
 
 
 @njit(cache=True)

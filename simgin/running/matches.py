@@ -74,18 +74,14 @@ def result_data(kind: str, result: runner.RunResult, **extra: Any) -> dict[str, 
 
 
 @dataclass(frozen=True)
-class MatchResult:
-    """A finished match: the run (tallies, settings, timings) and what the command prints."""
+class _FinishedRun:
+    """What every command's result has of its run: the players, how they read, the forfeits, and ``save``."""
 
     run: runner.RunResult
 
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self.run.config.players)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per player (per pairing): win rate with its interval, points, outcome rates."""
-        return self.run.summary
 
     def labels(self, ask: bool = True) -> dict[str, str]:
         """How each player reads in a table: a program's own name, an EAAI player's class, else its spec
@@ -95,8 +91,24 @@ class MatchResult:
         return display_labels(self.players, ask=ask)
 
     def forfeits(self) -> dict[str, int]:
-        """Under ``on_illegal='forfeit'``: hands (games) lost by an illegal move, by player."""
+        """Under ``on_illegal='forfeit'``: hands (games) lost by an illegal move, by player, over every pairing."""
         return self.run.forfeits_by_player()
+
+    def result_data(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def save(self, out: str | Path) -> None:
+        """Write ``out/result.json`` (``out`` is this run's directory, or a new or empty one)."""
+        save_result(out, self.result_data())
+
+
+@dataclass(frozen=True)
+class MatchResult(_FinishedRun):
+    """A finished match: the run (tallies, settings, timings) and what the command prints."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player (per pairing): win rate with its interval, points, outcome rates."""
+        return self.run.summary
 
     def to_json(self) -> dict[str, Any]:
         """The ``simgin match --json`` object."""
@@ -108,21 +120,12 @@ class MatchResult:
         """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""
         return result_data("match", self.run, match=self.to_json())
 
-    def save(self, out: str | Path) -> None:
-        """Write ``out/result.json`` (``out`` is this run's directory, or a new or empty one)."""
-        save_result(out, self.result_data())
-
 
 @dataclass(frozen=True)
-class TournamentResult:
+class TournamentResult(_FinishedRun):
     """A finished round robin: the run, and its ratings, LOS matrix and pairwise claims (``analysis``)."""
 
-    run: runner.RunResult
     analysis: dict[str, Any] = field(repr=False)
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return tuple(self.run.config.players)
 
     def to_frame(self) -> pd.DataFrame:
         """The ratings, best first: player, rating with its 95% interval and its rank interval."""
@@ -135,16 +138,6 @@ class TournamentResult:
         """One row per pairing and player, as the command's table."""
         return self.run.summary
 
-    def labels(self, ask: bool = True) -> dict[str, str]:
-        """How each player reads in a table (see :meth:`MatchResult.labels`)."""
-        from simgin.players.labels import display_labels
-
-        return display_labels(self.players, ask=ask)
-
-    def forfeits(self) -> dict[str, int]:
-        """Under ``on_illegal='forfeit'``: hands (games) lost by an illegal move, by player, over the round robin."""
-        return self.run.forfeits_by_player()
-
     def result_data(self) -> dict[str, Any]:
         """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""
         return result_data("tournament", self.run, **self.analysis)
@@ -154,15 +147,11 @@ class TournamentResult:
         timing = {"seconds": self.run.seconds, "chunks_run": self.run.chunks_run}
         return jsonable(self.result_data() | {"timing": timing})
 
-    def save(self, out: str | Path) -> None:
-        save_result(out, self.result_data())
-
 
 @dataclass(frozen=True)
-class CompareResult:
+class CompareResult(_FinishedRun):
     """A finished sequential test: the run, and the test's ``summary`` (decision, LLR, Elo with its interval)."""
 
-    run: runner.RunResult
     summary: dict[str, Any] = field(repr=False)
 
     @property
@@ -193,10 +182,8 @@ class CompareResult:
         return jsonable(data)
 
     def result_data(self) -> dict[str, Any]:
+        """``result.json``: what :meth:`save` writes and ``simgin report`` reads."""
         return result_data("compare", self.run, sprt=self.summary)
-
-    def save(self, out: str | Path) -> None:
-        save_result(out, self.result_data())
 
 
 #: Hands a luck-adjusted ``compare`` plays at most when ``max_hands`` is not given.
