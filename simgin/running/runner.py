@@ -133,17 +133,11 @@ class Interrupted(KeyboardInterrupt):
         self.results = results
 
 
-def compile_and_run_chunk(
-    config: RunConfig,
-    chunk: Chunk,
-    hand_log: bool = False,
-    programs: ProgramSettings | None = None,
-    unit_records: bool = False,
-    part: tuple[int, int] | None = None,
-) -> ChunkResult:
-    """:func:`run_chunk` after :func:`compile_kernels`: the first job of a run on a cold cache."""
+def compile_and_run_chunk(config: RunConfig, chunk: Chunk, *options: Any, **keywords: Any) -> ChunkResult:
+    """:func:`run_chunk` (with its other arguments as given) after :func:`compile_kernels`: the first job of a run
+    on a cold cache."""
     compile_kernels(config)
-    return run_chunk(config, chunk, hand_log, programs, unit_records, part)
+    return run_chunk(config, chunk, *options, **keywords)
 
 
 def execute(

@@ -52,7 +52,8 @@ from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
 from simgin.kernels.showdown import KIND_BIG_GIN, KIND_GIN, KIND_UNDERCUT, SUIT_VALUE, score_hand
 from simgin.players.registry import resolve
 from simgin.running.engine import hand_seeds
-from simgin.strategies.compiled import cards_to_mask, fill_table
+from simgin.strategies.compiled import cards_to_mask
+from simgin.tools.watching import Watched
 
 KNOCK_PY = Path(__file__).resolve().parent.parent / "kernels" / "knock.py"
 #: Columns of a situation's record: the five shares and the four mean points (share-weighted).
@@ -136,28 +137,22 @@ def _situation(params, seat, hand, table, rules, ints, floats, rng, sd, sv, worl
     )  # fmt: skip
 
 
-class _Collector:
+class _Collector(Watched):
     """``mcts`` that records every knock situation without gin it meets (its own play unchanged)."""
 
     def __init__(self, worlds: int, records: list, features: list) -> None:
-        self.inner = resolve("mcts").make()
-        self.name = "mcts"
+        super().__init__("mcts")
         self.worlds = worlds
         self.records = records
         self.features = features
 
-    def start_hand(self, view, rng):  # type: ignore[no-untyped-def]
-        self.inner.start_hand(view, rng)
-
-    def __getattr__(self, decision):  # type: ignore[no-untyped-def]
-        ask = getattr(self.inner, decision)
+    def watch(self, decision, ask):  # type: ignore[no-untyped-def]
         if decision != "knock":
             return ask
 
         def knock(view, rng):  # type: ignore[no-untyped-def]
             if deadwood(view.hand) > 0:
-                state = self.inner._state.copy()
-                fill_table(state, view)
+                state = self.table(view)
                 seat = view.seat
                 row = state[S_FLOATS:].view(np.float64)[seat * FLOAT_MEMORY : (seat + 1) * FLOAT_MEMORY]
                 ints = state[S_INTS + seat * INT_MEMORY : S_INTS + (seat + 1) * INT_MEMORY].copy()

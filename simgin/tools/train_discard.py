@@ -89,12 +89,13 @@ from simgin.kernels.payoff import result_value
 from simgin.kernels.showdown import SUIT_VALUE
 from simgin.players.registry import resolve
 from simgin.strategies import heuristic as _heuristic_bot, opponent as _opponent_bot
-from simgin.strategies.compiled import cards_to_mask, fill_table, parameter_vector
+from simgin.strategies.compiled import cards_to_mask, parameter_vector
 from simgin.strategies.opponent import (
     DISCARD_MODEL,
     DISCARD_MODEL_FORMAT,
     FROZEN_SPEC,
 )
+from simgin.tools.watching import Watched
 
 #: The features of a discard, in the order of the fitted weights (``kernels.heuristic.best_discard``).
 FEATURES = (
@@ -244,7 +245,7 @@ def draw_rules(rng: np.random.Generator) -> Rules:
     return Rules().with_settings(settings)
 
 
-class _Collector:
+class _Collector(Watched):
     """The bot ``spec`` names, as it sets it, recording every discard position it meets (its play unchanged).
 
     A spec that sets every learned weight (the frozen bot's, :data:`FROZEN_SPEC`, by default),
@@ -253,23 +254,16 @@ class _Collector:
     """
 
     def __init__(self, positions: list, spec: str, draws: list | None = None) -> None:
-        self.inner = resolve(spec).make()
-        self.name = spec.partition(":")[0]
+        super().__init__(spec)
         self.positions = positions
         self.draws = draws
 
-    def start_hand(self, view, rng):  # type: ignore[no-untyped-def]
-        self.inner.start_hand(view, rng)
-
-    def __getattr__(self, decision):  # type: ignore[no-untyped-def]
-        ask = getattr(self.inner, decision)
+    def watch(self, decision, ask):  # type: ignore[no-untyped-def]
         if decision in ("take_up_card", "draw_from_pile") and self.draws is not None:
 
             def draw(view, rng):  # type: ignore[no-untyped-def]
                 answer = ask(view, rng)
-                state = self.inner._state.copy()
-                fill_table(state, view)
-                self.draws.append((view.seat, cards_to_mask(view.hand), state, decision == "take_up_card"))
+                self.draws.append((view.seat, cards_to_mask(view.hand), self.table(view), decision == "take_up_card"))
                 return answer
 
             return draw
@@ -279,9 +273,7 @@ class _Collector:
         def discard(view, rng):  # type: ignore[no-untyped-def]
             answer = ask(view, rng)  # brings the estimate up to date first
             if not view.fiftieth_card:
-                state = self.inner._state.copy()
-                fill_table(state, view)
-                self.positions.append((view.seat, cards_to_mask(view.hand), state))
+                self.positions.append((view.seat, cards_to_mask(view.hand), self.table(view)))
             return answer
 
         return discard
