@@ -52,8 +52,10 @@ def cell_rules(config: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
 
 
 def variant_name(rules: dict[str, Any]) -> str:
-    """``'Oklahoma'`` or ``'Standard'``: how hands get their knock limit."""
-    return "Oklahoma" if rules.get("oklahoma") else "Standard"
+    """How a run's hands get their knock limit: ``'Oklahoma'`` (the up card sets it, V9), else the one limit every
+    hand has, ``'knock limit 10'`` (R12, V1; ``'knock limit 0'`` under straight gin). Not ``'Standard'``: a Hollywood
+    or straight-gin run is not the standard game."""
+    return "Oklahoma" if rules.get("oklahoma") else f"knock limit {int(rules.get('knock_limit', 10))}"
 
 
 def _tallies(pairings: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, float]]]:

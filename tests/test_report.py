@@ -705,12 +705,21 @@ def test_result_tables_of_a_tournament(tournament, tournament_tables):
     seat = tables["seat_edge"].frame.iloc[0]
     assert seat["first_player_wins"] == first["first_player_wins"] and seat["net_sq"] == first["net_a_sq"]
     limits = tables["knock_limits"].frame
-    assert set(limits["label"]) == {"Standard"} and not limits["oklahoma"].any()
+    assert set(limits["label"]) == {"knock limit 10"} and not limits["oklahoma"].any()
     assert limits["pairing"].tolist() == ["heuristic vs simple", "heuristic vs random", "simple vs random"]
     assert limits.loc[limits["knock_limit"] == 10, "hands"].tolist() == [800] * 3  # per pairing, never pooled
     duplicate = tables["duplicate"].frame
     assert duplicate["pairs"].tolist() == [400.0] * 3
     assert duplicate["rho"].iloc[0] == pytest.approx(tournament["pairings"][0]["paired"]["rho"])
+
+
+@pytest.mark.parametrize(("rules", "label"), [({"knock_limit": 0}, "knock limit 0"), ({"oklahoma": True}, "Oklahoma")])
+def test_the_knock_limit_table_names_the_runs_own_limit(rules, label):
+    """A straight-gin match's hands all have knock limit 0 (V1): its table said 'Standard', as any run that is not
+    Oklahoma did, Hollywood and straight gin included."""
+    match = synthetic_result("match", players=("heuristic", "simple"), pairs=20)
+    match["config"]["rules"] = {**match["config"]["rules"], **rules}
+    assert set(result_tables(match)["knock_limits"].frame["label"]) == {label}
 
 
 def test_sweep_tables_hold_the_other_switches_at_the_baseline():
