@@ -95,6 +95,7 @@ class _FinishedRun:
         return self.run.forfeits_by_player()
 
     def result_data(self) -> dict[str, Any]:
+        """``result.json``: each command's result says what its file holds."""
         raise NotImplementedError
 
     def save(self, out: str | Path) -> None:
