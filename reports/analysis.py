@@ -43,6 +43,13 @@ def _players(result: dict[str, Any]) -> list[dict[str, Any]]:
     return list(result["players"])
 
 
+def units(result: dict[str, Any]) -> str:
+    """What the intervals of ``result`` take as units, plural: ``'deal pairs'`` with duplicate deals, else
+    ``'hands'`` (``'game pairs'``, ``'games'`` with ``--games``); ``'hands'`` for a result written before the
+    deal pair became the unit, which is what those intervals used."""
+    return f"{result.get('interval_unit', 'hand')}s"
+
+
 def players_table(result: dict[str, Any]) -> pd.DataFrame:
     rows = []
     for player in _players(result):
@@ -160,8 +167,8 @@ def tables(result: dict[str, Any]) -> list[tuple[str, str, pd.DataFrame, dict[st
                 "skill": "f1",
                 "luck": "f1",
             },
-            "Points of the hand lost per decision with its 95% interval (hands as the units); net points = skill + "
-            "luck (docs/ANALYSIS.md).",
+            f"Points of the hand lost per decision with its 95% interval ({units(result)} as the units); net points "
+            "= skill + luck (docs/ANALYSIS.md).",
         ),
         (
             "analysis_by_kind",
@@ -218,7 +225,7 @@ def _second_opinion_tables(result: dict[str, Any], loss: dict[str, str]) -> list
     note = (
         "Each adviser was asked every decision of the player from the same view and its answer valued by the "
         "same valuation, never played: difference is its loss per decision minus the player's at the same "
-        "decisions (paired, 95% interval, hands as the units); agreement, the share where it chose the same."
+        f"decisions (paired, 95% interval, {units(result)} as the units); agreement, the share where it chose the same."
     )
     return [("analysis_second_opinions", "Second opinions", frame, shown, note)]
 
@@ -279,7 +286,7 @@ def stage_chart(result: dict[str, Any]) -> Figure:
 
 
 def stage_caption(result: dict[str, Any]) -> str:
-    return "Stages are thirds of the stock a hand starts with; intervals use hands as the units."
+    return f"Stages are thirds of the stock a hand starts with; intervals use {units(result)} as the units."
 
 
 @styled

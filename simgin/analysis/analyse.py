@@ -25,7 +25,14 @@ from simgin.analysis.evaluator import (
     Evaluator,
 )
 from simgin.analysis.hands import COLUMNS, SECOND_OPINION_COLUMNS, AnalysedHand, analyse_game, analyse_hand
-from simgin.analysis.summary import THRESHOLDS, costliest, player_summary, replay_command, second_opinion_summary
+from simgin.analysis.summary import (
+    THRESHOLDS,
+    costliest,
+    interval_unit,
+    player_summary,
+    replay_command,
+    second_opinion_summary,
+)
 from simgin.base import files
 from simgin.base.strict_json import jsonable
 from simgin.game.rng import derive
@@ -196,12 +203,12 @@ class AnalysisResult:
         and ``costliest`` (docs/ANALYSIS.md), then the settings."""
         frame = self.to_frame()
         net = self.net_frame()
-        players = [player_summary(side, name, frame, net) for side, name in enumerate(self.players)]
+        players = [player_summary(side, name, frame, net, self.duplicate) for side, name in enumerate(self.players)]
         if self.second_opinions:
             hands = sorted(net["hand"])
             for side, player in enumerate(players):
                 player["second_opinions"] = second_opinion_summary(
-                    frame[frame["side"] == side], hands, self.second_opinions
+                    frame[frame["side"] == side], hands, self.second_opinions, self.duplicate
                 )
         return jsonable(
             {
@@ -213,6 +220,7 @@ class AnalysisResult:
                 **({"second_opinions": list(self.second_opinions)} if self.second_opinions else {}),
                 "seed": self.seed,
                 "duplicate": self.duplicate,
+                "interval_unit": interval_unit(self.mode, self.duplicate),
                 "rules": self.rules.to_dict(),
                 "evaluator": {
                     "worlds": self.evaluator.worlds,

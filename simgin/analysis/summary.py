@@ -1,9 +1,11 @@
 """What the analysis of a match says per player: loss per decision with its interval, flags, accuracy, skill
 and luck, and the costliest decisions (issue 34; the definitions are in docs/ANALYSIS.md).
 
-The unit of every interval is the hand: the decisions of one hand share its cards, so they are not
-independent; a player's mean loss per decision is a ratio of two sums over hands, and its interval is the
-ratio estimator's (delta method) with hands as the units.
+The unit of every interval is the hand (the game, with ``--games``), and with duplicate deals the deal pair
+(hands 2j and 2j+1, one deal with the seats swapped), as of every statistic of simgin (docs/STATISTICS.md): the
+decisions of one hand share its cards, and the two hands of a pair share them too, so none of those are
+independent. A player's mean loss per decision is a ratio of two sums over units, and its interval is the ratio
+estimator's (delta method); a figure per hand (skill, luck) is the same with one hand counted per hand.
 """
 
 from __future__ import annotations
@@ -53,29 +55,49 @@ def ratio_interval(numerators: np.ndarray, denominators: np.ndarray) -> tuple[fl
     return ratio, [ratio - half, ratio + half]
 
 
-def mean_interval(values: np.ndarray) -> list[float | None]:
-    """The 95% normal interval of the mean of ``values`` (per-hand figures), or [None, None] under two."""
-    if len(values) < 2:
+def interval_unit(mode: str, paired: bool) -> str:
+    """What the intervals take as independent: ``'deal pair'`` (``'game pair'``) with duplicate deals, else
+    ``'hand'`` (``'game'``)."""
+    if mode == "games":
+        return "game pair" if paired else "game"
+    return "deal pair" if paired else "hand"
+
+
+def unit_sums(by_hand: pd.DataFrame, paired: bool) -> pd.DataFrame:
+    """Sums per hand (indexed by hand number) summed over the units of the intervals: each hand, or with
+    duplicate deals (``paired``) each pair of hands 2j and 2j+1."""
+    return by_hand.groupby(by_hand.index // 2).sum() if paired else by_hand
+
+
+def mean_interval(values: np.ndarray, hands: Sequence[int], paired: bool = False) -> list[float | None]:
+    """The 95% interval of the mean per hand of ``values`` (one per hand of ``hands``), the units those of
+    :func:`unit_sums`; [None, None] with fewer than two units. Without pairs it is the normal interval of the
+    mean; with them, the ratio estimator's over pairs, so an unfinished last pair counts as what it is."""
+    per_hand = pd.DataFrame({"sum": np.asarray(values, float), "count": 1.0}, index=np.asarray(hands))
+    units = unit_sums(per_hand, paired)
+    if len(units) < 2:
         return [None, None]
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return [mean - half, mean + half]
+    return ratio_interval(units["sum"].to_numpy(float), units["count"].to_numpy(float))[1]
 
 
-def loss_block(rows: pd.DataFrame, hands: Sequence[int]) -> dict[str, Any]:
-    """``decisions``, ``mean_loss`` and ``mean_loss_ci`` of ``rows``, hands as the units (every hand of
-    ``hands`` counts, with 0 decisions where it had none of these)."""
+def loss_block(rows: pd.DataFrame, hands: Sequence[int], paired: bool = False) -> dict[str, Any]:
+    """``decisions``, ``mean_loss`` and ``mean_loss_ci`` of ``rows``, the units those of :func:`unit_sums`
+    (every hand of ``hands`` counts, with 0 decisions where it had none of these)."""
     by_hand = rows.groupby("hand")["loss"].agg(["sum", "count"]).reindex(list(hands), fill_value=0)
-    mean, interval = ratio_interval(by_hand["sum"].to_numpy(float), by_hand["count"].to_numpy(float))
+    units = unit_sums(by_hand, paired)
+    mean, interval = ratio_interval(units["sum"].to_numpy(float), units["count"].to_numpy(float))
     return {"decisions": len(rows), "mean_loss": mean, "mean_loss_ci": interval}
 
 
-def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame) -> dict[str, Any]:
-    """The fixed keys of one player (docs/ANALYSIS.md): loss, flags, accuracy, net points, skill and luck."""
+def player_summary(
+    side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame, paired: bool = False
+) -> dict[str, Any]:
+    """The fixed keys of one player (docs/ANALYSIS.md): loss, flags, accuracy, net points, skill and luck;
+    ``paired``: duplicate deals, whose intervals take the deal pair as the unit (:func:`unit_sums`)."""
     hands = sorted(net["hand"])
     mine = frame[frame["side"] == side]
     theirs = frame[frame["side"] != side]
-    block = loss_block(mine, hands)
+    block = loss_block(mine, hands, paired)
     flags = [flag(loss, error) for loss, error in zip(mine["loss"], mine["loss_error"], strict=True)]
     spread = float(mine["spread"].sum())
     accuracy = 100.0 * (1.0 - float(mine["loss"].sum()) / spread) if spread > 0 else 100.0
@@ -94,19 +116,21 @@ def player_summary(side: int, name: str, frame: pd.DataFrame, net: pd.DataFrame)
         "net_points": float(points.sum()),
         "skill": float(skill.sum()),
         "luck": float(luck.sum()),
-        "skill_per_hand_ci": mean_interval(skill),
-        "luck_per_hand_ci": mean_interval(luck),
+        "skill_per_hand_ci": mean_interval(skill, hands, paired),
+        "luck_per_hand_ci": mean_interval(luck, hands, paired),
         "decisions_value": float(decisions.sum()),
-        "decisions_value_per_hand_ci": mean_interval(decisions),
-        "by_kind": {kind: loss_block(rows, hands) for kind, rows in mine.groupby("kind")},
-        "by_stage": {stage: loss_block(rows, hands) for stage, rows in mine.groupby("stage")},
+        "decisions_value_per_hand_ci": mean_interval(decisions, hands, paired),
+        "by_kind": {kind: loss_block(rows, hands, paired) for kind, rows in mine.groupby("kind")},
+        "by_stage": {stage: loss_block(rows, hands, paired) for stage, rows in mine.groupby("stage")},
     }
 
 
-def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: Sequence[str]) -> list[dict[str, Any]]:
+def second_opinion_summary(
+    rows: pd.DataFrame, hands: Sequence[int], advisers: Sequence[str], paired: bool = False
+) -> list[dict[str, Any]]:
     """Per adviser (``adviser``: its spec), at the decisions of ``rows`` (one player's) where it gave a legal
     answer: how many, ``mean_loss`` and its interval, ``difference`` (its mean loss minus the player's at the
-    same decisions, with its interval: paired, hands as the units) and ``agreement`` (the share of those
+    same decisions, with its interval: paired, the units of :func:`unit_sums`) and ``agreement`` (the share of those
     decisions where it chose what the player chose); the same per kind of decision in ``by_kind``."""
     found = []
     for index, spec in enumerate(advisers):
@@ -116,14 +140,14 @@ def second_opinion_summary(rows: pd.DataFrame, hands: Sequence[int], advisers: S
         agrees = answers == rows["chosen"]
         answered = rows[given].assign(adviser_loss=losses[given].astype(float), agrees=agrees[given])
         answered = answered.assign(gap=answered["adviser_loss"] - answered["loss"])
-        by_kind = {kind: _opinion_block(of_kind, hands) for kind, of_kind in answered.groupby("kind")}
-        found.append({"adviser": spec, **_opinion_block(answered, hands), "by_kind": by_kind})
+        by_kind = {kind: _opinion_block(of_kind, hands, paired) for kind, of_kind in answered.groupby("kind")}
+        found.append({"adviser": spec, **_opinion_block(answered, hands, paired), "by_kind": by_kind})
     return found
 
 
-def _opinion_block(answered: pd.DataFrame, hands: Sequence[int]) -> dict[str, Any]:
+def _opinion_block(answered: pd.DataFrame, hands: Sequence[int], paired: bool) -> dict[str, Any]:
     by_hand = answered.groupby("hand").agg(loss=("adviser_loss", "sum"), gap=("gap", "sum"), count=("gap", "size"))
-    by_hand = by_hand.reindex(list(hands), fill_value=0)
+    by_hand = unit_sums(by_hand.reindex(list(hands), fill_value=0), paired)
     counts = by_hand["count"].to_numpy(float)
     mean, interval = ratio_interval(by_hand["loss"].to_numpy(float), counts)
     difference, difference_interval = ratio_interval(by_hand["gap"].to_numpy(float), counts)

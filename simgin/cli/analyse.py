@@ -108,7 +108,8 @@ def analyse(
     eaai: programs) and values every legal action of each decision (up card, draw, discard, knock, big
     gin and the 50th card where the rules have them)
     from what the deciding player knows, by playouts in sampled worlds (docs/ANALYSIS.md). Prints per
-    player the mean points lost per decision with a 95% interval (hands as the units), by kind and
+    player the mean points lost per decision with a 95% interval (deal pairs as the units; hands with
+    --no-duplicate), by kind and
     stage of decision, the inaccuracies, mistakes and blunders (a loss over 1.5, 4 or 10 points, by
     two standard errors), an accuracy (100 = no loss), net points split into luck (the value of the
     deal and of each card drawn from the stock against every card the stock held) and skill (the rest),
