@@ -513,14 +513,16 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
 
     ``table``: one row per pairing with ``label``, ``scored``, ``first_player_wins``, ``hands``,
     ``dealer_net`` (dealer's points minus the non-dealer's), ``net_sq`` (sum of squared hand
-    margins) and, for runs of games, ``games``, ``first_dealer_wins`` and ``dealer_rotation``.
+    margins) and, for runs of games, ``games``, ``first_dealer_wins`` and ``dealer_rotation``; the intervals
+    are the table's (``first_player_low`` ..., the deal pair as the unit: ``reports.tables.seat_edge_table``)
+    where it has them.
     """
     k = len(table)
     fig = Figure(figsize=(WIDTH, max(2.6, 0.45 * k + 1.6)), layout="constrained")
     left, right = fig.subplots(1, 2, sharey=True)
     y = np.arange(k)[::-1]
     rate = ratios(table["first_player_wins"], table["scored"])
-    low, high = wilson(table["first_player_wins"], table["scored"])
+    low, high, game_low, game_high, dealer = _seat_intervals(table)
     left.errorbar(
         100 * rate,
         y,
@@ -533,7 +535,6 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
     games = table["games"].to_numpy(float) if "games" in table else np.zeros(k)
     if (games > 0).any():
         game_rate = ratios(table["first_dealer_wins"], games)
-        game_low, game_high = wilson(table["first_dealer_wins"], games)
         left.errorbar(
             100 * game_rate,
             y - 0.2,
@@ -550,7 +551,6 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
     left.set_title("First-player edge")
     left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=2)
     left.grid(axis="y", visible=False)
-    dealer = [_dealer_interval(row.dealer_net, row.net_sq, row.hands) for row in table.itertuples(index=False)]
     mean = np.array([d[0] for d in dealer])
     d_low = np.array([d[1] if finite(d[1]) else d[0] for d in dealer])
     d_high = np.array([d[2] if finite(d[2]) else d[0] for d in dealer])
@@ -563,21 +563,45 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
     return fig
 
 
+def _seat_intervals(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list]:
+    """Per pairing: the first player's share's bounds, the first dealer's share of games' bounds, and (mean, low,
+    high) of the dealer's margin per hand. The table's own intervals where it has them (``reports.tables``: the
+    deal pair as the unit), else the hand as the unit (a table made without them)."""
+    if "first_player_low" in table:
+        columns = ("first_player_low", "first_player_high", "first_dealer_low", "first_dealer_high")
+        bounds = [table[name].to_numpy(float) for name in columns]
+        means = ratios(table["dealer_net"], table["hands"])
+        dealer = list(zip(np.atleast_1d(means), table["dealer_low"], table["dealer_high"], strict=True))
+        return (*bounds, dealer)
+    low, high = wilson(table["first_player_wins"], table["scored"])
+    games = table["games"].to_numpy(float) if "games" in table else np.zeros(len(table))
+    wins = table["first_dealer_wins"].to_numpy(float) if "first_dealer_wins" in table else np.zeros(len(table))
+    game_low, game_high = wilson(wins, games)
+    dealer = [_dealer_interval(row.dealer_net, row.net_sq, row.hands) for row in table.itertuples(index=False)]
+    return low, high, game_low, game_high, dealer
+
+
 def seat_edge_caption(table: pd.DataFrame) -> str:
-    """The pooled first-player win share and dealer margin over all pairings, with intervals."""
+    """The first-player win share and dealer margin with their intervals; over several pairings the pooled shares
+    alone (the pairings play the same deals, so their hands are not independent of each other)."""
     scored = float(table["scored"].sum())
     wins = float(table["first_player_wins"].sum())
     rate = ratios(wins, scored).item()
-    low, high = wilson(wins, scored)
-    mean, d_low, d_high = _dealer_interval(
-        float(table["dealer_net"].sum()), float(table["net_sq"].sum()), float(table["hands"].sum())
-    )
-    scope = "Over all pairings, the" if len(table) > 1 else "The"
-    sentence = (
-        f"{scope} non-dealer, who plays first, wins {percent(rate)} {percent_interval(low[0], high[0])} of "
-        f"{count(scored)} scored hands, and the dealer nets {signed(mean, 2)} "
-        f"{number_interval(d_low, d_high, 2, signed=True)} points per hand"
-    ).replace("  ", " ")
+    mean = ratios(float(table["dealer_net"].sum()), float(table["hands"].sum())).item()
+    if len(table) > 1:
+        sentence = (
+            f"Over all pairings, the non-dealer, who plays first, wins {percent(rate)} of {count(scored)} scored "
+            f"hands, and the dealer nets {signed(mean, 2)} points per hand (no pooled interval: the pairings play the "
+            "same deals; each pairing's is in the figure)"
+        )
+    else:
+        low, high, _, _, dealer = _seat_intervals(table)
+        unit = str(table["seat_unit"].iloc[0]) if "seat_unit" in table else "hand"
+        sentence = (
+            f"The non-dealer, who plays first, wins {percent(rate)} {percent_interval(low[0], high[0])} of "
+            f"{count(scored)} scored hands, and the dealer nets {signed(mean, 2)} "
+            f"{number_interval(dealer[0][1], dealer[0][2], 2, signed=True)} points per hand ({unit}s as the units)"
+        ).replace("  ", " ")
     games = float(table["games"].sum()) if "games" in table else 0.0
     if games > 0:
         sentence += f"; the first dealer wins {percent(float(table['first_dealer_wins'].sum()) / games)} of games"

@@ -14,6 +14,8 @@ from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
 from simgin.running.tally import TURN_BINS
+from simgin.statistics.core import mean_from_sums, ratio_from_sums
+from simgin.statistics.paired import share_interval_from_sums
 from simgin.statistics.ratings import bootstrap_label
 
 from . import (
@@ -142,8 +144,11 @@ def points_table(summary: pd.DataFrame) -> pd.DataFrame:
     return summary[columns + extra].reset_index(drop=True)
 
 
-def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: str = "alternate") -> pd.DataFrame:
-    """First-player (non-dealer) wins of scored hands and the dealer's margin, per pairing.
+def seat_edge_table(
+    tallies: list[tuple[str, str, dict[str, float]]], rotation: str = "alternate", unit: str = "deal pair"
+) -> pd.DataFrame:
+    """First-player (non-dealer) wins of scored hands and the dealer's margin, per pairing, each with its 95%
+    interval (:func:`seat_edge_intervals`; ``unit``: the run's, as :func:`seat_unit` names it).
 
     ``rotation`` is the rules' ``dealer_rotation``: in runs of games where the loser (or winner)
     of a hand deals the next, who deals depends on who is stronger.
@@ -151,7 +156,6 @@ def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: 
     rows = []
     for a, b, t in tallies:
         rate = t["first_player_wins"] / t["scored"] if t["scored"] else np.nan
-        low, high = S.wilson(t["first_player_wins"], t["scored"])
         rows.append(
             {
                 "label": pairing_label(a, b),
@@ -159,17 +163,64 @@ def seat_edge_table(tallies: list[tuple[str, str, dict[str, float]]], rotation: 
                 "scored": _count(t["scored"]),
                 "first_player_wins": _count(t["first_player_wins"]),
                 "first_player_win_rate": rate,
-                "first_player_low": low[0],
-                "first_player_high": high[0],
                 "dealer_net": _count(t["dealer_net"]),
                 "net_sq": _count(t["net_a_sq"]),
                 "dealer_points_per_hand": t["dealer_net"] / t["hands"] if t["hands"] else np.nan,
                 "games": _count(t["games"]),
                 "first_dealer_wins": _count(t["first_dealer_wins"]),
                 "dealer_rotation": rotation,
+                **seat_edge_intervals(t, unit),
             }
         )
     return pd.DataFrame(rows)
+
+
+def seat_unit(config: dict[str, Any]) -> str:
+    """The unit of a run's seat-edge intervals: ``'deal pair'`` (``'game pair'`` in runs of games) with duplicate
+    deals, else ``'hand'`` (``'game'``)."""
+    base = "game" if config.get("games") else "hand"
+    if config.get("duplicate", True):
+        return "deal pair" if base == "hand" else "game pair"
+    return base
+
+
+def seat_edge_intervals(t: dict[str, float], unit: str = "deal pair") -> dict[str, float | str]:
+    """The 95% intervals of a pairing's seat edge with ``unit`` as the unit (``seat_unit``): the deal pair with
+    duplicate deals, whose two hands share the deal and so the non-dealer's cards (docs/STATISTICS.md §3), else
+    the hand (the game, for the first dealer's share of games). From the tally's per-unit sums
+    (``running.tally.SEAT_UNIT_FIELDS``): the shares as every share of a study (Wilson's interval with the trials
+    divided by the units' design effect, §10), the dealer's margin per hand the ratio estimator's (§4). A result
+    written before those sums has only the hands, and its intervals take the hand as the unit (``seat_unit`` then
+    says ``'hand (older result)'``)."""
+    units = t.get("seat_units", 0.0)
+    if units < 2:
+        low, high = S.wilson(t["first_player_wins"], t["scored"])
+        _, d_low, d_high = mean_from_sums(t["dealer_net"], t["net_a_sq"], t["hands"])
+        g_low, g_high = (value[0] for value in S.wilson(t["first_dealer_wins"], t["games"]))
+        return _seat_row(low[0], high[0], d_low, d_high, g_low, g_high, "hand (older result)")
+    _, fp_low, fp_high = share_interval_from_sums(
+        t["first_player_wins"], t["scored"], t["seat_f_sq"], t["seat_s_sq"], t["seat_fs"], units
+    )
+    _, d_low, d_high = ratio_from_sums(t["dealer_net"], t["hands"], t["seat_d_sq"], t["seat_h_sq"], t["seat_dh"], units)
+    per_unit = t["games"] / units  # games per unit: 2 in a pair, else 1
+    wins = t["first_dealer_wins"]
+    _, g_low, g_high = share_interval_from_sums(
+        wins, t["games"], t["seat_g_sq"], units * per_unit**2, wins * per_unit, units
+    )
+    return _seat_row(fp_low, fp_high, d_low, d_high, g_low, g_high, unit)
+
+
+def _seat_row(*bounds_and_unit: Any) -> dict[str, float | str]:
+    fp_low, fp_high, d_low, d_high, g_low, g_high, unit = bounds_and_unit
+    return {
+        "first_player_low": max(fp_low, 0.0),
+        "first_player_high": min(fp_high, 1.0),
+        "dealer_low": d_low,
+        "dealer_high": d_high,
+        "first_dealer_low": max(g_low, 0.0),
+        "first_dealer_high": min(g_high, 1.0),
+        "seat_unit": unit,
+    }
 
 
 #: A block of the knock-limit table: the cell's index (None for a match or tournament), its label, whether the up card
@@ -604,7 +655,7 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
         add("knocks_by_deadwood", "Knocks and undercuts by the knocker's deadwood", deadwood_table(tallies, order))
         add("hand_length", "Hand length in turns", hand_length_table(tallies))
         rotation = str(_rules(config).get("dealer_rotation", "alternate"))
-        add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation))
+        add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation, seat_unit(config)))
         rules = _rules(config)
         block: LimitBlock = (None, variant_name(rules), bool(rules.get("oklahoma")), tallies)
         add("knock_limits", "Outcomes by knock limit, per pairing", knock_limit_table([block]), {}, LIMITS_NOTE)

@@ -486,6 +486,10 @@ SEAT = pd.DataFrame(
 )
 
 
+#: The two pairings of SEAT summed, as one pairing (a table made without its own intervals: hands as the units).
+ONE_PAIRING = {"scored": 1900.0, "first_player_wins": 1045.0, "hands": 2000.0, "dealer_net": -500.0, "net_sq": 1.6e6}
+
+
 def test_seat_edge_chart_and_caption():
     fig = F.seat_edge_chart(SEAT)
     left, right = fig.axes
@@ -495,9 +499,13 @@ def test_seat_edge_chart_and_caption():
     low, high = wilson_interval(1045, 1900)
     # Dealer: mean -0.25 per hand; variance (1_600_000 - 2000 * 0.0625) / 1999 per hand.
     half = 1.959963984540054 * np.sqrt((1_600_000 - 2000 * 0.0625) / 1999 / 2000)
-    assert F.seat_edge_caption(SEAT) == (
-        f"Over all pairings, the non-dealer, who plays first, wins 55.0% ({100 * low:.1f}-{100 * high:.1f}%) of "
-        f"1,900 scored hands, and the dealer nets -0.25 ({-0.25 - half:+.2f} to {-0.25 + half:+.2f}) points per hand."
+    assert F.seat_edge_caption(SEAT.iloc[:1].assign(**ONE_PAIRING)) == (
+        f"The non-dealer, who plays first, wins 55.0% ({100 * low:.1f}-{100 * high:.1f}%) of 1,900 scored hands, and "
+        f"the dealer nets -0.25 ({-0.25 - half:+.2f} to {-0.25 + half:+.2f}) points per hand (hands as the units)."
+    )
+    assert F.seat_edge_caption(SEAT).startswith(  # the pairings play the same deals: no pooled interval
+        "Over all pairings, the non-dealer, who plays first, wins 55.0% of 1,900 scored hands, and the dealer nets "
+        "-0.25 points per hand (no pooled interval"
     )
     games = SEAT.assign(games=[100.0, 100.0], first_dealer_wins=[60.0, 50.0], dealer_rotation="loser")
     assert len(F.seat_edge_chart(games).axes[0].get_legend().get_texts()) == 2

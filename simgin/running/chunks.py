@@ -40,10 +40,12 @@ from simgin.running.tally import (
     Tally,
     game_margin,
     net_points,
+    seat_unit_sums,
     tally_games,
     tally_hands,
     tally_luck,
     tally_pairs,
+    tally_seat_units,
     unit_layout,
     unit_records,
 )
@@ -114,6 +116,9 @@ def run_chunk(
     records = np.zeros((unit_count, width), dtype=dtype) if unit_records else None
     # A's net points, hands won and luck corrections of both per unit, both legs summed (adjust_luck, issue 35).
     luck_sums = np.zeros((5, unit_count)) if config.adjust_luck else None
+    # The seat edge per unit, both legs summed (its intervals take the deal pair as the unit).
+    seat_sums = np.zeros((4, unit_count))
+    first_dealer_wins = np.zeros(unit_count) if config.mode == "games" else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
         try:
@@ -138,6 +143,7 @@ def run_chunk(
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 game_seat_a = np.full(games.shape[0], seat_a_value)
                 tally = tally + tally_games(games, game_seat_a)
+                first_dealer_wins += games[:, _k.G_WINNER] == games[:, _k.G_FIRST_DEALER]
                 leg_scores.append(_leg_score(games[:, _k.G_WINNER], seat_a_value))
                 leg_results.append(game_margin(games, game_seat_a))
         except engine.IllegalDecision as error:
@@ -152,6 +158,7 @@ def run_chunk(
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
         tally = tally + tally_hands(rows, seat_a)
+        seat_sums += seat_unit_sums(rows, unit_of_row, unit_count)
         for found_forfeit in found or ():
             found_forfeit = dataclasses.replace(found_forfeit, unit=found_forfeit.unit + first)
             forfeits.append(_forfeit_record(config, chunk, leg_players, seat_a_value, found_forfeit))
@@ -169,6 +176,7 @@ def run_chunk(
             )
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
+    tally = tally + tally_seat_units(seat_sums, first_dealer_wins)
     if luck_sums is not None:
         tally = tally + tally_luck(*luck_sums)
     log = None

@@ -105,7 +105,24 @@ LUCK_TALLY_FIELDS = {
     "luck_b_won": "sum over units of B's luck corrections in hands won (B's adjusted wins: hands_won_b minus it)",
 }
 TALLY_FIELDS.update(LUCK_TALLY_FIELDS)
+#: The seat edge per unit (a deal pair with duplicate deals, else a hand or a game; added after the luck fields:
+#: older records read them as 0): with f a unit's scored hands won by the non-dealer (R11), s its scored hands, d
+#: the dealer's net points, h its hands and g its games won by the game's first dealer (R7), these second moments
+#: give the seat edge's intervals with the unit as the unit (the two hands of a deal pair share its cards).
+SEAT_UNIT_FIELDS = {
+    "seat_units": "units (deal pairs with duplicate deals, else hands or games) in the seat-edge sums",
+    "seat_f_sq": "sum over units of the non-dealer's scored hands won, squared",
+    "seat_s_sq": "sum over units of scored hands, squared",
+    "seat_fs": "sum over units of the non-dealer's scored hands won times the scored hands",
+    "seat_d_sq": "sum over units of the dealer's net points, squared",
+    "seat_h_sq": "sum over units of hands, squared",
+    "seat_dh": "sum over units of the dealer's net points times the hands",
+    "seat_g_sq": "sum over units of games won by the first dealer, squared",
+}
+TALLY_FIELDS.update(SEAT_UNIT_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
+#: Fields that records written before them lack, read as 0.
+_ADDED_LATER = {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS, **SEAT_UNIT_FIELDS}
 #: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
 #: counts stay exact beyond it.
 MAX_FORFEITS_KEPT = 1000
@@ -149,13 +166,43 @@ class Tally:
         """The tally of :meth:`to_dict`; the forfeit and luck fields of a record written before them are 0."""
         return cls(
             np.array(
-                [
-                    float(data[name] if name in data or name not in {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS} else 0.0)
-                    for name in TALLY_FIELDS
-                ],
+                [float(data[name] if name in data or name not in _ADDED_LATER else 0.0) for name in TALLY_FIELDS],
                 dtype=np.float64,
             )
         )
+
+
+def seat_unit_sums(rows: np.ndarray, unit_of_row: np.ndarray, units: int) -> np.ndarray:
+    """Per unit of a leg (``unit_of_row[i]``: row i's unit, of ``units``): the non-dealer's scored hands won, the
+    scored hands, the dealer's net points and the hands, as :func:`tally_hands` counts them (4 x ``units``); a
+    duplicate deal's two legs are summed into its pair before :func:`tally_seat_units`."""
+    kind = rows[:, _k.H_KIND]
+    winner = rows[:, _k.H_WINNER]
+    dealer = rows[:, _k.H_DEALER]
+    points = rows[:, _k.H_POINTS]
+    scored = (kind != KIND_DEAD) & (kind != KIND_FORFEIT)
+    dealer_net = np.where(winner == dealer, points, 0) - np.where(winner == 1 - dealer, points, 0)
+    per_unit = np.zeros((4, units))
+    for index, values in enumerate((scored & (winner == 1 - dealer), scored, dealer_net, np.ones(rows.shape[0]))):
+        per_unit[index] = np.bincount(unit_of_row, weights=values.astype(np.float64), minlength=units)
+    return per_unit
+
+
+def tally_seat_units(per_unit: np.ndarray, first_dealer_wins: np.ndarray | None = None) -> Tally:
+    """The :data:`SEAT_UNIT_FIELDS` of units whose :func:`seat_unit_sums` (both legs summed) are ``per_unit``;
+    ``first_dealer_wins``: per unit, games won by the first dealer (runs of games)."""
+    t = Tally.zero()
+    f, s, d, h = per_unit
+    t.add("seat_units", per_unit.shape[1])
+    t.add("seat_f_sq", (f * f).sum())
+    t.add("seat_s_sq", (s * s).sum())
+    t.add("seat_fs", (f * s).sum())
+    t.add("seat_d_sq", (d * d).sum())
+    t.add("seat_h_sq", (h * h).sum())
+    t.add("seat_dh", (d * h).sum())
+    if first_dealer_wins is not None:
+        t.add("seat_g_sq", (first_dealer_wins.astype(np.float64) ** 2).sum())
+    return t
 
 
 def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:

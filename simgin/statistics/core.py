@@ -73,3 +73,21 @@ def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, floa
         return mean, math.nan, math.nan
     half = Z95 * math.sqrt(variance_from_sums(total, total_sq, n) / n)
     return mean, mean - half, mean + half
+
+
+def ratio_from_sums(x: float, y: float, x_sq: float, y_sq: float, xy: float, n: float) -> tuple[float, float, float]:
+    """``x / y`` with a normal 95% interval, where ``x`` and ``y`` are sums over ``n`` independent units and
+    ``x_sq``, ``y_sq``, ``xy`` the sums of their squares and products: the ratio estimator's (delta method), as
+    for a share of hands whose unit is the deal pair (docs/STATISTICS.md §3). NaN bounds below two units.
+
+    >>> [round(value, 3) for value in ratio_from_sums(3.0, 6.0, 5.0, 18.0, 9.0, 2)]  # units (1, 3) and (2, 3)
+    [0.5, 0.173, 0.827]
+    """
+    if y == 0:
+        return math.nan, math.nan, math.nan
+    estimate = x / y
+    if n < 2:
+        return estimate, math.nan, math.nan
+    residual_sq = max(x_sq - 2.0 * estimate * xy + estimate * estimate * y_sq, 0.0)
+    half = Z95 * math.sqrt(n / (n - 1) * residual_sq) / abs(y)
+    return estimate, estimate - half, estimate + half

@@ -56,6 +56,7 @@ __all__ = [
     "paired_comparison",
     "paired_sprt",
     "share_interval",
+    "share_interval_from_sums",
 ]
 
 PERMUTATION_BELOW = 30
@@ -149,6 +150,36 @@ def share_interval(events: ArrayLike, trials: ArrayLike, confidence: float = 0.9
     return side.share, low, high
 
 
+def share_interval_from_sums(
+    events: float,
+    trials: float,
+    events_sq: float,
+    trials_sq: float,
+    cross: float,
+    units: float,
+    confidence: float = 0.95,
+) -> tuple[float, float, float]:
+    """:func:`share_interval` from sums over the units instead of the units themselves (a streamed tally keeps no
+    units): ``events`` and ``trials`` summed over ``units`` units, with the sums of their squares and of their
+    products. The same share, design effect and Wilson interval, to rounding.
+
+    >>> from_sums = share_interval_from_sums(3.0, 8.0, 5.0, 32.0, 12.0, 2)  # units of 1 in 4 and 2 in 4
+    >>> all(abs(a - b) < 1e-12 for a, b in zip(from_sums, share_interval([1, 2], [4, 4])))
+    True
+    """
+    if not trials > 0:
+        return math.nan, 0.0, 1.0
+    share = events / trials
+    binomial = share * (1.0 - share) / trials
+    effect = 1.0
+    if units >= 2 and binomial > 0:
+        residual_sq = max(events_sq - 2.0 * share * cross + share * share * trials_sq, 0.0)
+        effect = units / (units - 1) * residual_sq / trials**2 / binomial
+        effect = max(effect, 1.0 if units < PERMUTATION_BELOW else MIN_DESIGN_EFFECT)
+    low, high = _wilson_bounds(share, trials / effect, _z(confidence))
+    return share, low, high
+
+
 def _z(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
@@ -164,14 +195,18 @@ class _Side:
         self.contributions = (x - self.share * n) / n.mean() if self.total > 0 else np.zeros_like(x)
 
     def interval(self, z: float) -> tuple[float, float]:
-        n, p = self.effective, self.share
-        z2 = z * z
-        denominator = 1.0 + z2 / n
-        centre = (p + z2 / (2.0 * n)) / denominator
-        half = z / denominator * math.sqrt(max(p * (1.0 - p) / n + z2 / (4.0 * n * n), 0.0))
-        low = 0.0 if p <= 0.0 else min(max(centre - half, 0.0), p)
-        high = 1.0 if p >= 1.0 else max(min(centre + half, 1.0), p)
-        return low, high
+        return _wilson_bounds(self.share, self.effective, z)
+
+
+def _wilson_bounds(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's score interval of a share ``p`` of ``n`` (effective) trials, inside [0, 1] and around ``p``."""
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denominator
+    half = z / denominator * math.sqrt(max(p * (1.0 - p) / n + z2 / (4.0 * n * n), 0.0))
+    low = 0.0 if p <= 0.0 else min(max(centre - half, 0.0), p)
+    high = 1.0 if p >= 1.0 else max(min(centre + half, 1.0), p)
+    return low, high
 
 
 def _design_effect(x: NDArray, n: NDArray, share: float) -> float:
