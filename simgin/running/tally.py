@@ -163,7 +163,7 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: dict[str, float]) -> Tally:
-        """The tally of :meth:`to_dict`; the forfeit and luck fields of a record written before them are 0."""
+        """The tally of :meth:`to_dict`; the fields of :data:`_ADDED_LATER` a record written before them lacks are 0."""
         return cls(
             np.array(
                 [float(data[name] if name in data or name not in _ADDED_LATER else 0.0) for name in TALLY_FIELDS],
