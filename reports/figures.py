@@ -497,25 +497,14 @@ def points_caption(table: pd.DataFrame) -> str:
 # -- first-player and dealer edge ---------------------------------------------------------------------------
 
 
-def _dealer_interval(net: float, net_sq: float, hands: float) -> tuple[float, float, float]:
-    """Mean dealer margin per hand with a normal 95% interval (the squared margin is the same from both sides)."""
-    if hands < 2:
-        return ratios(net, hands).item(), math.nan, math.nan
-    mean = net / hands
-    variance = max(net_sq - hands * mean * mean, 0.0) / (hands - 1)
-    half = 1.959963984540054 * math.sqrt(variance / hands)
-    return mean, mean - half, mean + half
-
-
 @styled
 def seat_edge_chart(table: pd.DataFrame) -> Figure:
     """The first player's (non-dealer's) share of scored hands won, and the dealer's net points per hand.
 
     ``table``: one row per pairing with ``label``, ``scored``, ``first_player_wins``, ``hands``,
     ``dealer_net`` (dealer's points minus the non-dealer's), ``net_sq`` (sum of squared hand
-    margins) and, for runs of games, ``games``, ``first_dealer_wins`` and ``dealer_rotation``; the intervals
-    are the table's (``first_player_low`` ..., the deal pair as the unit: ``reports.tables.seat_edge_table``)
-    where it has them.
+    margins), the intervals of ``reports.tables.seat_edge_intervals`` (``first_player_low`` ..., the deal pair as
+    the unit) and, for runs of games, ``games``, ``first_dealer_wins`` and ``dealer_rotation``.
     """
     k = len(table)
     fig = Figure(figsize=(WIDTH, max(2.6, 0.45 * k + 1.6)), layout="constrained")
@@ -564,21 +553,14 @@ def seat_edge_chart(table: pd.DataFrame) -> Figure:
 
 
 def _seat_intervals(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list]:
-    """Per pairing: the first player's share's bounds, the first dealer's share of games' bounds, and (mean, low,
-    high) of the dealer's margin per hand. The table's own intervals where it has them (``reports.tables``: the
-    deal pair as the unit), else the hand as the unit (a table made without them)."""
-    if "first_player_low" in table:
-        columns = ("first_player_low", "first_player_high", "first_dealer_low", "first_dealer_high")
-        bounds = [table[name].to_numpy(float) for name in columns]
-        means = ratios(table["dealer_net"], table["hands"])
-        dealer = list(zip(np.atleast_1d(means), table["dealer_low"], table["dealer_high"], strict=True))
-        return (*bounds, dealer)
-    low, high = wilson(table["first_player_wins"], table["scored"])
-    games = table["games"].to_numpy(float) if "games" in table else np.zeros(len(table))
-    wins = table["first_dealer_wins"].to_numpy(float) if "first_dealer_wins" in table else np.zeros(len(table))
-    game_low, game_high = wilson(wins, games)
-    dealer = [_dealer_interval(row.dealer_net, row.net_sq, row.hands) for row in table.itertuples(index=False)]
-    return low, high, game_low, game_high, dealer
+    """Per pairing, from the table's own intervals (``reports.tables.seat_edge_intervals``): the first player's
+    share's bounds, the first dealer's share of games' bounds, and (mean, low, high) of the dealer's margin per
+    hand."""
+    columns = ("first_player_low", "first_player_high", "first_dealer_low", "first_dealer_high")
+    bounds = [table[name].to_numpy(float) for name in columns]
+    means = np.atleast_1d(ratios(table["dealer_net"], table["hands"]))
+    dealer = list(zip(means, table["dealer_low"], table["dealer_high"], strict=True))
+    return (*bounds, dealer)
 
 
 def seat_edge_caption(table: pd.DataFrame) -> str:
@@ -596,7 +578,7 @@ def seat_edge_caption(table: pd.DataFrame) -> str:
         )
     else:
         low, high, _, _, dealer = _seat_intervals(table)
-        unit = str(table["seat_unit"].iloc[0]) if "seat_unit" in table else "hand"
+        unit = str(table["seat_unit"].iloc[0])
         sentence = (
             f"The non-dealer, who plays first, wins {percent(rate)} {percent_interval(low[0], high[0])} of "
             f"{count(scored)} scored hands, and the dealer nets {signed(mean, 2)} "

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simgin.analysis.summary import interval_unit
 from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
@@ -176,12 +177,10 @@ def seat_edge_table(
 
 
 def seat_unit(config: dict[str, Any]) -> str:
-    """The unit of a run's seat-edge intervals: ``'deal pair'`` (``'game pair'`` in runs of games) with duplicate
-    deals, else ``'hand'`` (``'game'``)."""
-    base = "game" if config.get("games") else "hand"
-    if config.get("duplicate", True):
-        return "deal pair" if base == "hand" else "game pair"
-    return base
+    """The unit of a run's seat-edge intervals, named as the analysis names its own
+    (:func:`simgin.analysis.summary.interval_unit`): the deal pair (game pair) with duplicate deals, else the hand
+    (game)."""
+    return interval_unit(mode_of(config), bool(config.get("duplicate", True)))
 
 
 def seat_edge_intervals(t: dict[str, float], unit: str = "deal pair") -> dict[str, float | str]:
@@ -191,13 +190,13 @@ def seat_edge_intervals(t: dict[str, float], unit: str = "deal pair") -> dict[st
     (``running.tally.SEAT_UNIT_FIELDS``): the shares as every share of a study (Wilson's interval with the trials
     divided by the units' design effect, §10), the dealer's margin per hand the ratio estimator's (§4). A result
     written before those sums has only the hands, and its intervals take the hand as the unit (``seat_unit`` then
-    says ``'hand (older result)'``)."""
+    says ``'hand'``, whatever the run's deals)."""
     units = t.get("seat_units", 0.0)
     if units < 2:
         low, high = S.wilson(t["first_player_wins"], t["scored"])
         _, d_low, d_high = mean_from_sums(t["dealer_net"], t["net_a_sq"], t["hands"])
         g_low, g_high = (value[0] for value in S.wilson(t["first_dealer_wins"], t["games"]))
-        return _seat_row(low[0], high[0], d_low, d_high, g_low, g_high, "hand (older result)")
+        return _seat_row(low[0], high[0], d_low, d_high, g_low, g_high, "hand")
     _, fp_low, fp_high = share_interval_from_sums(
         t["first_player_wins"], t["scored"], t["seat_f_sq"], t["seat_s_sq"], t["seat_fs"], units
     )
@@ -210,8 +209,9 @@ def seat_edge_intervals(t: dict[str, float], unit: str = "deal pair") -> dict[st
     return _seat_row(fp_low, fp_high, d_low, d_high, g_low, g_high, unit)
 
 
-def _seat_row(*bounds_and_unit: Any) -> dict[str, float | str]:
-    fp_low, fp_high, d_low, d_high, g_low, g_high, unit = bounds_and_unit
+def _seat_row(
+    fp_low: float, fp_high: float, d_low: float, d_high: float, g_low: float, g_high: float, unit: str
+) -> dict[str, float | str]:
     return {
         "first_player_low": max(fp_low, 0.0),
         "first_player_high": min(fp_high, 1.0),

@@ -30,6 +30,7 @@ from simgin.reports.build import (
 )
 from simgin.reports.document import ReportFigure
 from simgin.reports.html import cell
+from simgin.reports.tables import seat_edge_intervals
 
 from simgin.cli.report import report as report_command
 from simgin.game.rules import Rules
@@ -472,21 +473,31 @@ def test_points_chart_and_caption():
     )
 
 
-SEAT = pd.DataFrame(
-    {
-        "label": ["a vs b", "a vs c"],
-        "hands": [1000.0, 1000.0],
-        "scored": [950.0, 950.0],
-        "first_player_wins": [500.0, 545.0],
-        "dealer_net": [-200.0, -300.0],
-        "net_sq": [800_000.0, 800_000.0],
-        "games": [0.0, 0.0],
-        "first_dealer_wins": [0.0, 0.0],
-    }
-)
+def seat_table(**columns: list[float] | str) -> pd.DataFrame:
+    """A seat-edge table of two pairings with the intervals :func:`seat_edge_intervals` gives tallies that have no
+    per-unit sums (an older result: hands as the units)."""
+    frame = pd.DataFrame(
+        {
+            "label": ["a vs b", "a vs c"],
+            "hands": [1000.0, 1000.0],
+            "scored": [950.0, 950.0],
+            "first_player_wins": [500.0, 545.0],
+            "dealer_net": [-200.0, -300.0],
+            "net_sq": [800_000.0, 800_000.0],
+            "games": [0.0, 0.0],
+            "first_dealer_wins": [0.0, 0.0],
+        }
+    ).assign(**columns)
+    return with_seat_intervals(frame)
 
 
-#: The two pairings of SEAT summed, as one pairing (a table made without its own intervals: hands as the units).
+def with_seat_intervals(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = [seat_edge_intervals(row | {"net_a_sq": row["net_sq"]}) for row in frame.to_dict(orient="records")]
+    return frame.assign(**pd.DataFrame(rows, index=frame.index))
+
+
+SEAT = seat_table()
+#: The two pairings of SEAT summed, as one pairing.
 ONE_PAIRING = {"scored": 1900.0, "first_player_wins": 1045.0, "hands": 2000.0, "dealer_net": -500.0, "net_sq": 1.6e6}
 
 
@@ -499,7 +510,7 @@ def test_seat_edge_chart_and_caption():
     low, high = wilson_interval(1045, 1900)
     # Dealer: mean -0.25 per hand; variance (1_600_000 - 2000 * 0.0625) / 1999 per hand.
     half = 1.959963984540054 * np.sqrt((1_600_000 - 2000 * 0.0625) / 1999 / 2000)
-    assert F.seat_edge_caption(SEAT.iloc[:1].assign(**ONE_PAIRING)) == (
+    assert F.seat_edge_caption(with_seat_intervals(SEAT.iloc[:1].assign(**ONE_PAIRING))) == (
         f"The non-dealer, who plays first, wins 55.0% ({100 * low:.1f}-{100 * high:.1f}%) of 1,900 scored hands, and "
         f"the dealer nets -0.25 ({-0.25 - half:+.2f} to {-0.25 + half:+.2f}) points per hand (hands as the units)."
     )
@@ -507,7 +518,7 @@ def test_seat_edge_chart_and_caption():
         "Over all pairings, the non-dealer, who plays first, wins 55.0% of 1,900 scored hands, and the dealer nets "
         "-0.25 points per hand (no pooled interval"
     )
-    games = SEAT.assign(games=[100.0, 100.0], first_dealer_wins=[60.0, 50.0], dealer_rotation="loser")
+    games = seat_table(games=[100.0, 100.0], first_dealer_wins=[60.0, 50.0], dealer_rotation="loser")
     assert len(F.seat_edge_chart(games).axes[0].get_legend().get_texts()) == 2
     assert F.seat_edge_caption(games).endswith(
         "; the first dealer wins 55.0% of games (the loser of a hand deals the next, so the hand figures mix seat and "
