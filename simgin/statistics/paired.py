@@ -170,12 +170,8 @@ def share_interval_from_sums(
     if not trials > 0:
         return math.nan, 0.0, 1.0
     share = events / trials
-    binomial = share * (1.0 - share) / trials
-    effect = 1.0
-    if units >= 2 and binomial > 0:
-        residual_sq = max(events_sq - 2.0 * share * cross + share * share * trials_sq, 0.0)
-        effect = units / (units - 1) * residual_sq / trials**2 / binomial
-        effect = max(effect, 1.0 if units < PERMUTATION_BELOW else MIN_DESIGN_EFFECT)
+    residual_sq = max(events_sq - 2.0 * share * cross + share * share * trials_sq, 0.0)
+    effect = _effect_of_sums(residual_sq, trials, units, share)
     low, high = _wilson_bounds(share, trials / effect, _z(confidence))
     return share, low, high
 
@@ -210,12 +206,16 @@ def _wilson_bounds(p: float, n: float, z: float) -> tuple[float, float]:
 
 
 def _design_effect(x: NDArray, n: NDArray, share: float) -> float:
-    units = x.size
-    binomial = share * (1.0 - share) / float(n.sum())
+    return _effect_of_sums(float(((x - share * n) ** 2).sum()), float(n.sum()), x.size, share)
+
+
+def _effect_of_sums(residual_sq: float, trials: float, units: float, share: float) -> float:
+    """The design effect of a pooled ``share`` of ``trials`` over ``units`` units whose residuals (events minus
+    share times trials) square to ``residual_sq``: the delta-method variance of the share over the binomial one."""
+    binomial = share * (1.0 - share) / trials
     if units < 2 or not binomial > 0:
         return 1.0
-    z = (x - share * n) / n.mean()
-    effect = float(z.var(ddof=1) / units) / binomial
+    effect = units / (units - 1) * residual_sq / trials**2 / binomial
     # Below PERMUTATION_BELOW units the spread is too poorly known to shrink the interval (two deal pairs split
     # alike are no evidence of precision): the design effect is then at least 1.
     return float(max(effect, 1.0 if units < PERMUTATION_BELOW else MIN_DESIGN_EFFECT))
