@@ -116,3 +116,22 @@ def classpath(tmp_path_factory):
         yield str(classes)
     eaai.compiled_host.cache_clear()
     programs.close_programs()
+
+
+# -- the report's synthetic results (tests/report_results.py) --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tournament() -> dict:
+    """A synthetic tournament's result.json (heuristic, simple, random), shaped as the run commands write it."""
+    from report_results import synthetic_result
+
+    return synthetic_result("tournament")
+
+
+@pytest.fixture(scope="module")
+def tournament_tables(tournament) -> dict:
+    """The report's tables of :func:`tournament`."""
+    from simgin.reports.build import result_tables
+
+    return result_tables(tournament)

@@ -1,9 +1,9 @@
-"""The HTML report: each figure function (titles, axes, bars and lines, caption numbers), the tables and
-their CSV files, the whole build for every result kind, and the ``simgin report`` command.
+"""The HTML report: each figure function (titles, axes, bars and lines, caption numbers), the tables' CSV files,
+the whole build for every result kind, and the ``simgin report`` command (the tables themselves:
+tests/test_report_tables.py).
 
-Fixtures are built without playing: known numbers typed in for the captions, and for whole reports
-synthetic hand rows reduced by the project's own ``tally_hands``/``tally_pairs``/``player_rows`` (and
-``tournament_analysis`` for ratings), so the result files have exactly the shape the run commands write.
+Fixtures are built without playing: known numbers typed in for the captions, and for whole reports the synthetic
+results of tests/report_results.py (the ``tournament`` fixture of conftest.py).
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from report_results import synthetic_result, synthetic_sweep, tally_dict
 from simgin.reports import figure_style as S, figures as F, variant_figures as V
 from simgin.reports.build import (
-    deadwood_table,
     knock_limit_table,
-    outcome_table,
     report_figures,
     result_tables,
     write_report,
@@ -34,169 +33,8 @@ from simgin.reports.tables import seat_edge_intervals
 
 from simgin.cli.report import report as report_command
 from simgin.game.rules import Rules
-from simgin.kernels import engine as k
-from simgin.kernels.showdown import KIND_DEAD, KIND_GIN, KIND_KNOCK, KIND_UNDERCUT
 from simgin.running.results import save_result
-from simgin.running.runner import RunConfig, RunResult
-from simgin.running.summary import pair_statistics, player_rows
-from simgin.running.tally import TALLY_FIELDS, Tally, tally_hands, tally_pairs
-from simgin.statistics.stats import sprt, wilson_interval
-
-# -- synthetic results ----------------------------------------------------------------------------------
-
-
-def tally_dict(**fields: float) -> dict[str, float]:
-    """A tally with every field 0 except the ones given."""
-    unknown = set(fields) - set(TALLY_FIELDS)
-    assert not unknown, unknown
-    return {name: float(fields.get(name, 0.0)) for name in TALLY_FIELDS}
-
-
-def synthetic_rows(rng: np.random.Generator, n: int, edge: float, oklahoma: bool = False, limit: int = 10):
-    """n hand rows in which seat 0 knocks (and mostly wins) with probability ``edge``."""
-    rows = np.zeros((n, len(k.HAND_FIELDS)), dtype=np.int64)
-    gin_share = 0.08 + (0.25 * (10 - limit) / 10 if not oklahoma else 0.0)
-    kinds = rng.choice(
-        [KIND_KNOCK, KIND_GIN, KIND_UNDERCUT, KIND_DEAD], p=[0.86 - gin_share, gin_share, 0.09, 0.05], size=n
-    )
-    knock_limit = rng.integers(1, 11, n) if oklahoma else np.full(n, limit)
-    if oklahoma:  # low up cards make gin more likely
-        kinds = np.where((knock_limit <= 2) & (rng.random(n) < 0.4), KIND_GIN, kinds)
-    knocker = np.where(rng.random(n) < edge, 0, 1)
-    winner = np.where(kinds == KIND_UNDERCUT, 1 - knocker, knocker)
-    dead = kinds == KIND_DEAD
-    deadwood = np.where(kinds == KIND_GIN, 0, np.minimum(rng.integers(1, 11, n), np.maximum(knock_limit, 1)))
-    points = np.where(kinds == KIND_GIN, 20 + rng.integers(5, 60, n), rng.integers(1, 45, n))
-    multiplier = np.where(oklahoma & (rng.random(n) < 0.25), 2, 1)
-    rows[:, k.H_DEALER] = np.arange(n) % 2
-    rows[:, k.H_KIND] = kinds
-    rows[:, k.H_WINNER] = np.where(dead, -1, winner)
-    rows[:, k.H_KNOCKER] = np.where(dead, -1, knocker)
-    rows[:, k.H_KNOCKER_DEADWOOD] = np.where(dead, 0, deadwood)
-    rows[:, k.H_POINTS] = np.where(dead, 0, points * multiplier)
-    rows[:, k.H_TURNS] = rng.integers(4, 44, n) - np.where(kinds == KIND_GIN, 2, 0)
-    rows[:, k.H_DRAWS] = rows[:, k.H_TURNS]
-    rows[:, k.H_KNOCK_LIMIT] = knock_limit
-    rows[:, k.H_MULTIPLIER] = multiplier
-    return rows
-
-
-def synthetic_tally(rng: np.random.Generator, pairs: int, edge: float, **options) -> Tally:
-    """A duplicate pairing of hands: A has seat 0 in leg 1 and seat 1 in leg 2, knocking with share ``edge``."""
-    leg1 = synthetic_rows(rng, pairs, edge, **options)
-    leg2 = synthetic_rows(rng, pairs, 1 - edge, **options)
-    seat0, seat1 = np.zeros(pairs, np.int64), np.ones(pairs, np.int64)
-    t = tally_hands(leg1, seat0) + tally_hands(leg2, seat1)
-
-    def score(rows, seat):
-        winner = rows[:, k.H_WINNER]
-        return np.where(winner == seat, 1.0, np.where(winner < 0, 0.5, 0.0))
-
-    def net(rows, seat):
-        winner, points = rows[:, k.H_WINNER], rows[:, k.H_POINTS]
-        return np.where(winner == seat, points, 0) - np.where(winner == 1 - seat, points, 0)
-
-    return t + tally_pairs(score(leg1, 0), score(leg2, 1), net(leg1, 0), net(leg2, 1))
-
-
-EDGES = {("heuristic", "simple"): 0.62, ("heuristic", "random"): 0.97, ("simple", "random"): 0.95}
-
-
-def synthetic_result(kind: str = "tournament", players=("heuristic", "simple", "random"), pairs: int = 400, seed=1):
-    """A result dict shaped like the run commands' result.json (match, tournament or compare)."""
-    rng = np.random.default_rng(seed)
-    config = RunConfig(tuple(players), hands=2 * pairs, seed=seed)
-    tallies = [
-        synthetic_tally(rng, pairs, EDGES.get((config.players[i], config.players[j]), 0.6)) for i, j in config.pairings
-    ]
-    result = RunResult(config, tallies, 1.0, 1, 0)
-    data = {
-        "kind": kind,
-        "simgin_version": "0.1.0",
-        "config": config.to_dict(),
-        "players": list(players),
-        "pairings": [
-            {"a": config.players[i], "b": config.players[j], "tally": t.to_dict(), "paired": pair_statistics(t)}
-            for (i, j), t in zip(config.pairings, tallies, strict=True)
-        ],
-        "summary": [row for index, t in enumerate(tallies) for row in player_rows(config, index, t)],
-    }
-    if kind == "tournament":
-        from simgin.running.tournament_ratings import tournament_analysis
-
-        data |= tournament_analysis(result, anchor="simple", reps=200, seed=seed)
-    if kind == "compare":
-        data["sprt"] = synthetic_sprt(rng)
-    return data
-
-
-def synthetic_sprt(rng: np.random.Generator) -> dict:
-    """An SPRT that accepts H1 after some batches of 25 pairs ([LL, split, WW] drawn 20/45/35%)."""
-    counts = np.zeros(3)
-    trajectory = []
-    for _ in range(100):
-        counts += rng.multinomial(25, [0.2, 0.45, 0.35])
-        test = sprt(counts, None, 0.0, 10.0, model="logistic")
-        trajectory.append({"games": 2 * counts.sum(), "llr": test.llr})
-        if test.decision != "continue":
-            break
-    return {
-        "model": "logistic",
-        "elo0": 0.0,
-        "elo1": 10.0,
-        "alpha": 0.05,
-        "beta": 0.05,
-        "max_games": 20000,
-        "decision": test.decision,
-        "games": int(2 * counts.sum()),
-        "pairs": int(counts.sum()),
-        "llr": test.llr,
-        "lower": test.lower,
-        "upper": test.upper,
-        "elo": 52.3,
-        "elo_low": 30.1,
-        "elo_high": 75.0,
-        "los": 0.9999,
-        "counts": counts.tolist(),
-        "support": [0.0, 0.5, 1.0],
-        "trajectory": trajectory,
-    }
-
-
-def synthetic_sweep(pairs: int = 200) -> dict:
-    """A sweep over knock_limit (6, 8, 10) x oklahoma (off, on), A = simple vs B = random."""
-    rng = np.random.default_rng(3)
-    grid = {"knock_limit": [6, 8, 10], "oklahoma": [False, True]}
-    base = RunConfig(("simple", "random"), hands=2 * pairs)
-    cells = []
-    for limit in grid["knock_limit"]:
-        for oklahoma in grid["oklahoma"]:
-            t = synthetic_tally(rng, pairs, 0.9, oklahoma=oklahoma, limit=limit)
-            cells.append(
-                {
-                    "settings": {"knock_limit": limit, "oklahoma": oklahoma},
-                    "pairings": [{"a": "simple", "b": "random", "tally": t.to_dict(), "paired": pair_statistics(t)}],
-                    "summary": player_rows(base, 0, t),
-                }
-            )
-    return {
-        "kind": "sweep",
-        "simgin_version": "0.1.0",
-        "config": base.to_dict(),
-        "players": ["simple", "random"],
-        "grid": grid,
-        "cells": cells,
-    }
-
-
-@pytest.fixture(scope="module")
-def tournament() -> dict:
-    return synthetic_result("tournament")
-
-
-@pytest.fixture(scope="module")
-def tournament_tables(tournament) -> dict:
-    return result_tables(tournament)
+from simgin.statistics.stats import wilson_interval
 
 
 def texts(fig: Figure) -> list[str]:
@@ -686,78 +524,6 @@ def test_sprt_chart_and_caption():
         "No decision after 300 games (150 pairs): the LLR 1.50 stayed between -2.94 and 2.94"
     )
     assert "(no finite interval: one side won every pair)" in F.sprt_caption(undecided)
-
-
-# -- tables -------------------------------------------------------------------------------------------------
-
-
-def test_tables_from_known_tallies():
-    a_vs_b = tally_dict(
-        hands=100, knock=70, gin=20, undercut=6, dead=4, knocks_a_dw3=30, knocks_b_dw3=10, undercut_a_dw3=6
-    )
-    a_vs_c = tally_dict(hands=50, knock=50, knocks_a_dw7=20, knocks_b_dw0=5)
-    tallies = [("A", "B", a_vs_b), ("A", "C", a_vs_c)]
-    outcomes = outcome_table(tallies)
-    assert list(outcomes["label"]) == ["A vs B", "A vs C"]
-    assert list(outcomes["gin_rate"]) == [0.2, 0.0]
-    assert outcomes["dead"].tolist() == [4.0, 0.0]
-    deadwood = deadwood_table(tallies, ["A", "B", "C"]).set_index(["player", "deadwood"])
-    assert deadwood.loc[("A", 3), "knocks"] == 30 and deadwood.loc[("A", 7), "knocks"] == 20  # pooled over pairings
-    assert deadwood.loc[("A", 3), "undercut_rate"] == pytest.approx(0.2)
-    assert deadwood.loc[("B", 3), "knocks"] == 10 and deadwood.loc[("C", 0), "knocks"] == 5  # B's side of each tally
-    assert deadwood.loc[("A", 3), "share_of_knocks"] == pytest.approx(0.6)
-
-
-def test_result_tables_of_a_tournament(tournament, tournament_tables):
-    tables = tournament_tables
-    assert {"ratings", "pairwise", "los", "summary", "win_rates", "outcomes", "knocks_by_deadwood"} <= set(tables)
-    win_rates = tables["win_rates"].frame
-    assert len(win_rates) == 6 and set(win_rates["unit"]) == {"hands"}
-    assert list(tables["ratings"].frame["player"]) == ["heuristic", "simple", "random"]  # by rating
-    assert tables["ratings"].frame["anchor"].tolist() == [False, True, False]
-    first = tournament["pairings"][0]["tally"]
-    outcomes = tables["outcomes"].frame.iloc[0]
-    assert outcomes["label"] == "heuristic vs simple"
-    assert outcomes["gin"] == first["gin"] and outcomes["hands"] == first["hands"]
-    length = tables["hand_length"].frame
-    assert length.groupby("label")["hands"].sum().tolist() == [800.0] * 3
-    seat = tables["seat_edge"].frame.iloc[0]
-    assert seat["first_player_wins"] == first["first_player_wins"] and seat["net_sq"] == first["net_a_sq"]
-    limits = tables["knock_limits"].frame
-    assert set(limits["label"]) == {"knock limit 10"} and not limits["oklahoma"].any()
-    assert limits["pairing"].tolist() == ["heuristic vs simple", "heuristic vs random", "simple vs random"]
-    assert limits.loc[limits["knock_limit"] == 10, "hands"].tolist() == [800] * 3  # per pairing, never pooled
-    duplicate = tables["duplicate"].frame
-    assert duplicate["pairs"].tolist() == [400.0] * 3
-    assert duplicate["rho"].iloc[0] == pytest.approx(tournament["pairings"][0]["paired"]["rho"])
-
-
-@pytest.mark.parametrize(("rules", "label"), [({"knock_limit": 0}, "knock limit 0"), ({"oklahoma": True}, "Oklahoma")])
-def test_the_knock_limit_table_names_the_runs_own_limit(rules, label):
-    """A straight-gin match's hands all have knock limit 0 (V1): its table said 'Standard', as any run that is not
-    Oklahoma did, Hollywood and straight gin included."""
-    match = synthetic_result("match", players=("heuristic", "simple"), pairs=20)
-    match["config"]["rules"] = {**match["config"]["rules"], **rules}
-    assert set(result_tables(match)["knock_limits"].frame["label"]) == {label}
-
-
-def test_sweep_tables_hold_the_other_switches_at_the_baseline():
-    result = synthetic_sweep()
-    tables = result_tables(result)
-    by_limit = tables["sweep_knock_limit"].frame
-    assert by_limit["value"].tolist() == [6, 8, 10] and by_limit["cell"].tolist() == [0, 2, 4]  # oklahoma=false
-    assert set(by_limit["held"]) == {"oklahoma at false"}
-    assert (
-        by_limit.loc[1, "gin"] == result["cells"][2]["pairings"][0]["tally"]["gin"] and by_limit.loc[1, "hands"] == 400
-    )
-    by_variant = tables["sweep_oklahoma"].frame
-    assert by_variant["label"].tolist() == ["Standard", "Oklahoma"] and by_variant["cell"].tolist() == [0, 1]
-    assert by_variant.loc[0, "doubled_share"] == 0.0 and 0.15 < by_variant.loc[1, "doubled_share"] < 0.35
-    limits = tables["knock_limits"].frame
-    assert [cell for cell, _, _ in V.knock_limit_blocks(limits)] == [1, 3, 5]  # each Oklahoma cell alone
-    assert len(tables["sweep_cells"].frame) == 6 * 2
-    names = [f.name for f in report_figures(result, tables)]
-    assert names == ["sweep_knock_limit", "variants_oklahoma", "knock_limits_1", "knock_limits_2", "knock_limits_3"]
 
 
 def test_figures_shown_only_with_data(tournament):

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from report_results import synthetic_result, synthetic_sweep
 from simgin.reports.build import write_report
-from test_report import synthetic_result, synthetic_sweep
 
 from simgin.running.results import save_result
 
