@@ -265,16 +265,18 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
     """Undercut frequency per knocker strategy (left) and by the knocker's deadwood (right).
 
     ``table``: ``player`` (the knocker), ``deadwood`` (0-10, 10 meaning 10 or more), ``knocks``
-    (scored knocks, gin included) and ``undercut`` (those knocks that were undercut).
-    Intervals are Wilson 95% intervals over knocks.
+    (scored knocks, gin included), ``undercut`` (those knocks that were undercut) and the 95% intervals
+    ``reports.tables.deadwood_table`` gives (``undercut_low``/``high`` by deadwood, ``knocker_undercut_*`` over
+    all, in ``interval_unit``: the deal pair with duplicate deals).
     """
     players, knocks, undercut = _deadwood_frame(table)
+    bounds = _undercut_bounds(table, players)
     fig = Figure(figsize=(WIDTH, 3.8), layout="constrained")
     left, right = fig.subplots(1, 2, width_ratios=(1, 2.2))
     total_knocks = knocks.sum(axis=1)
     total_undercut = undercut.sum(axis=1)
     rate = ratios(total_undercut, total_knocks)
-    low, high = wilson(total_undercut, total_knocks)
+    low, high = bounds["knocker_undercut_low"][:, 0], bounds["knocker_undercut_high"][:, 0]
     # Horizontal bars: the knockers' names sit one per row, so any number of them stays legible.
     y = np.arange(len(players))
     colors = [PALETTE[i % len(PALETTE)] for i in range(len(players))]
@@ -295,7 +297,7 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
         k = undercut[i, 1:]
         sparse = n < MIN_BIN_KNOCKS
         share = np.where(sparse, np.nan, 100 * ratios(k, n))
-        lo, hi = wilson(k, n)
+        lo, hi = bounds["undercut_low"][i, 1:], bounds["undercut_high"][i, 1:]
         right.plot(bins, share, "o-", color=colors[i], label=f"{player} ({count(total_knocks[i])} knocks)")
         right.fill_between(
             bins,
@@ -313,8 +315,35 @@ def undercut_chart(table: pd.DataFrame) -> Figure:
     right.set_title("By the knocker's deadwood")
     if right.get_lines():
         right.legend(loc="upper left")
-    fig.suptitle("How often a knock is undercut (95% Wilson intervals)")
+    fig.suptitle(f"How often a knock is undercut (95% intervals, {_undercut_units(table)} as the units)")
     return fig
+
+
+def _undercut_bounds(table: pd.DataFrame, players: list[str]) -> dict[str, np.ndarray]:
+    """The table's interval columns as (players, 11) arrays by deadwood, in the order of ``players``; a table of
+    counts alone gets Wilson's intervals over knocks."""
+    if "undercut_low" not in table:
+        _, knocks, undercut = _deadwood_frame(table)
+        low, high = wilson(undercut, knocks)
+        all_low, all_high = wilson(undercut.sum(axis=1), knocks.sum(axis=1))
+        return {
+            "undercut_low": low,
+            "undercut_high": high,
+            "knocker_undercut_low": np.repeat(all_low[:, None], DEADWOOD_BINS, axis=1),
+            "knocker_undercut_high": np.repeat(all_high[:, None], DEADWOOD_BINS, axis=1),
+        }
+    bounds = {}
+    for column in ("undercut_low", "undercut_high", "knocker_undercut_low", "knocker_undercut_high"):
+        frame = table.pivot_table(index="player", columns="deadwood", values=column, aggfunc="first", dropna=False)
+        bounds[column] = frame.reindex(index=players, columns=range(DEADWOOD_BINS)).to_numpy(dtype=float)
+    return bounds
+
+
+def _undercut_units(table: pd.DataFrame) -> str:
+    """The intervals' unit, in the plural (docs/STATISTICS.md §5); 'knocks' for a result written before the
+    per-unit sums."""
+    units = sorted(set(table["interval_unit"])) if "interval_unit" in table else ["knock"]
+    return " and ".join(f"{unit}s" for unit in units)
 
 
 def undercut_caption(table: pd.DataFrame) -> str:
@@ -332,7 +361,13 @@ def undercut_caption(table: pd.DataFrame) -> str:
             peak = int(np.nanargmax(by_bin))
             phrase += f", most often at deadwood {peak + 1} ({percent(by_bin[peak])} of {count(knocks[i, peak + 1])})"
         parts.append(phrase)
-    return "; ".join(parts) + "."
+    caption = "; ".join(parts) + "."
+    if "pairings" in table and (table["pairings"] > 1).any():
+        caption += (
+            " A knocker's interval over its pairings, which play the same deals, is the widest their correlation"
+            " allows."
+        )
+    return caption
 
 
 @styled

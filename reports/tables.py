@@ -14,9 +14,9 @@ from simgin.analysis.summary import interval_unit
 from simgin.game.rules import Rules
 from simgin.game.showdown import OUTCOMES
 from simgin.running.summary import knock_limit_breakdowns, mean_turns, pairing_rates, points_per_hand
-from simgin.running.tally import TURN_BINS
+from simgin.running.tally import KNOCK_BINS, TURN_BINS
 from simgin.statistics.core import mean_from_sums, ratio_from_sums
-from simgin.statistics.paired import share_interval_from_sums
+from simgin.statistics.paired import share_interval_from_sums, share_interval_over_groups
 from simgin.statistics.ratings import bootstrap_label
 
 from . import (
@@ -95,22 +95,42 @@ def outcome_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def deadwood_table(tallies: list[tuple[str, str, dict[str, float]]], players: list[str]) -> pd.DataFrame:
-    """Knocks and undercut knocks by the knocker's deadwood (0-10), per knocker pooled over its pairings."""
-    knocks = {p: np.zeros(S.DEADWOOD_BINS) for p in players}
-    undercut = {p: np.zeros(S.DEADWOOD_BINS) for p in players}
+def deadwood_table(
+    tallies: list[tuple[str, str, dict[str, float]]], players: list[str], unit: str = "deal pair"
+) -> pd.DataFrame:
+    """Knocks and undercut knocks (R18) by the knocker's deadwood (0-10), per knocker pooled over its pairings,
+    with the undercut rate's 95% interval by deadwood (``undercut_low``/``high``) and over all of the knocker's
+    knocks (``knocker_undercut_*``), named by ``interval_unit``: ``unit`` as :func:`seat_unit` names it, since the
+    two hands of a deal pair deal the knocker the same cards (docs/STATISTICS.md §5). The intervals come from the
+    tally's per-unit sums (``running.tally.KNOCK_UNIT_FIELDS``) by
+    :func:`~simgin.statistics.paired.share_interval_over_groups`: exact for a knocker with one pairing; over
+    several pairings (``pairings``), which play the same deals, the widest their correlation allows. A result
+    written before those sums gives Wilson's interval over knocks, and ``interval_unit`` says ``'knock'``."""
+    sides: dict[str, list[tuple[str, dict[str, float]]]] = {p: [] for p in players}
     for a, b, t in tallies:
         for side, player in (("a", a), ("b", b)):
-            knocks.setdefault(player, np.zeros(S.DEADWOOD_BINS))
-            undercut.setdefault(player, np.zeros(S.DEADWOOD_BINS))
-            knocks[player] += [t[f"knocks_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
-            undercut[player] += [t[f"undercut_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
+            sides.setdefault(player, []).append((side, t))
     rows = []
-    for player in knocks:
-        low, high = S.wilson(undercut[player], knocks[player])
-        total = knocks[player].sum()
+    for player, played in sides.items():
+        knocks = np.zeros(len(KNOCK_BINS))
+        undercut = np.zeros(len(KNOCK_BINS))
+        for side, t in played:
+            by_bin = [t[f"knocks_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
+            cut = [t[f"undercut_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS)]
+            knocks += [*by_bin, sum(by_bin)]
+            undercut += [*cut, sum(cut)]
+        by_units = bool(played) and all(_has_knock_sums(t, side) for side, t in played)
+        if by_units:
+            intervals = [
+                share_interval_over_groups([_knock_group(t, side, name) for side, t in played])[1:]
+                for name in KNOCK_BINS
+            ]
+        else:
+            intervals = list(zip(*S.wilson(undercut, knocks), strict=True))
+        intervals = [bounds if n > 0 else (np.nan, np.nan) for bounds, n in zip(intervals, knocks, strict=True)]
+        total = knocks[-1]
         for d in range(S.DEADWOOD_BINS):
-            n, k = knocks[player][d], undercut[player][d]
+            n, k = knocks[d], undercut[d]
             rows.append(
                 {
                     "player": player,
@@ -119,11 +139,34 @@ def deadwood_table(tallies: list[tuple[str, str, dict[str, float]]], players: li
                     "undercut": _count(k),
                     "share_of_knocks": n / total if total else np.nan,
                     "undercut_rate": k / n if n else np.nan,
-                    "undercut_low": low[d],
-                    "undercut_high": high[d],
+                    "undercut_low": max(intervals[d][0], 0.0),
+                    "undercut_high": min(intervals[d][1], 1.0),
+                    "knocker_undercut_rate": undercut[-1] / total if total else np.nan,
+                    "knocker_undercut_low": max(intervals[-1][0], 0.0),
+                    "knocker_undercut_high": min(intervals[-1][1], 1.0),
+                    "interval_unit": unit if by_units else "knock",
+                    "pairings": len(played),
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _has_knock_sums(t: dict[str, float], side: str) -> bool:
+    """Whether a tally has the knocks' per-unit sums: a knocker's knocks per unit square to at least the knocks, so
+    sums read as 0 from a record written before them show as missing."""
+    knocks = t[f"knocks_{side}"]
+    return t.get("seat_units", 0.0) >= 1 and t.get(f"knock_{side}_all_k_sq", 0.0) >= knocks
+
+
+def _knock_group(t: dict[str, float], side: str, name: str) -> tuple[float, float, float, float, float, float]:
+    """One pairing's (undercut knocks, knocks, their sums of squares and products, units) in a deadwood bin."""
+    if name == "all":
+        events = sum(t[f"undercut_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS))
+        trials = sum(t[f"knocks_{side}_dw{d}"] for d in range(S.DEADWOOD_BINS))
+    else:
+        events, trials = t[f"undercut_{side}_{name}"], t[f"knocks_{side}_{name}"]
+    prefix = f"knock_{side}_{name}"
+    return events, trials, t[f"{prefix}_u_sq"], t[f"{prefix}_k_sq"], t[f"{prefix}_ku"], t["seat_units"]
 
 
 def hand_length_table(tallies: list[tuple[str, str, dict[str, float]]]) -> pd.DataFrame:
@@ -652,7 +695,11 @@ def result_tables(result: dict[str, Any]) -> dict[str, ReportTable]:
                 "fewer games than independent ones for the same precision (docs/STATISTICS.md §3).",
             )
         add("outcomes", "Outcome mix per pairing", outcome_table(tallies))
-        add("knocks_by_deadwood", "Knocks and undercuts by the knocker's deadwood", deadwood_table(tallies, order))
+        add(
+            "knocks_by_deadwood",
+            "Knocks and undercuts by the knocker's deadwood",
+            deadwood_table(tallies, order, seat_unit(config)),
+        )
         add("hand_length", "Hand length in turns", hand_length_table(tallies))
         rotation = str(_rules(config).get("dealer_rotation", "alternate"))
         add("seat_edge", "First-player and dealer edge", seat_edge_table(tallies, rotation, seat_unit(config)))

@@ -24,6 +24,9 @@ def test_tables_from_known_tallies():
     assert deadwood.loc[("A", 3), "undercut_rate"] == pytest.approx(0.2)
     assert deadwood.loc[("B", 3), "knocks"] == 10 and deadwood.loc[("C", 0), "knocks"] == 5  # B's side of each tally
     assert deadwood.loc[("A", 3), "share_of_knocks"] == pytest.approx(0.6)
+    assert set(deadwood["interval_unit"]) == {"knock"}  # no per-unit sums in these tallies: Wilson's over knocks
+    assert deadwood.loc[("A", 3), "knocker_undercut_rate"] == pytest.approx(6 / 50)
+    assert deadwood.loc[("A", 3), "pairings"] == 2 and deadwood.loc[("B", 3), "pairings"] == 1
 
 
 def test_result_tables_of_a_tournament(tournament, tournament_tables):

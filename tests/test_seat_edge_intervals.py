@@ -67,25 +67,28 @@ def test_the_first_player_interval_covers_about_95_percent_of_seeded_self_play()
     assert covered["hand"] / repetitions < 0.95 - spread
 
 
-def test_a_chunk_written_before_the_seat_sums_is_played_again(tmp_path):
-    """A run directory's chunk whose tally lacks the per-unit seat sums (written before them) is played again on
-    resume, not mixed with newer chunks: the sums must cover the same units as the counts."""
+@pytest.mark.parametrize("fields", ["SEAT_UNIT_FIELDS", "KNOCK_UNIT_FIELDS"])
+def test_a_chunk_written_before_the_unit_sums_is_played_again(tmp_path, fields):
+    """A run directory's chunk whose tally lacks the per-unit sums of the seat edge or of the undercut rates
+    (written before them) is played again on resume, not mixed with newer chunks: the sums must cover the same
+    units as the counts."""
     import json
 
     from simgin.base import files
-    from simgin.running import runner
-    from simgin.running.tally import SEAT_UNIT_FIELDS
+    from simgin.running import runner, tally
+
+    missing = getattr(tally, fields)
 
     config = runner.RunConfig(("simple", "greedy"), hands=40, seed=1, chunk_units=5)
     whole = runner.run_cells([config], workers=1, out=tmp_path)[0].tallies[0]
     record_file = sorted((tmp_path / "chunks").glob("*.json"))[0]
     record = json.loads(record_file.read_text())
-    record["tally"] = {key: value for key, value in record["tally"].items() if key not in SEAT_UNIT_FIELDS}
+    record["tally"] = {key: value for key, value in record["tally"].items() if key not in missing}
     record.pop("check")
     record["check"] = files.checksum(record)
     record_file.write_text(json.dumps(record))
     heard: list[str] = []
     again = runner.run_cells([config], workers=1, out=tmp_path, notice=heard.append)[0]
-    assert again.chunks_run == 1 and "has no seat-edge sums; playing chunk" in heard[0]
+    assert again.chunks_run == 1 and "has no per-unit sums for its intervals; playing chunk" in heard[0]
     assert again.tallies[0]["seat_units"] == whole["seat_units"] == 20
     assert again.tallies[0].to_dict() == whole.to_dict()

@@ -34,15 +34,18 @@ from simgin.running.config import (
 )
 from simgin.running.engine import play_table_rows
 from simgin.running.tally import (
+    KNOCK_BINS,
     MAX_FORFEITS_KEPT,
     UNIT_FIELDS,
     UNIT_INDEX,
     Tally,
     game_margin,
+    knock_unit_sums,
     net_points,
     seat_unit_sums,
     tally_games,
     tally_hands,
+    tally_knock_units,
     tally_luck,
     tally_pairs,
     tally_seat_units,
@@ -118,6 +121,8 @@ def run_chunk(
     luck_sums = np.zeros((5, unit_count)) if config.adjust_luck else None
     # The seat edge per unit, both legs summed (its intervals take the deal pair as the unit).
     seat_sums = np.zeros((4, unit_count))
+    # The knocks and undercuts per unit, both legs summed (so are the undercut rates' intervals).
+    knock_sums = np.zeros((2, len(KNOCK_BINS), 2, unit_count))
     first_dealer_wins = np.zeros(unit_count) if config.mode == "games" else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
@@ -159,6 +164,7 @@ def run_chunk(
             ) from None
         tally = tally + tally_hands(rows, seat_a)
         seat_sums += seat_unit_sums(rows, unit_of_row, unit_count)
+        knock_sums += knock_unit_sums(rows, seat_a, unit_of_row, unit_count)
         for found_forfeit in found or ():
             found_forfeit = dataclasses.replace(found_forfeit, unit=found_forfeit.unit + first)
             forfeits.append(_forfeit_record(config, chunk, leg_players, seat_a_value, found_forfeit))
@@ -176,7 +182,7 @@ def run_chunk(
             )
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
-    tally = tally + tally_seat_units(seat_sums, first_dealer_wins)
+    tally = tally + tally_seat_units(seat_sums, first_dealer_wins) + tally_knock_units(knock_sums)
     if luck_sums is not None:
         tally = tally + tally_luck(*luck_sums)
     log = None

@@ -175,9 +175,10 @@ class RunDirectory:
         counts = record.get("tally")
         if not isinstance(counts, dict) or not all(files.is_finite(v) for v in counts.values()):
             raise RunError(f"{file} is damaged (its tally is not an object of finite numbers); {fix}")
-        if self.tally_type is Tally and "seat_units" not in counts:
-            # Written before the seat edge's per-unit sums (2026-12): beside newer chunks it would mislead.
-            self.notice(f"{file} has no seat-edge sums; playing chunk {chunk.key} again")
+        if self.tally_type is Tally and not ("seat_units" in counts and "knock_a_all_k_sq" in counts):
+            # Written before the per-unit sums of the seat edge and the undercut rates (2026-12): beside newer
+            # chunks it would mislead.
+            self.notice(f"{file} has no per-unit sums for its intervals; playing chunk {chunk.key} again")
             return None
         try:
             tally = self.tally_type.from_dict(counts)

@@ -120,9 +120,26 @@ SEAT_UNIT_FIELDS = {
     "seat_g_sq": "sum over units of games won by the first dealer, squared",
 }
 TALLY_FIELDS.update(SEAT_UNIT_FIELDS)
+#: The undercut rate per unit (added after the seat-edge fields, over the same units; older records read them as
+#: 0): with k a unit's knocks by a side's player (A or B) with the knocker's deadwood in a bin (``dw0``-``dw10``,
+#: or ``all`` bins) and u those of them undercut (R18), these second moments give the undercut rates' intervals
+#: with the unit as the unit (the two hands of a deal pair deal the knocker the same cards).
+KNOCK_BINS = (*(f"dw{_dw}" for _dw in range(DEADWOOD_BINS)), "all")
+_MOMENTS = (("k_sq", "knocks squared"), ("u_sq", "undercut knocks squared"), ("ku", "knocks times undercut"))
+KNOCK_UNIT_FIELDS = {
+    f"knock_{_side}_{_bin}_{_moment}": f"sum over units of {_what}, knocks by {_side.upper()} in bin {_bin}"
+    for _side in ("a", "b")
+    for _bin in KNOCK_BINS
+    for _moment, _what in (
+        ("k_sq", "knocks squared"),
+        ("u_sq", "undercut knocks squared"),
+        ("ku", "knocks times undercut"),
+    )
+}
+TALLY_FIELDS.update(KNOCK_UNIT_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
 #: Fields that records written before them lack, read as 0.
-_ADDED_LATER = {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS, **SEAT_UNIT_FIELDS}
+_ADDED_LATER = {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS, **SEAT_UNIT_FIELDS, **KNOCK_UNIT_FIELDS}
 #: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
 #: counts stay exact beyond it.
 MAX_FORFEITS_KEPT = 1000
@@ -202,6 +219,37 @@ def tally_seat_units(per_unit: np.ndarray, first_dealer_wins: np.ndarray | None 
     t.add("seat_dh", (d * h).sum())
     if first_dealer_wins is not None:
         t.add("seat_g_sq", (first_dealer_wins.astype(np.float64) ** 2).sum())
+    return t
+
+
+def knock_unit_sums(rows: np.ndarray, seat_a: np.ndarray, unit_of_row: np.ndarray, units: int) -> np.ndarray:
+    """Per unit of a leg: the knocks and undercut knocks (R18) by A and by B (``seat_a[i]``: A's seat in row i),
+    by the knocker's deadwood as :func:`tally_hands` bins it and over all bins (2 sides x 12 bins x 2 x
+    ``units``); a duplicate deal's two legs are summed into its pair before :func:`tally_knock_units`."""
+    kind = rows[:, _k.H_KIND]
+    knocker = rows[:, _k.H_KNOCKER]
+    scored = (kind != KIND_DEAD) & (kind != KIND_FORFEIT)
+    deadwood = np.clip(rows[:, _k.H_KNOCKER_DEADWOOD], 0, DEADWOOD_BINS - 1)
+    cell = unit_of_row * DEADWOOD_BINS + deadwood
+    per_unit = np.zeros((2, len(KNOCK_BINS), 2, units))
+    for side, seat in enumerate((seat_a, 1 - seat_a)):
+        knocked = scored & (knocker == seat)
+        for index, counted in enumerate((knocked, knocked & (kind == KIND_UNDERCUT))):
+            by_bin = np.bincount(cell[counted], minlength=units * DEADWOOD_BINS).reshape(units, DEADWOOD_BINS)
+            per_unit[side, :DEADWOOD_BINS, index] = by_bin.T
+            per_unit[side, DEADWOOD_BINS, index] = by_bin.sum(axis=1)
+    return per_unit
+
+
+def tally_knock_units(per_unit: np.ndarray) -> Tally:
+    """The :data:`KNOCK_UNIT_FIELDS` of units whose :func:`knock_unit_sums` (both legs summed) are ``per_unit``."""
+    t = Tally.zero()
+    for side_index, side in enumerate(("a", "b")):
+        for bin_index, name in enumerate(KNOCK_BINS):
+            k, u = per_unit[side_index, bin_index]
+            t.add(f"knock_{side}_{name}_k_sq", (k * k).sum())
+            t.add(f"knock_{side}_{name}_u_sq", (u * u).sum())
+            t.add(f"knock_{side}_{name}_ku", (k * u).sum())
     return t
 
 

@@ -29,6 +29,7 @@ at those levels agree with Holm's decisions (§4).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from statistics import NormalDist
 from typing import NamedTuple
@@ -57,6 +58,7 @@ __all__ = [
     "paired_sprt",
     "share_interval",
     "share_interval_from_sums",
+    "share_interval_over_groups",
 ]
 
 PERMUTATION_BELOW = 30
@@ -172,6 +174,48 @@ def share_interval_from_sums(
     share = events / trials
     residual_sq = max(events_sq - 2.0 * share * cross + share * share * trials_sq, 0.0)
     effect = _effect_of_sums(residual_sq, trials, units, share)
+    low, high = _wilson_bounds(share, trials / effect, _z(confidence))
+    return share, low, high
+
+
+def share_interval_over_groups(
+    groups: Sequence[tuple[float, float, float, float, float, float]], confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """A share pooled over groups of units that may be correlated with one another, from each group's sums as
+    :func:`share_interval_from_sums` takes them (events, trials, events², trials², events x trials, units).
+
+    The groups of a tournament are a player's pairings, which play the same deals, so their units are not
+    independent and nothing in the sums says how alike they are. The variance of a sum is at most the square of
+    the sum of its parts' standard deviations (equality when they move as one), so the interval is Wilson's with
+    the trials divided by that bound's design effect: at least 95%, exact for one group (equal to
+    :func:`share_interval_from_sums`) and for copies of one group. A group of fewer than two units counts its
+    binomial variance.
+
+    >>> one = (3.0, 8.0, 5.0, 32.0, 12.0, 2)
+    >>> all(abs(a - b) < 1e-12 for a, b in zip(share_interval_over_groups([one]), share_interval_from_sums(*one)))
+    True
+    >>> u, k = np.arange(40) % 3, np.full(40, 2.0)  # 40 units of 2 trials
+    >>> many = (u.sum(), k.sum(), (u * u).sum(), (k * k).sum(), (u * k).sum(), 40)
+    >>> all(abs(a - b) < 1e-12 for a, b in zip(share_interval_over_groups([many] * 2), share_interval_from_sums(*many)))
+    True
+    """
+    events = sum(group[0] for group in groups)
+    trials = sum(group[1] for group in groups)
+    if not trials > 0:
+        return math.nan, 0.0, 1.0
+    share = events / trials
+    binomial = share * (1.0 - share) / trials
+    spread = 0.0  # the bound on the pooled share's standard deviation
+    for _, group_trials, events_sq, trials_sq, cross, units in groups:
+        if units < 2:
+            spread += math.sqrt(share * (1.0 - share) * group_trials) / trials
+            continue
+        residual_sq = max(events_sq - 2.0 * share * cross + share * share * trials_sq, 0.0)
+        spread += math.sqrt(units / (units - 1) * residual_sq) / trials
+    fewest = min(group[5] for group in groups)
+    effect = 1.0
+    if binomial > 0 and fewest >= 2:
+        effect = max(spread * spread / binomial, 1.0 if fewest < PERMUTATION_BELOW else MIN_DESIGN_EFFECT)
     low, high = _wilson_bounds(share, trials / effect, _z(confidence))
     return share, low, high
 
