@@ -3,8 +3,11 @@
 - Speed: ``simgin analyse simple greedy --hands 200 --workers 2`` through the CLI (about 4,000 decisions,
   64 worlds each), numba cache warm; goal: at most 3 minutes on 2 cores.
 - The ladder: each bot against ``simple`` (``--hands`` hands, duplicate deals, seed 0), its mean points lost
-  per decision with the 95% interval (hands as the units), under the standard and eaai rules. The issue
+  per decision with the 95% interval (deal pairs as the units), under the standard and eaai rules. The issue
   expects random > simple ~ greedy > heuristic > opponent > mcts.
+- Does the advice hold in play: the 20 costliest decisions of ``opponent`` vs ``heuristic`` (eaai), and a
+  seeded sample of 40 of its decisions flagged as mistakes or blunders (the check issue 34 asks for), each
+  played again both ways from its exact position; with the default (fast) playouts and with the players' own.
 
     python -m benchmarks.bench_analysis            # print the section
     python -m benchmarks.bench_analysis --write    # and put it into benchmarks/RESULTS.md
@@ -47,7 +50,7 @@ def advice_lines(hands: int, count: int, continuations: int, playouts: str = "fa
     import numpy as np
 
     import simgin
-    from simgin.analysis.advice import check_costliest
+    from simgin.analysis.advice import check_costliest, check_flagged
 
     start = time.perf_counter()
     result = simgin.analyse("opponent", "heuristic", rules="eaai", hands=hands, playouts=playouts)
@@ -92,7 +95,33 @@ def advice_lines(hands: int, count: int, continuations: int, playouts: str = "fa
             f"{item['claimed_error']:.1f} | {item['fresh_claim']:.1f} +/- {item['fresh_claim_error']:.1f} | "
             f"{item['realised']:.1f} +/- {item['realised_error']:.1f} |"
         )
-    return lines
+    flagged = check_flagged(result, count=2 * count, continuations=continuations)
+    return [*lines, "", flagged_line(flagged, continuations)]
+
+
+def flagged_line(checked: list[dict], continuations: int) -> str:
+    """The check of a seeded sample of the decisions flagged as mistakes or blunders (issue 34's own wording): the
+    mean claim, fresh claim and realised gain with 95% intervals over the decisions, and realised minus fresh."""
+    import numpy as np
+
+    def interval(values: np.ndarray) -> str:
+        mean = values.mean()
+        half = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
+        return f"{mean:+.2f} ({mean - half:+.2f} to {mean + half:+.2f})"
+
+    if not checked:
+        return "**A sample of the flagged decisions**: none was flagged as a mistake or blunder."
+    claimed, fresh, realised, errors = (
+        np.array([item[key] for item in checked]) for key in ("claimed", "fresh_claim", "realised", "realised_error")
+    )
+    return (
+        f"**A sample of the flagged decisions** (issue 34's check: {len(checked)} of the same analysis's decisions "
+        "flagged as mistakes or blunders, drawn at random with seed 0, each played both ways in "
+        f"{continuations} continuations; `simgin.analysis.advice.check_flagged`): claimed {interval(claimed)}, in "
+        f"fresh worlds {interval(fresh)}, realised in play {interval(realised)}; realised minus the fresh claim "
+        f"{interval(realised - fresh)}; better by two standard errors in {int((realised > 2 * errors).sum())}, "
+        f"worse by two in {int((realised < -2 * errors).sum())}."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -115,8 +144,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{run.line(WALL_GOAL, f'Goal <= {WALL_GOAL:.0f} s on 2 cores')}",
         "",
         "**The ladder**: each bot against `simple`, duplicate deals, seed 0; mean points of the hand lost per "
-        "decision with its 95% interval (hands as the units), accuracy, and inaccuracies / mistakes / blunders "
-        "(docs/ANALYSIS.md).",
+        "decision with its 95% interval (deal pairs as the units), accuracy, and inaccuracies / mistakes / "
+        "blunders (docs/ANALYSIS.md).",
         "",
         "| rules | bot | hands | decisions | loss per decision (95% CI) | accuracy | flags |",
         "|---|---|---:|---:|---:|---:|---|",

@@ -108,3 +108,32 @@ def test_a_difference_of_two_actions_is_the_loss_in_the_same_worlds():
         assert loss == pytest.approx(valued.loss) and error == pytest.approx(valued.loss_error)
         checked += 1
     assert checked >= 3
+
+
+def test_the_flagged_sample_is_drawn_from_the_flagged_decisions_only_and_by_its_seed():
+    """Issue 34 asks for the check on "a sample of decisions flagged as mistakes": ``check_flagged`` plays only
+    decisions whose loss clears the mistake threshold by two standard errors, at most ``count`` of them, the same
+    ones for the same seed, and another draw for another."""
+    import simgin
+    from simgin.analysis.advice import check_flagged
+    from simgin.analysis.summary import flag
+
+    result = simgin.analyse("random", "simple", hands=6, workers=1, worlds=16)
+    frame = result.to_frame()
+    flags = [flag(loss, error) for loss, error in zip(frame["loss"], frame["loss_error"], strict=True)]
+    assert (
+        sum(found in ("mistakes", "blunders") for found in flags) > 6
+    )  # random throws points away: enough to sample from
+    items = check_flagged(result, count=3, continuations=2, seed=1)
+    assert len(items) == 3
+    for item in items:
+        assert flag(item["claimed"], item["claimed_error"]) in ("mistakes", "blunders"), item
+    again = check_flagged(result, count=3, continuations=2, seed=1)
+    assert [(i["hand"], i["claimed"]) for i in again] == [(i["hand"], i["claimed"]) for i in items]
+    draws = {
+        tuple((i["hand"], i["claimed"]) for i in check_flagged(result, count=3, continuations=1, seed=s))
+        for s in range(4)
+    }
+    assert len(draws) > 1
+    everything = check_flagged(result, flags=("blunders",), count=1000, continuations=1)
+    assert len(everything) == flags.count("blunders")
