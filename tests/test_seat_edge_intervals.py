@@ -67,7 +67,7 @@ def test_the_first_player_interval_covers_about_95_percent_of_seeded_self_play()
     assert covered["hand"] / repetitions < 0.95 - spread
 
 
-@pytest.mark.parametrize("fields", ["SEAT_UNIT_FIELDS", "KNOCK_UNIT_FIELDS"])
+@pytest.mark.parametrize("fields", ["SEAT_UNIT_FIELDS", "KNOCK_UNIT_FIELDS", "NET_UNIT_FIELDS"])
 def test_a_chunk_written_before_the_unit_sums_is_played_again(tmp_path, fields):
     """A run directory's chunk whose tally lacks the per-unit sums of the seat edge or of the undercut rates
     (written before them) is played again on resume, not mixed with newer chunks: the sums must cover the same

@@ -123,6 +123,7 @@ def run_chunk(
     seat_sums = np.zeros((4, unit_count))
     # The knocks and undercuts per unit, both legs summed (so are the undercut rates' intervals).
     knock_sums = np.zeros((2, len(KNOCK_BINS), 2, unit_count))
+    net_sums = np.zeros(unit_count)  # A's net points per unit, both legs summed
     first_dealer_wins = np.zeros(unit_count) if config.mode == "games" else None
     for leg_players, seat_a_value in legs:
         found: list[engine.HandForfeit] | None = [] if config.on_illegal == "forfeit" else None
@@ -165,6 +166,7 @@ def run_chunk(
         tally = tally + tally_hands(rows, seat_a)
         seat_sums += seat_unit_sums(rows, unit_of_row, unit_count)
         knock_sums += knock_unit_sums(rows, seat_a, unit_of_row, unit_count)
+        net_sums += np.bincount(unit_of_row, weights=net_points(rows, seat_a).astype(np.float64), minlength=unit_count)
         for found_forfeit in found or ():
             found_forfeit = dataclasses.replace(found_forfeit, unit=found_forfeit.unit + first)
             forfeits.append(_forfeit_record(config, chunk, leg_players, seat_a_value, found_forfeit))
@@ -182,7 +184,7 @@ def run_chunk(
             )
     if config.duplicate:
         tally = tally + tally_pairs(leg_scores[0], leg_scores[1], leg_results[0], leg_results[1])
-    tally = tally + tally_seat_units(seat_sums, first_dealer_wins) + tally_knock_units(knock_sums)
+    tally = tally + tally_seat_units(seat_sums, first_dealer_wins, net_sums) + tally_knock_units(knock_sums)
     if luck_sums is not None:
         tally = tally + tally_luck(*luck_sums)
     log = None

@@ -26,7 +26,7 @@ from simgin.running.config import (
     make_chunk,
 )
 from simgin.running.errors import RunError, log_notice
-from simgin.running.tally import MAX_FORFEITS_KEPT, Tally, unit_layout
+from simgin.running.tally import MAX_FORFEITS_KEPT, UNIT_SUM_MARKERS, Tally, unit_layout
 
 SETTINGS_FILE = "run.json"
 #: Version of the run directory's layout (``run.json`` and chunk records); another version is refused.
@@ -175,9 +175,9 @@ class RunDirectory:
         counts = record.get("tally")
         if not isinstance(counts, dict) or not all(files.is_finite(v) for v in counts.values()):
             raise RunError(f"{file} is damaged (its tally is not an object of finite numbers); {fix}")
-        if self.tally_type is Tally and not ("seat_units" in counts and "knock_a_all_k_sq" in counts):
-            # Written before the per-unit sums of the seat edge and the undercut rates (2026-12): beside newer
-            # chunks it would mislead.
+        if self.tally_type is Tally and not all(marker in counts for marker in UNIT_SUM_MARKERS):
+            # Written before the per-unit sums of the seat edge, the undercut rates or the net points (2026-12):
+            # beside newer chunks it would mislead.
             self.notice(f"{file} has no per-unit sums for its intervals; playing chunk {chunk.key} again")
             return None
         try:

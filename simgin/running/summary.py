@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from simgin.game.showdown import OUTCOMES
 from simgin.running.tally import Tally
-from simgin.statistics.core import variance_from_sums
+from simgin.statistics.core import ratio_from_sums, variance_from_sums
 from simgin.statistics.stats import SMALL_SAMPLE, count, mean_from_sums, ratio, wilson_interval
 
 if TYPE_CHECKING:
@@ -198,6 +198,12 @@ def player_rows(config: RunConfig, pairing_index: int, t: Tally) -> list[dict[st
                 net, net_low, net_high = paired
             else:
                 margin, margin_low, margin_high = paired
+        if config.mode == "games" and t["seat_units"] >= 2 and t["unit_net_sq"] > 0:
+            # In games the unit is the game (pair): its hands share a game and, with duplicate deals, the deals of
+            # the other leg, so net points per hand take the ratio estimator over the units (§4).
+            net, net_low, net_high = ratio_from_sums(
+                net_total, hands, t["unit_net_sq"], t["seat_h_sq"], sign * t["unit_net_h"], t["seat_units"]
+            )
         row: dict[str, Any] = {
             "pairing": pairing_index,
             "side": side,

@@ -137,9 +137,19 @@ KNOCK_UNIT_FIELDS = {
     )
 }
 TALLY_FIELDS.update(KNOCK_UNIT_FIELDS)
+#: A's net points per unit (added after the knock fields, over the same units; older records read them as 0): with
+#: x a unit's net points of A and h its hands (``seat_h_sq``), the net points per hand's interval with the unit as
+#: the unit in runs of games, whose hands share a game and, with duplicate deals, the deals of the other leg.
+NET_UNIT_FIELDS = {
+    "unit_net_sq": "sum over units of A's net points, squared",
+    "unit_net_h": "sum over units of A's net points times the hands",
+}
+TALLY_FIELDS.update(NET_UNIT_FIELDS)
 FIELD_INDEX = {name: i for i, name in enumerate(TALLY_FIELDS)}
 #: Fields that records written before them lack, read as 0.
-_ADDED_LATER = {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS, **SEAT_UNIT_FIELDS, **KNOCK_UNIT_FIELDS}
+_ADDED_LATER = {**FORFEIT_FIELDS, **LUCK_TALLY_FIELDS, **SEAT_UNIT_FIELDS, **KNOCK_UNIT_FIELDS, **NET_UNIT_FIELDS}
+#: One field of each family of per-unit sums: a chunk record without one of them was written before it.
+UNIT_SUM_MARKERS = ("seat_units", "knock_a_all_k_sq", "unit_net_sq")
 #: Most forfeit records (:attr:`Tally.forfeits`) a tally keeps, the first in play order; the
 #: counts stay exact beyond it.
 MAX_FORFEITS_KEPT = 1000
@@ -205,11 +215,17 @@ def seat_unit_sums(rows: np.ndarray, unit_of_row: np.ndarray, units: int) -> np.
     return per_unit
 
 
-def tally_seat_units(per_unit: np.ndarray, first_dealer_wins: np.ndarray | None = None) -> Tally:
+def tally_seat_units(
+    per_unit: np.ndarray, first_dealer_wins: np.ndarray | None = None, net_a: np.ndarray | None = None
+) -> Tally:
     """The :data:`SEAT_UNIT_FIELDS` of units whose :func:`seat_unit_sums` (both legs summed) are ``per_unit``;
-    ``first_dealer_wins``: per unit, games won by the first dealer (runs of games)."""
+    ``first_dealer_wins``: per unit, games won by the first dealer (runs of games); ``net_a``: per unit, A's net
+    points (:data:`NET_UNIT_FIELDS`)."""
     t = Tally.zero()
     f, s, d, h = per_unit
+    if net_a is not None:
+        t.add("unit_net_sq", (net_a * net_a).sum())
+        t.add("unit_net_h", (net_a * h).sum())
     t.add("seat_units", per_unit.shape[1])
     t.add("seat_f_sq", (f * f).sum())
     t.add("seat_s_sq", (s * s).sum())
