@@ -11,14 +11,16 @@ import pandas as pd
 import pytest
 
 import simgin
-from simgin.analysis.summary import Z95, interval_unit, loss_block, mean_interval
+from simgin.analysis.summary import interval_unit, loss_block, mean_interval
+from simgin.statistics.core import quantile_95
 
 REPETITIONS = 400
 PAIRS = 60
 
 
 def _ratio_interval_by_hand(frame: pd.DataFrame, hands: list[int], unit_of) -> list[float]:
-    """The ratio estimator's 95% interval of the mean loss, written out: sums over units, delta method."""
+    """The ratio estimator's 95% interval of the mean loss, written out: sums over units, delta method, Student's t
+    below 30 units."""
     rows = frame.assign(unit=frame["hand"].map(unit_of))
     units = sorted({unit_of(hand) for hand in hands})
     sums = rows.groupby("unit")["loss"].sum().reindex(units, fill_value=0.0).to_numpy()
@@ -26,7 +28,7 @@ def _ratio_interval_by_hand(frame: pd.DataFrame, hands: list[int], unit_of) -> l
     ratio = sums.sum() / counts.sum()
     residuals = sums - ratio * counts
     n = len(units)
-    half = Z95 * np.sqrt(n / (n - 1) * (residuals**2).sum()) / counts.sum()
+    half = quantile_95(n) * np.sqrt(n / (n - 1) * (residuals**2).sum()) / counts.sum()  # Student below 30
     return [ratio - half, ratio + half]
 
 

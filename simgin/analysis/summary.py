@@ -20,6 +20,7 @@ import pandas as pd
 
 from simgin.game.rules import Rules
 from simgin.running.chunks import rule_flags
+from simgin.statistics.core import ratio_from_sums
 
 #: Loss thresholds in points of the hand (docs/ANALYSIS.md): a decision counts as the worst flag whose
 #: threshold its loss exceeds by two standard errors, so that no flag comes from evaluator noise alone.
@@ -27,7 +28,6 @@ THRESHOLDS = {"inaccuracies": 1.5, "mistakes": 4.0, "blunders": 10.0}
 NOISE_MARGIN = 2.0
 """How many standard errors a loss must clear its threshold by."""
 COSTLIEST = 20
-Z95 = 1.959963984540054
 
 
 def flag(loss: float, loss_error: float) -> str | None:
@@ -41,18 +41,18 @@ def flag(loss: float, loss_error: float) -> str | None:
 
 
 def ratio_interval(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, list[float | None]]:
-    """Σ numerators / Σ denominators over units, with its 95% interval (delta method, units independent);
-    (nan, [None, None]) without a denominator, and a zero-width interval from a single unit."""
+    """Σ numerators / Σ denominators over units, with its 95% interval: the ratio estimator's
+    (:func:`~simgin.statistics.core.ratio_from_sums`, Student's t below 30 units); (nan, [None, None]) without a
+    denominator, and a zero-width interval from a single unit."""
     total = float(denominators.sum())
     if total == 0:
         return math.nan, [None, None]
-    ratio = float(numerators.sum()) / total
-    units = len(numerators)
-    if units < 2:
+    if len(numerators) < 2:
+        ratio = float(numerators.sum()) / total
         return ratio, [ratio, ratio]
-    residuals = numerators - ratio * denominators
-    half = Z95 * math.sqrt(units / (units - 1) * float((residuals**2).sum())) / total
-    return ratio, [ratio - half, ratio + half]
+    x, y = np.asarray(numerators, float), np.asarray(denominators, float)
+    ratio, low, high = ratio_from_sums(x.sum(), total, (x * x).sum(), (y * y).sum(), (x * y).sum(), len(x))
+    return ratio, [low, high]
 
 
 def interval_unit(mode: str, paired: bool) -> str:

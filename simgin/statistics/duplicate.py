@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from simgin.statistics.core import z_value
+from simgin.statistics.core import student_t_p_value, t_quantile, z_value
 from simgin.statistics.intervals import mean_interval
 
 _NORMAL = NormalDist()
@@ -116,56 +116,6 @@ def planning_hands(sigma: float, delta: float, rho: float = 0.0, alpha: float = 
     return math.ceil(round(z * z * sigma * sigma * (1.0 + rho) / (delta * delta), 9))
 
 
-def _incomplete_beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the regularised incomplete beta function, by the modified Lentz method."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    result = d
-    for m in range(1, 500):
-        for numerator in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 + numerator * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            result *= c * d
-        if abs(c * d - 1.0) < 1e-15:
-            break
-    return result
-
-
-def _regularized_beta(a: float, b: float, x: float) -> float:
-    """I_x(a, b), the regularised incomplete beta function, for 0 <= x <= 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _incomplete_beta_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _incomplete_beta_fraction(b, a, 1.0 - x) / b
-
-
-def student_t_p_value(t: float, df: float) -> float:
-    """Two-sided p-value of Student's t with ``df`` degrees of freedom: I_{df/(df+t²)}(df/2, 1/2) (§4).
-
-    For large ``df`` it tends to :func:`two_sided_p_value`.
-
-    >>> round(student_t_p_value(2.228139, 10), 4)  # the 97.5% quantile of t with 10 degrees of freedom
-    0.05
-    >>> student_t_p_value(0.0, 3)
-    1.0
-    """
-    if not df > 0:
-        raise ValueError(f"degrees of freedom must be positive, got {df}")
-    if math.isinf(t):
-        return 0.0
-    return min(1.0, _regularized_beta(df / 2.0, 0.5, df / (df + t * t)))
-
-
 class PairedDifference(NamedTuple):
     """A difference between two rule sets (or strategies) measured on the same units (§9)."""
 
@@ -238,20 +188,5 @@ def paired_difference(
         return PairedDifference(difference, math.nan, math.nan, 0.0, p, n)
     statistic = difference / se
     p = student_t_p_value(statistic, n - 1)
-    quantile = _t_quantile(confidence, n - 1)
+    quantile = t_quantile(confidence, n - 1)
     return PairedDifference(difference, difference - quantile * se, difference + quantile * se, se, p, n)
-
-
-def _t_quantile(confidence: float, df: float) -> float:
-    """The two-sided quantile of Student's t: the q with p-value 1 - confidence, by bisection."""
-    alpha = 1.0 - confidence
-    low, high = 0.0, 1.0
-    while student_t_p_value(high, df) > alpha:
-        high *= 2.0
-    while high - low > 1e-10 * high:
-        middle = (low + high) / 2.0
-        if student_t_p_value(middle, df) > alpha:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2.0

@@ -11,7 +11,7 @@ from typing import Literal, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from simgin.statistics.core import scalar_or_array, two_sided_p_value, z_value
+from simgin.statistics.core import SMALL_SAMPLE, scalar_or_array, two_sided_p_value, z_value
 
 _NORMAL = NormalDist()
 
@@ -142,8 +142,8 @@ def benjamini_hochberg(pvalues: ArrayLike) -> NDArray[np.float64]:
     return adjusted
 
 
-SMALL_SAMPLE = 30
-"""Below this many units a score test is the exact sign test rather than the normal approximation (§7)."""
+#: Below :data:`~simgin.statistics.core.SMALL_SAMPLE` units a score test is the exact sign test rather than the
+#: normal approximation (§7), as a mean's interval uses Student's t (§4).
 
 
 def sign_test(wins: int, losses: int) -> float:
