@@ -130,11 +130,7 @@ KNOCK_UNIT_FIELDS = {
     f"knock_{_side}_{_bin}_{_moment}": f"sum over units of {_what}, knocks by {_side.upper()} in bin {_bin}"
     for _side in ("a", "b")
     for _bin in KNOCK_BINS
-    for _moment, _what in (
-        ("k_sq", "knocks squared"),
-        ("u_sq", "undercut knocks squared"),
-        ("ku", "knocks times undercut"),
-    )
+    for _moment, _what in _MOMENTS
 }
 TALLY_FIELDS.update(KNOCK_UNIT_FIELDS)
 #: A's net points per unit (added after the knock fields, over the same units; older records read them as 0): with

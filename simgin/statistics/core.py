@@ -5,6 +5,7 @@ integers when they are whole."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
@@ -77,7 +78,12 @@ def quantile_95(n: float) -> float:
     >>> round(quantile_95(10), 4), quantile_95(30) == Z95
     (2.2622, True)
     """
-    return t_quantile(0.95, n - 1) if n < SMALL_SAMPLE else Z95
+    return _t_quantile_95(int(n) - 1) if n < SMALL_SAMPLE else Z95
+
+
+@lru_cache(maxsize=SMALL_SAMPLE)
+def _t_quantile_95(df: int) -> float:
+    return t_quantile(0.95, df)
 
 
 def mean_from_sums(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
