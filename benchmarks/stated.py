@@ -12,9 +12,9 @@ naming the statement, the stated and the measured or recorded figure, when they 
 - Figures of speed that the headline check records (the first match on an empty cache, ``simple`` and
   ``opponent`` hands per CPU second, the programs') are held to RESULTS.md's recorded figures, of the same
   machine and date as the text; the headline check holds those to what it measures.
-- The quick start's CPU seconds (its tournament on an empty numba cache, then its report) are measured here and,
-  as the headline figures are, compared as a ratio against the reference workload timed in the same run (the
-  recorded first match's reference is the text's machine), within the headline check's 30%.
+- The quick start's CPU seconds (its tournament on an empty numba cache, then its report, the least of two
+  drawings) are measured here and compared as measured, within :data:`QUICK_START_TOLERANCE` (40%) of the text:
+  numba compiling and matplotlib keep no fixed ratio to the headline check's reference workload across machines.
 - Figures written twice must agree: the README's tune-rules skill example and RESULTS.md's row for it.
 - RESULTS.md's check table records every headline figure, the test suite's included (``--check --suite
   --record`` records it).
@@ -197,9 +197,16 @@ def recorded_figures(results: str, names: list[str]) -> list[Verdict]:
 # -- the measuring ---------------------------------------------------------------------------------------------------
 
 
+#: The report is the same work each time it is drawn again, so it is timed this many times and the least CPU
+#: time counts: a machine shared with other work inflates a single reading (ci89 and ci93, 2026-12-06: 7.9 and
+#: 7.6 CPU s while the reference workload ran 1.6 times as slow as usual, against 4.6-5.7 on a quiet machine).
+REPORT_RUNS = 2
+
+
 def play_quick_start() -> dict:
     """The quick start as written, on a new empty numba cache: the tournament's ratings (Elo, by player) and CPU
-    seconds, and the CPU seconds of its report (process trees, as the README counts them)."""
+    seconds, and the CPU seconds of its report (process trees, as the README counts them; the least of
+    :data:`REPORT_RUNS` drawings)."""
     simgin = [sys.executable, "-m", "simgin"]
     with tempfile.TemporaryDirectory(prefix="simgin-stated-") as folder:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "cache")}
@@ -214,15 +221,18 @@ def play_quick_start() -> dict:
             check=True,
         )
         tournament_cpu = children_cpu() - start
-        start = children_cpu()
-        subprocess.run(
-            [*simgin, "report", str(out), "-o", str(out / "report.html")],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            check=True,
-        )
-        report_cpu = children_cpu() - start
+        report_cpus = []
+        for _ in range(REPORT_RUNS):
+            start = children_cpu()
+            subprocess.run(
+                [*simgin, "report", str(out), "-o", str(out / "report.html")],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
+                check=True,
+            )
+            report_cpus.append(children_cpu() - start)
+        report_cpu = min(report_cpus)
     data = json.loads(played.stdout)
     ratings = {row["player"]: row["rating"] for row in data["ratings"]}
     return {"ratings": ratings, "tournament_cpu": tournament_cpu, "report_cpu": report_cpu}
