@@ -135,7 +135,8 @@ def run_chunk(
                 unit_of_row = np.arange(unit_count)
                 seat_a = np.full(rows.shape[0], seat_a_value)
                 leg_scores.append(_leg_score(rows[:, _k.H_WINNER], seat_a_value))
-                leg_results.append(net_points(rows, seat_a))
+                net_a = net_points(rows, seat_a)
+                leg_results.append(net_a)
                 if luck_sums is not None and luck is not None:
                     of_a = _luck_of_a(rows, luck, seat_a_value)
                     luck_sums += of_a
@@ -147,6 +148,7 @@ def run_chunk(
                 games, game_rows, counts = engine.play_game_rows(leg_players, config.rules, seeds, forfeits=found)
                 rows, unit_of_row = engine.game_hands(game_rows, counts)
                 seat_a = np.full(rows.shape[0], seat_a_value)
+                net_a = net_points(rows, seat_a)
                 game_seat_a = np.full(games.shape[0], seat_a_value)
                 tally = tally + tally_games(games, game_seat_a)
                 first_dealer_wins += games[:, _k.G_WINNER] == games[:, _k.G_FIRST_DEALER]
@@ -163,10 +165,10 @@ def run_chunk(
                 + (f"; replay it with '{_stopped_replay(leg_players, config, error)}'" if started else "")
                 + (forfeit if isinstance(error, engine.IllegalMove) else "")
             ) from None
-        tally = tally + tally_hands(rows, seat_a)
+        tally = tally + tally_hands(rows, seat_a, net_a)
         seat_sums += seat_unit_sums(rows, unit_of_row, unit_count)
         knock_sums += knock_unit_sums(rows, seat_a, unit_of_row, unit_count)
-        net_sums += np.bincount(unit_of_row, weights=net_points(rows, seat_a).astype(np.float64), minlength=unit_count)
+        net_sums += np.bincount(unit_of_row, weights=net_a.astype(np.float64), minlength=unit_count)
         for found_forfeit in found or ():
             found_forfeit = dataclasses.replace(found_forfeit, unit=found_forfeit.unit + first)
             forfeits.append(_forfeit_record(config, chunk, leg_players, seat_a_value, found_forfeit))

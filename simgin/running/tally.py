@@ -265,8 +265,9 @@ def tally_knock_units(per_unit: np.ndarray) -> Tally:
     return t
 
 
-def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
-    """Reduce hand rows (``kernels.engine.HAND_FIELDS`` columns) to a tally; ``seat_a[i]`` is A's seat in row i."""
+def tally_hands(rows: np.ndarray, seat_a: np.ndarray, net_a: np.ndarray | None = None) -> Tally:
+    """Reduce hand rows (``kernels.engine.HAND_FIELDS`` columns) to a tally; ``seat_a[i]`` is A's seat in row i.
+    ``net_a``: :func:`net_points` of the rows, where the caller has it already."""
     t = Tally.zero()
     if rows.shape[0] == 0:
         return t
@@ -280,7 +281,7 @@ def tally_hands(rows: np.ndarray, seat_a: np.ndarray) -> Tally:
     scored = (kind != KIND_DEAD) & ~forfeit
     a_won = (scored | forfeit) & (winner == seat_a)
     b_won = (scored | forfeit) & (winner == seat_b)
-    net_a = net_points(rows, seat_a)
+    net_a = net_points(rows, seat_a) if net_a is None else net_a
     gin_kinds = (kind == KIND_GIN) | (kind == KIND_BIG_GIN)
     t.add("hands", rows.shape[0])
     t.add("dead", np.sum(kind == KIND_DEAD))
