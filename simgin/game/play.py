@@ -18,7 +18,7 @@ import numpy as np
 
 from simgin.game import reference_engine as _ref
 from simgin.game.luck import luck_of_moves, luck_value
-from simgin.game.rng import derive
+from simgin.game.rng import derive_range
 from simgin.game.rules import Rules
 from simgin.game.strategy import Seat
 from simgin.kernels import bots as _bots, engine as _k, luck as _luck, run_kernel
@@ -104,7 +104,7 @@ def compiled_arrays(players: Sequence[Seat]) -> tuple[np.ndarray, np.ndarray]:
 
 def hand_seeds(seed: int, hand_count: int) -> np.ndarray:
     """The hand seeds of a batch: hand i uses ``derive(seed, i)`` (see docs/ENGINE.md)."""
-    return np.array([derive(seed, i) for i in range(hand_count)], dtype=np.uint64)
+    return derive_range(seed, 0, hand_count)
 
 
 def _kernel_error(pair: tuple[Seat, ...], code: int, seat: int, hand_seed: int, where: str) -> IllegalDecision:

@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+import numpy as np
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -30,6 +32,29 @@ def mix64(x: int) -> int:
 def derive(seed: int, index: int) -> int:
     """A child seed: ``mix64(seed ^ mix64(index))``."""
     return mix64((seed & MASK64) ^ mix64(index & MASK64))
+
+
+def derive_range(seed: int, first: int, stop: int) -> np.ndarray:
+    """``[derive(seed, j) for j in range(first, stop)]`` as a uint64 array, computed at once.
+
+    The runner derives a seed for every unit of a chunk (docs/ENGINE.md); one Python call per unit cost about
+    a tenth of a ``simple`` self-play match's CPU time.
+
+    >>> [int(x) for x in derive_range(7, 3, 5)] == [derive(7, 3), derive(7, 4)]
+    True
+    """
+    if not 0 <= first <= stop:
+        raise ValueError(f"derive_range needs 0 <= first <= stop, got first={first}, stop={stop}")
+    index = np.arange(first, stop, dtype=np.uint64)
+    return _mix64_array(np.uint64(seed & MASK64) ^ _mix64_array(index))
+
+
+def _mix64_array(x: np.ndarray) -> np.ndarray:
+    """:func:`mix64` of every element (uint64 arithmetic wraps, as ``& MASK64`` does)."""
+    z = x + np.uint64(GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 class SplitMix64:

@@ -19,7 +19,7 @@ from simgin.game.multiplayer import (
     table_unit_records,
     tally_table,
 )
-from simgin.game.rng import derive
+from simgin.game.rng import derive_range
 from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
 from simgin.kernels.luck import LUCK_FIELDS, LUCK_POINTS, LUCK_WIN_0
@@ -106,7 +106,7 @@ def run_chunk(
     if not 0 <= first < stop <= chunk.unit_count:
         raise ValueError(f"part={part}: the chunk has units 0-{chunk.unit_count - 1}")
     unit_count = stop - first
-    seeds = np.array([derive(chunk.seed, j) for j in range(first, stop)], dtype=np.uint64)
+    seeds = derive_range(chunk.seed, first, stop)
     legs = [(players, 0)]
     if config.duplicate:
         legs.append(((players[1], players[0]), 1))

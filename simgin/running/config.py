@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simgin.game.multiplayer import TABLES, Sums, seatings
-from simgin.game.rng import derive
+from simgin.game.rng import derive_range
 from simgin.game.rules import Rules, as_rules, whole_number
 from simgin.running.tally import Tally
 
@@ -223,4 +223,4 @@ def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
 
 def unit_seeds(chunk: Chunk) -> np.ndarray:
     """Unit ``j`` of a chunk has seed ``derive(chunk.seed, j)``."""
-    return np.array([derive(chunk.seed, j) for j in range(chunk.unit_count)], dtype=np.uint64)
+    return derive_range(chunk.seed, 0, chunk.unit_count)
