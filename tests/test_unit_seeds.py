@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from simgin.game.play import hand_seeds
 from simgin.game.rng import MASK64, derive, derive_range, mix64

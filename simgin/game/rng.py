@@ -46,15 +46,16 @@ def derive_range(seed: int, first: int, stop: int) -> np.ndarray:
     if not 0 <= first <= stop:
         raise ValueError(f"derive_range needs 0 <= first <= stop, got first={first}, stop={stop}")
     index = np.arange(first, stop, dtype=np.uint64)
-    return _mix64_array(np.uint64(seed & MASK64) ^ _mix64_array(index))
+    return mix64_array(np.uint64(seed & MASK64) ^ mix64_array(index))
 
 
-def _mix64_array(x: np.ndarray) -> np.ndarray:
-    """:func:`mix64` of every element (uint64 arithmetic wraps, as ``& MASK64`` does)."""
-    z = x + np.uint64(GOLDEN)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+def mix64_array(x: np.ndarray) -> np.ndarray:
+    """:func:`mix64` of every element of a uint64 array (uint64 arithmetic wraps, as ``& MASK64`` does)."""
+    with np.errstate(over="ignore"):
+        z = x + np.uint64(GOLDEN)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
 
 
 class SplitMix64:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from simgin.base import guard
-from simgin.game.rng import GOLDEN
+from simgin.game.rng import mix64_array
 from simgin.game.showdown import KINDS_BY_CODE
 from simgin.kernels import engine as _k
 
@@ -51,16 +51,7 @@ def hand_seeds(unit_seeds: np.ndarray, unit_of_row: np.ndarray, games: bool) -> 
         return seeds
     first = np.searchsorted(unit_of_row, unit_of_row, side="left")
     deal = (np.arange(unit_of_row.shape[0]) - first + 1).astype(np.uint64)
-    return _mix64(seeds ^ _mix64(deal))
-
-
-def _mix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64's output for states ``x``, elementwise (:func:`simgin.game.rng.mix64`, in uint64 arithmetic)."""
-    with np.errstate(over="ignore"):
-        z = x + np.uint64(GOLDEN)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
+    return mix64_array(seeds ^ mix64_array(deal))
 
 
 def frame(
