@@ -37,8 +37,8 @@ def derive(seed: int, index: int) -> int:
 def derive_range(seed: int, first: int, stop: int) -> np.ndarray:
     """``[derive(seed, j) for j in range(first, stop)]`` as a uint64 array, computed at once.
 
-    The runner derives a seed for every unit of a chunk (docs/ENGINE.md); one Python call per unit cost about
-    a tenth of a ``simple`` self-play match's CPU time.
+    The runner derives a seed for every unit of a chunk (docs/ENGINE.md); one Python call per unit made a
+    million-hand ``simple`` self-play match take 5% more CPU time (benchmarks/RESULTS.md).
 
     >>> [int(x) for x in derive_range(7, 3, 5)] == [derive(7, 3), derive(7, 4)]
     True
