@@ -50,7 +50,14 @@ def test_sprt_stops_undecided_at_max_games():
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("elo0=0", "both"), ("elo0=x,elo1=1", "number"), ("foo=1,elo1=2", "foo")],
+    [
+        ("elo0=0", "both"),
+        ("elo0=x,elo1=1", "number"),
+        ("foo=1,elo1=2", "foo"),
+        ("elo0=5,elo1=1", r"--sprt 'elo0=5,elo1=1': elo0 must be below elo1 \(H0 below H1\), e\.g\. elo0=0,elo1=10$"),
+        ("elo1=3,elo0=3", "elo0 must be below elo1"),
+        ("points0=1,points1=0", r"points0 must be below points1 \(H0 below H1\), e\.g\. points0=0,points1=1$"),
+    ],
 )
 def test_parse_sprt_errors(text, message):
     with pytest.raises(ValueError, match=message):
@@ -77,7 +84,7 @@ def test_compare_cli_json_and_result_file(tmp_path):
     assert saved["sprt"]["llr"] == pytest.approx(data["sprt"]["llr"])
     bad = CliRunner().invoke(main, ["compare", "simple", "random", "--sprt", "elo0=3,elo1=1"])
     assert bad.exit_code != 0
-    assert "elo0 < elo1" in bad.output
+    assert bad.output.strip().splitlines()[-1].startswith("Error: --sprt 'elo0=3,elo1=1': elo0 must be below elo1")
 
 
 def test_parse_grid_values_and_errors():

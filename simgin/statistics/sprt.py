@@ -99,13 +99,15 @@ def parse_sprt(text: str) -> dict[str, float]:
         "expected elo0=NUMBER,elo1=NUMBER (or points0=,points1= in net points per hand)",
         " of Elo (or net points per hand), e.g. elo1=10",
     )
-    if set(values) == {"points0", "points1"}:
-        return values
-    if set(values) != {"elo0", "elo1"}:
+    if set(values) not in ({"points0", "points1"}, {"elo0", "elo1"}):
         raise ValueError(
             f"--sprt {text!r}: give both elo0 and elo1, e.g. elo0=0,elo1=10, or both points0 and points1 (net "
             "points per hand), e.g. points0=0,points1=1"
         )
+    low, high = sorted(values, key=lambda key: key[-1])  # elo0 then elo1, points0 then points1
+    if not values[low] < values[high]:
+        example = f"{low}=0,{high}={1 if low == 'points0' else 10}"
+        raise ValueError(f"--sprt {text!r}: {low} must be below {high} (H0 below H1), e.g. {example}")
     return values
 
 
