@@ -359,6 +359,9 @@ def api_calls():
         ("match", lambda: simgin.match(*PAIR, hands=10, rules=5, **ONE), TypeError, rules_words),
         ("match", lambda: simgin.match(*PAIR, hands=10, seed=1.5, **ONE), TypeError, ["seed=1.5"]),
         ("run_match", lambda: simgin.run_match(*PAIR, hands=10, rules=[1], workers=1), TypeError, ["rules=[1]"]),
+        ("match", lambda: simgin.match(*PAIR, hands=10, workers="2"), TypeError, ["workers='2'", "whole number"]),
+        ("match", lambda: simgin.match(*PAIR, hands=10, duplicate="yes", **ONE), TypeError, ["duplicate='yes'"]),
+        ("sweep", lambda: simgin.sweep(PAIR, "knock_limit=8,10", games=4, **ONE), ValueError, ["['knock_limit=8,10']"]),
         ("tournament", lambda: simgin.tournament([*PAIR, "greedy"], hands=10.5, **ONE), TypeError, ["hands=10.5"]),
         ("compare", lambda: simgin.compare(*PAIR, sprt=5, save=False), TypeError, ["sprt=5"]),
         ("compare", lambda: simgin.compare(*PAIR, sprt="elo0=0,elo1=inf"), ValueError, ["elo1=inf", "finite"]),
@@ -386,3 +389,16 @@ def test_a_preset_name_is_taken_wherever_rules_are():
     assert simgin.score_showdown(KNOCKER, DEFENDER, "eaai") == simgin.score_showdown(KNOCKER, DEFENDER, eaai)
     by_name = simgin.play_hands(PAIR, "eaai", 6, seed=3)
     assert by_name.equals(simgin.play_hands(PAIR, eaai, 6, seed=3))
+
+
+def test_numpy_bools_are_taken_as_true_or_false():
+    """A flag read from a numpy array or a DataFrame is a ``numpy.bool_``: taken, and kept as Python's bool (the
+    result is JSON); a truthy string or number is refused above."""
+    import numpy as np
+
+    from simgin.running.config import RunConfig
+
+    config = RunConfig(PAIR, hands=10, duplicate=np.bool_(False), adjust_luck=np.bool_(True))
+    assert config.duplicate is False and config.adjust_luck is True
+    with pytest.raises(TypeError, match="adjust_luck=1: give True or False"):
+        RunConfig(PAIR, hands=10, adjust_luck=1)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from simgin.base import guard
+from simgin.game.rules import whole_number
 from simgin.players import programs as process_strategy
 
 if TYPE_CHECKING:
@@ -42,7 +43,9 @@ def max_local_workers() -> int:
 
 
 def check_workers(workers: int, backend: str = "local", scheduler: str | None = None) -> int:
-    """``workers`` if it is allowed for this backend, else a one-line ValueError with the allowed range."""
+    """``workers`` if it is allowed for this backend, else a one-line TypeError (not a whole number) or ValueError
+    with the allowed range."""
+    whole_number(workers, "workers")
     if scheduler:
         most, where = MAX_REMOTE_WORKERS, "with a Dask scheduler"
     else:

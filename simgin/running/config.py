@@ -93,8 +93,11 @@ class RunConfig:
         check_bounds(f"seed={self.seed}", self.seed, 0, MAX_SEED, SEED_BOUND)
         if self.chunk_units is not None:
             check_bounds(f"chunk_units={self.chunk_units}", self.chunk_units, 1, MAX_HANDS)
-        if not isinstance(self.adjust_luck, bool):
-            raise TypeError(f"adjust_luck={self.adjust_luck!r}: give True or False")
+        for name in ("duplicate", "adjust_luck"):  # a truthy "yes" or 1 is not taken for True
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name}={value!r}: give True or False")
+            object.__setattr__(self, name, bool(value))  # numpy's bool as Python's (the result is JSON)
         if self.adjust_luck and (self.table != "pairs" or self.mode != "hands"):
             what = f"a {self.table} table" if self.table != "pairs" else "a run of games"
             raise ValueError(f"adjust_luck: applies to two-player runs of hands (--hands) for now, not to {what}")

@@ -229,6 +229,10 @@ def grid_items(grid: Mapping[str, Sequence[Any]] | Sequence[str]) -> list[str]:
     already as items, for :func:`parse_grid`."""
     if isinstance(grid, Mapping):
         return [f"{key}={','.join(grid_text(v) for v in values)}" for key, values in grid.items()]
+    if isinstance(grid, str):  # iterated, a string would be its letters: "bad --grid 'k'"
+        raise ValueError(
+            f"grid={grid!r}: give a list of SWITCH=VALUES strings (one a switch) or a dict, e.g. [{grid!r}]"
+        )
     return list(grid)
 
 
