@@ -146,10 +146,13 @@ def _run_child(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return children_cpu() - cpu, time.perf_counter() - start
 
 
+#: The first match on an empty cache (README, "Quick start"), as ``simgin`` arguments.
+FIRST_MATCH = ["match", "simple", "simple", "--hands", "1000", "--workers", "1"]
+
+
 def cold_start(runs: int) -> tuple[float, str]:
     """Median CPU seconds of the first match on a new, empty numba cache per run."""
-    command = [sys.executable, "-m", "simgin", "match", "simple", "simple", "--hands", "1000"]
-    command += ["--workers", "1", "--quiet"]
+    command = [sys.executable, "-m", "simgin", *FIRST_MATCH, "--quiet"]
     cpus, walls = [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="simgin-check-cache-") as cache:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.harness import RESULTS, ROOT, children_cpu
+from benchmarks.headline import FIRST_MATCH
 
 README = ROOT / "README.md"
 #: How far "about N" may be from the figure measured: a share of N.
@@ -45,8 +46,6 @@ ABOUT = 0.15
 RANGE_SLACK = 0.10
 #: The quick start's tournament (README, "Quick start").
 QUICK_START = ["tournament", "simple", "greedy", "heuristic", "opponent", "--games", "200", "--rules", "eaai"]
-#: The first match on an empty cache (README, "Quick start"; the headline check's ``cold_start``).
-FIRST_MATCH = ["match", "simple", "simple", "--hands", "1000", "--workers", "1"]
 
 
 def folded(text: str) -> str:

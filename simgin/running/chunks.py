@@ -19,7 +19,6 @@ from simgin.game.multiplayer import (
     table_unit_records,
     tally_table,
 )
-from simgin.game.rng import derive_range
 from simgin.game.rules import Rules
 from simgin.kernels import engine as _k
 from simgin.kernels.luck import LUCK_FIELDS, LUCK_POINTS, LUCK_WIN_0
@@ -106,7 +105,7 @@ def run_chunk(
     if not 0 <= first < stop <= chunk.unit_count:
         raise ValueError(f"part={part}: the chunk has units 0-{chunk.unit_count - 1}")
     unit_count = stop - first
-    seeds = derive_range(chunk.seed, first, stop)
+    seeds = unit_seeds(chunk, first, stop)
     legs = [(players, 0)]
     if config.duplicate:
         legs.append(((players[1], players[0]), 1))

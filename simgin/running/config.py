@@ -224,6 +224,7 @@ def plan_chunks(config: RunConfig, cell_index: int = 0) -> list[Chunk]:
     return list(iter_chunks(config, cell_index))
 
 
-def unit_seeds(chunk: Chunk) -> np.ndarray:
-    """Unit ``j`` of a chunk has seed ``derive(chunk.seed, j)``."""
-    return derive_range(chunk.seed, 0, chunk.unit_count)
+def unit_seeds(chunk: Chunk, first: int = 0, stop: int | None = None) -> np.ndarray:
+    """Unit ``j`` of a chunk has seed ``derive(chunk.seed, j)``: those of units ``first`` to ``stop`` (the whole
+    chunk by default)."""
+    return derive_range(chunk.seed, first, chunk.unit_count if stop is None else stop)

@@ -104,7 +104,7 @@ def parse_sprt(text: str) -> dict[str, float]:
             f"--sprt {text!r}: give both elo0 and elo1, e.g. elo0=0,elo1=10, or both points0 and points1 (net "
             "points per hand), e.g. points0=0,points1=1"
         )
-    low, high = sorted(values, key=lambda key: key[-1])  # elo0 then elo1, points0 then points1
+    low, high = ("points0", "points1") if "points0" in values else ("elo0", "elo1")
     if not values[low] < values[high]:
         example = f"{low}=0,{high}={1 if low == 'points0' else 10}"
         raise ValueError(f"--sprt {text!r}: {low} must be below {high} (H0 below H1), e.g. {example}")
