@@ -32,27 +32,44 @@ class ReportFigure:
     table: str | None
     """Name of the table (CSV) the figure was drawn from."""
     svg: bytes = b""
-    png: bytes = b""
+    _box: Bbox | None = field(default=None, repr=False)
+    _png: bytes | None = field(default=None, repr=False)
 
     def render(self) -> None:
-        """Draw the figure to SVG and PNG bytes (inside the report style).
+        """Lay the figure out and print it to SVG bytes (inside the report style); the PNG waits for :attr:`png`.
 
-        The layout and the tight box around what is drawn are computed once, then both formats are printed from
-        them: the SVG and the PNG show the same layout, and a figure costs one layout pass and two prints instead
-        of a layout pass, a measuring draw and a print for each format (a 15-figure sweep report builds 1.22x faster,
-        benchmarks/RESULTS.md).
+        The layout and the tight box around what is drawn are computed once; the SVG now and the PNG when first
+        asked for are printed from them, so both show the same layout, and a figure costs one layout pass and one
+        print per format instead of a layout pass, a measuring draw and a print for each (a 15-figure sweep report
+        builds 1.22x faster, benchmarks/RESULTS.md). The HTML needs the SVG alone: a report written without PNG
+        files, or built and never written, never prints one.
         """
         figure = self.figure
         with S.report_style():
-            engine = figure.get_layout_engine()
             figure.draw_without_rendering()
-            box = figure.get_tightbbox().padded(PAD_INCHES)
-            figure.set_layout_engine(None)  # laid out above: the prints keep these positions
-            try:
-                self.svg = _save(figure, "svg", box)
-                self.png = _save(figure, "png", box)
-            finally:
-                figure.set_layout_engine(engine)
+            self._box = figure.get_tightbbox().padded(PAD_INCHES)
+            self.svg = self._print("svg")
+        self._png = None
+
+    @property
+    def png(self) -> bytes:
+        """The PNG bytes, printed over the layout and box of :meth:`render` the first time they are asked for."""
+        if self._png is None:
+            if self._box is None:
+                raise ValueError(f"figure {self.name!r}: render() it before asking for its PNG")
+            with S.report_style():
+                self._png = self._print("png")
+        return self._png
+
+    def _print(self, fmt: str) -> bytes:
+        """The figure printed in ``fmt`` with the layout of :meth:`render` held (no layout pass of its own)."""
+        figure = self.figure
+        engine = figure.get_layout_engine()
+        figure.set_layout_engine(None)  # laid out in render(): the print keeps those positions
+        try:
+            return _save(figure, fmt, self._box)
+        finally:
+            figure.set_layout_engine(engine)
 
     @property
     def svg_data_uri(self) -> str:
@@ -91,6 +108,8 @@ class Report:
     figures: list[ReportFigure]
     tables: list[ReportTable]
     files_dir: str
+    png: bool = True
+    """Whether each figure's PNG file is written beside the HTML (its SVG always is)."""
 
 
 def _save(figure: Figure, fmt: str, box: Bbox) -> bytes:

@@ -156,14 +156,13 @@ def anchor_id(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
 
 
-def figure_html(number: int, figure: ReportFigure, files: str) -> str:
-    """A ``<figure>`` with the embedded SVG image, its numbered caption and links to its files."""
+def figure_html(number: int, figure: ReportFigure, files: str, png: bool = True) -> str:
+    """A ``<figure>`` with the embedded SVG image, its numbered caption and links to its files (the PNG only
+    when it is written)."""
     width, height = figure.size_px
     size = f' width="{width}" height="{height}"' if width and height else ""
-    links = [
-        f'<a href="{esc(files)}/{esc(figure.name)}.png">PNG</a>',
-        f'<a href="{esc(files)}/{esc(figure.name)}.svg">SVG</a>',
-    ]
+    formats = ("png", "svg") if png else ("svg",)
+    links = [f'<a href="{esc(files)}/{esc(figure.name)}.{fmt}">{fmt.upper()}</a>' for fmt in formats]
     if figure.table:
         links.append(f'<a href="{esc(files)}/{esc(figure.table)}.csv">data (CSV)</a>')
     return (
@@ -214,7 +213,7 @@ def render_report(report: Report) -> str:
     findings = "\n".join(
         f'<li><a href="#fig-{anchor_id(f.name)}">{esc(f.title)}</a>: {esc(f.caption)}</li>' for f in report.figures
     )
-    figures = "\n".join(figure_html(i, f, files) for i, f in enumerate(report.figures, 1))
+    figures = "\n".join(figure_html(i, f, files, report.png) for i, f in enumerate(report.figures, 1))
     tables = [table_html(t, files) for t in shown]
     others = [t for t in report.tables if not t.shown]
     if others:

@@ -71,7 +71,7 @@ def test_report_output_on_a_link_replaces_the_link_not_what_it_points_at(finishe
     for pointed in (target, fifo):
         link = tmp_path / f"link-{pointed.name}.html"
         link.symlink_to(pointed)
-        result = invoke("report", finished, "-o", link)
+        result = invoke("report", finished, "-o", link, "--no-png")
         assert result.exit_code == 0, result.output
         assert not link.is_symlink() and link.read_text().lstrip().lower().startswith("<!doctype html")
     assert target.read_text() == "mine\n" and stat.S_ISFIFO(os.lstat(fifo).st_mode)
@@ -81,7 +81,7 @@ def test_report_output_on_a_regular_file_or_new_path_is_written(finished, tmp_pa
     old = tmp_path / "old.html"
     old.write_text("old\n")
     for path in (old, tmp_path / "new.html"):
-        result = invoke("report", finished, "-o", path)
+        result = invoke("report", finished, "-o", path, "--no-png")
         assert result.exit_code == 0, result.output
         assert path.read_text().lstrip().lower().startswith("<!doctype html")
 

@@ -317,7 +317,7 @@ def test_the_report_of_a_luck_adjusted_run_says_which_estimator(tmp_path, comman
     out = tmp_path / "run"
     played = CliRunner().invoke(main, [*command, "--workers", "1", "--quiet", "--out", str(out)])
     assert played.exit_code == 0, played.output
-    built = CliRunner().invoke(main, ["report", str(out), "-o", str(out / "report.html")])
+    built = CliRunner().invoke(main, ["report", str(out), "-o", str(out / "report.html"), "--no-png"])
     assert built.exit_code == 0, built.output
     page = html.unescape((out / "report.html").read_text())
     assert said in page

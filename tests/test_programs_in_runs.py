@@ -104,7 +104,7 @@ def test_the_commands_take_programs(tmp_path):
     result = cli.invoke(main, ["match", EXEC_SIMPLE, "random", "--hands", "40", "--workers", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("simple-example vs random: 40 hands")  # its handshake NAME labels it
-    result = cli.invoke(main, ["report", str(out)])
+    result = cli.invoke(main, ["report", str(out), "--no-png"])
     assert result.exit_code == 0, result.output
     assert "wrote" in result.output and (out / "report.html").is_file()
     result = cli.invoke(main, ["tournament", EXEC_SIMPLE, "random", "greedy", "--hands", "20", "--workers", "1"])

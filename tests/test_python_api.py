@@ -36,7 +36,7 @@ def cli(*args: str) -> None:
 
 def reported_tables(directory: Path) -> dict[str, str]:
     """``simgin report DIR``'s CSV tables, by name (their content is what the report states)."""
-    outcome = CliRunner().invoke(main, ["report", str(directory)])
+    outcome = CliRunner().invoke(main, ["report", str(directory), "--no-png"])
     assert outcome.exit_code == 0, outcome.output
     return {path.name: path.read_text() for path in sorted((directory / "report_files").glob("*.csv"))}
 

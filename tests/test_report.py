@@ -637,10 +637,28 @@ def test_report_command_json(tmp_path):
     assert paths["html"] == str(directory / "report.html")
     assert all(Path(p).is_file() for p in [paths["html"], *paths["figures"], *paths["tables"]])
     assert any(p.endswith("win_rates.svg") for p in paths["figures"])
-    text = run(str(directory), "-o", str(tmp_path / "elsewhere.html"))
+    assert any(p.endswith("win_rates.png") for p in paths["figures"])
+    # --no-png: the same SVG files and page, without the PNG files or links to them.
+    text = run(str(directory), "-o", str(tmp_path / "elsewhere.html"), "--no-png")
     assert text.exit_code == 0
     assert text.output.startswith(f"wrote {tmp_path / 'elsewhere.html'}, ")
-    assert (tmp_path / "elsewhere_files" / "outcomes.csv").is_file()
+    svgs = sorted(Path(p).name for p in paths["figures"] if p.endswith(".svg"))
+    assert f"{len(svgs)} figures (SVG) and {len(paths['tables'])} tables (CSV)" in text.output
+    elsewhere = tmp_path / "elsewhere_files"
+    assert sorted(p.name for p in elsewhere.glob("*.svg")) == svgs and not list(elsewhere.glob("*.png"))
+    for name in svgs:
+        assert (elsewhere / name).read_bytes() == (directory / "report_files" / name).read_bytes()
+    page, first_page = (tmp_path / "elsewhere.html").read_text(), (directory / "report.html").read_text()
+    assert ".png" not in page and first_page.count('.png">PNG</a>') == len(svgs)
+    assert re.sub(r'<a href="[^"]*\.png">PNG</a> &middot; ', "", first_page) == page.replace(
+        "elsewhere_files", "report_files"
+    )
+    assert (elsewhere / "outcomes.csv").is_file()
+
+
+def test_png_is_true_or_false(tmp_path):
+    with pytest.raises(TypeError, match=r"png='no': give True or False"):
+        write_report(tmp_path, png="no")
 
 
 def test_report_command_errors(tmp_path):

@@ -39,7 +39,7 @@ def three(tmp_path_factory) -> tuple[dict, Path]:
     """simple, greedy, random over preset=standard,oklahoma x gin_bonus=20,30, 20 games per pairing and cell."""
     out = tmp_path_factory.mktemp("study") / "three"
     simgin.sweep(THREE, GRID, games=20, workers=1, out=out)
-    written = write_report(out)
+    written = write_report(out, png=False)
     return load_result(out), written.html
 
 
@@ -48,7 +48,7 @@ def two(tmp_path_factory) -> tuple[dict, Path]:
     """simple vs random over preset=standard,oklahoma: one switch, two players."""
     out = tmp_path_factory.mktemp("study") / "two"
     simgin.sweep(["simple", "random"], ["preset=standard,oklahoma"], games=60, workers=1, out=out)
-    written = write_report(out)
+    written = write_report(out, png=False)
     return load_result(out), written.html
 
 
@@ -205,7 +205,7 @@ def tuned(tmp_path_factory) -> tuple[dict, Path]:
         ["greedy", "simple"], "skill", ["knock_limit=8..10", "big_gin"], budget=6, games=8, final=40, seed=2,
         workers=1, out=out,
     )  # fmt: skip
-    return load_result(out), write_report(out).html
+    return load_result(out), write_report(out, png=False).html
 
 
 def test_a_tune_rules_report_states_the_verdict_in_numbers_first(tuned):
@@ -340,7 +340,7 @@ def presets(tmp_path_factory) -> tuple[dict, Path, str]:
     args = ["sweep", *THREE, "--grid", *PRESETS, "--games", "16", "--seed", "11", "--workers", "1", "--out", str(out)]
     run = CliRunner().invoke(main, args)
     assert run.exit_code == 0, run.output
-    written = write_report(out)
+    written = write_report(out, png=False)
     return load_result(out), written.html, run.output
 
 

@@ -303,7 +303,7 @@ def test_a_sweep_report_does_not_show_repeats_as_results(tmp_path):
     assert "knock_limit=7 is knock_limit=5" in cells.note and "knock_limit=10 is knock_limit=5" in cells.note
     group = tables["sweep_knock_limit"].frame
     assert group["value"].tolist() == [5] and group["same_games_as"].tolist() == ["knock_limit=7, knock_limit=10"]
-    report = run("report", str(tmp_path), "--json")
+    report = run("report", str(tmp_path), "--json", "--no-png")
     assert report.exit_code == 0, report.output
     figures = json.loads(report.stdout)["figures"]
     assert not any("sweep_knock_limit" in name for name in figures)

@@ -162,7 +162,7 @@ def test_a_damaged_or_foreign_run_json_is_refused(tmp_path, content):
 def test_report_on_a_damaged_result_json_is_one_line(tmp_path, content):
     """Issue 16.4/16.5: result.json holding [1,2] was an AttributeError in 'simgin report'."""
     (tmp_path / "result.json").write_text(content)
-    result = CliRunner().invoke(main, ["report", str(tmp_path)])
+    result = CliRunner().invoke(main, ["report", str(tmp_path), "--no-png"])
     line = one_error_line(result)
     assert f"{tmp_path / 'result.json'} is damaged" in line and "rerun the command that wrote it" in line
     with pytest.raises(ValueError, match="is damaged"):

@@ -128,7 +128,7 @@ def test_the_cli_prints_each_opinion_and_writes_it(tmp_path):
     assert list(written.columns[-2:]) == ["second_opinions", "second_opinion_losses"]
     from simgin.reports.build import write_report
 
-    written_report = write_report(out)
+    written_report = write_report(out, png=False)
     page = written_report.html.read_text()
     assert "Second opinions" in page and "agreement" in page
     (path,) = [path for path in written_report.tables if path.name == "analysis_second_opinions.csv"]

@@ -566,7 +566,7 @@ def test_report_of_a_hands_tune_against_two_opponents(tmp_path):
     tallies = [Tally.from_dict(o["tally"]) for o in final.opponents]
     net = [(t["pair_x1"] + t["pair_x2"]) / (2 * t["pairs"]) for t in tallies]
     assert final.score == pytest.approx(np.mean(net))  # net points per hand, averaged over the pool
-    files = write_report(out)
+    files = write_report(out, png=False)
     assert "net points per hand" in files.html.read_text()
     final_rows = (files.html.parent / "report_files" / "tune_final.csv").read_text()
     assert "pool" in final_rows and "greedy" in final_rows and "simple" in final_rows

@@ -22,14 +22,20 @@ import click
     default=None,
     help="HTML file to write  [default: DIR/report.html]; figures and tables go to <name>_files/ beside it.",
 )
+@click.option(
+    "--png/--no-png",
+    default=True,
+    show_default=True,
+    help="Write each figure as PNG beside its SVG. The HTML embeds the SVG; --no-png writes the report faster.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the written paths as JSON.")
-def report(directory: Path, output: Path | None, as_json: bool) -> None:
+def report(directory: Path, output: Path | None, png: bool, as_json: bool) -> None:
     """Write a self-contained HTML report of a run directory.
 
     DIR is the --out directory of 'simgin match', 'tournament', 'compare', 'sweep', 'tune' or
     'tune-rules'. The report is one HTML file (figures embedded, works offline) with a one-line finding in
-    numbers under every figure; each figure is also written as PNG and SVG and each table
-    as CSV in a folder beside it (report_files/ for report.html).
+    numbers under every figure; each figure is also written as SVG and PNG (--no-png: SVG only) and
+    each table as CSV in a folder beside it (report_files/ for report.html).
 
     A sweep's report opens with the study's answer: per grid switch, the first-named player's
     win rate across its values and its paired test against the baseline (Holm-adjusted), the
@@ -49,7 +55,7 @@ def report(directory: Path, output: Path | None, as_json: bool) -> None:
             "'simgin match', 'tournament', 'compare', 'sweep', 'tune' or 'tune-rules'"
         )
     try:
-        files = write_report(directory, output)
+        files = write_report(directory, output, png=png)
     except ValueError as error:
         raise click.ClickException(" ".join(str(error).split())) from None
     except OSError as error:
@@ -58,11 +64,9 @@ def report(directory: Path, output: Path | None, as_json: bool) -> None:
         click.echo(json.dumps(files.to_dict(), indent=2))
         return
     folder = files.figures[0].parent if files.figures else (files.tables[0].parent if files.tables else None)
-    extra = (
-        f", {len(files.figures) // 2} figures (PNG, SVG) and {len(files.tables)} tables (CSV) in {folder}"
-        if folder
-        else ""
-    )
+    formats = "PNG, SVG" if png else "SVG"
+    figures = len({path.stem for path in files.figures})
+    extra = f", {figures} figures ({formats}) and {len(files.tables)} tables (CSV) in {folder}" if folder else ""
     click.echo(f"wrote {files.html}{extra}")
 
 
