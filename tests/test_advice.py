@@ -110,6 +110,7 @@ def test_a_difference_of_two_actions_is_the_loss_in_the_same_worlds():
     assert checked >= 3
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_flagged_sample_is_drawn_from_the_flagged_decisions_only_and_by_its_seed():
     """Issue 34 asks for the check on "a sample of decisions flagged as mistakes": ``check_flagged`` plays only
     decisions whose loss clears the mistake threshold by two standard errors, at most ``count`` of them, the same

@@ -104,6 +104,7 @@ def test_the_same_seed_gives_the_same_rows_and_a_hand_alone_gives_its_rows():
     assert all(sum(hand.net_points) == 0 for hand in hands)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_random_loses_more_per_decision_than_simple():
     """The ladder's first rung: random play gives away more points per decision than simple's (issue 34)."""
     _, frame = analyse_hands(("simple", "random"), hands=16, seed=4, evaluator=EVALUATOR)
@@ -332,6 +333,7 @@ def test_playing_a_decision_as_it_was_changes_nothing():
     assert check.gain == 0 and check.gain_error == 0
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_report_draws_the_analysis(tmp_path):
     """``simgin report DIR`` of an analysis: loss by kind and along the hand with intervals, skill and luck, and
     the costliest decisions as a table with their cards and as a figure of their positions drawn as cards."""
@@ -356,6 +358,7 @@ def test_the_report_draws_the_analysis(tmp_path):
     assert cards_drawn("AS TD 2H") == "A\u2660 10\u2666 2\u2665"
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_games_are_valued_in_the_game_and_replay_hand_by_hand():
     """``--games``: each hand of a game is worth what it is in the game (R20, the bots' payoff), for the net
     points as for the evaluator; the identity holds, the workers change nothing, and each costly decision names
@@ -384,6 +387,7 @@ def test_games_are_valued_in_the_game_and_replay_hand_by_hand():
     assert item["player"] in json.loads(shown.stdout)["players"]
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_match_directory_is_analysed_with_its_own_settings(tmp_path):
     """``simgin analyse DIR``: the match's hands dealt again from their seeds: the same net points as the match
     printed, and the same analysis as naming the players with the match's settings."""
@@ -415,6 +419,7 @@ def test_a_match_directory_is_analysed_with_its_own_settings(tmp_path):
         assert option[0] in refused.output.split(":")[1] and "has its own players, rules" in refused.output
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_directory_that_cannot_be_played_again_is_one_error_line(tmp_path):
     import sys
 
@@ -459,6 +464,7 @@ def test_the_help_examples_run_as_written(tmp_path, monkeypatch):
         assert outcome.output.strip()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_an_interrupted_analysis_resumes_from_its_out_directory(tmp_path, monkeypatch):
     """``--out``: each finished part is kept as it finishes; after a crash (or Ctrl-C) the same command plays only
     the rest and gives the analysis an uninterrupted run gives; other settings in the same directory are

@@ -82,6 +82,7 @@ def test_the_header_gives_the_command_and_the_machine(bench):
     assert f"{os.cpu_count()} cores" in text and "UTC" in text
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_an_illegal_move_of_the_entry_forfeits_its_game(bench, classpath):
     spec = f"eaai:{classpath}:BadPlayers$NotHeld"
     row = bench.measure("simple", "bad", spec, games=2, seed=1, workers=1)

@@ -106,6 +106,7 @@ def test_one_chunk_of_a_slow_pairing_gives_every_worker_work(bot, monkeypatch):
     assert two.chunks_run == one.chunks_run == 1
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_parts_on_a_real_pool_give_the_same_run_and_hand_log(bot, tmp_path, monkeypatch):
     config = runner.RunConfig((bot, "simple"), hands=160, seed=5, chunk_units=40, on_illegal="forfeit")
     monkeypatch.setitem(runner.SLOW_PART_UNITS, "hands", 15)

@@ -363,6 +363,7 @@ def test_bad_card_error_says_what_is_allowed():
 # --- installed entry points ------------------------------------------------------------
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_python_dash_m_and_console_script():
     module = subprocess.run(
         [sys.executable, "-m", "simgin", "--help"], capture_output=True, text=True, timeout=300, check=False

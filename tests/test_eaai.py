@@ -53,11 +53,8 @@ RULE_SETS = {
 # -- the twin: the same hands in Java and in Python ---------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "rules_name",
-    # The contest's rules in the default run; the other three with the slow tests (pytest -m slow).
-    [name if name == "eaai" else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS],
-)
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("rules_name", RULE_SETS)
 def test_the_java_twin_plays_the_hands_of_its_python_twin(classpath, rules_name):
     rules = RULE_SETS[rules_name]
     seeds = hand_seeds(31, 150)
@@ -75,6 +72,7 @@ def test_the_java_twin_plays_the_hands_of_its_python_twin(classpath, rules_name)
     assert not ((fiftieth == 1) & (rows[:, kernel.HAND_FIELDS.index("knocker")] == 0)).any(), "and the 50th card (V7)"
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_java_twin_plays_the_games_of_its_python_twin(classpath):
     rules = Rules.preset("eaai")
     seeds = hand_seeds(4, 10)
@@ -96,6 +94,7 @@ def test_runs_on_workers_give_the_twins_results_and_leave_no_jvm(classpath, back
     assert not [line for line in left.stdout.split() if line], "a JVM outlived the run"
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_java_players_decisions_do_not_depend_on_cards_it_has_not_seen(classpath):
     from test_strategy_information import check_hidden_cards_do_not_matter
 
@@ -174,6 +173,7 @@ def show_melds(melds) -> str:
     return "".join(" [" + " ".join(map(format_card, meld)) + "]" for meld in melds)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_calls_and_cards_are_those_of_the_eaai_game(classpath, tmp_path):
     """CheckerPlayer logs each call (and checks the interface's promises); the log must be the
     calls the engine's move log implies, with every card mapped to the same card."""

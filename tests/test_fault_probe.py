@@ -63,6 +63,7 @@ def test_report_output_on_a_fifo_is_refused_and_kept(finished, tmp_path):
     assert not (tmp_path / "pipe_files").exists()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_output_on_a_link_replaces_the_link_not_what_it_points_at(finished, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -77,6 +78,7 @@ def test_report_output_on_a_link_replaces_the_link_not_what_it_points_at(finishe
     assert target.read_text() == "mine\n" and stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_output_on_a_regular_file_or_new_path_is_written(finished, tmp_path):
     old = tmp_path / "old.html"
     old.write_text("old\n")

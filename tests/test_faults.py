@@ -141,13 +141,10 @@ def assert_all_end(processes: list[psutil.Process]) -> None:
     assert not alive, f"orphans: {[(p.pid, ' '.join(p.cmdline())[:80]) for p in alive]}"
 
 
-SLOW_SIGNALS = [signal.SIGHUP, signal.SIGKILL, signal.SIGINT]
-
-
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 @pytest.mark.parametrize(
     "sig",
-    # One signal in the default run; the others with the slow tests (.ci/run runs them).
-    [signal.SIGTERM, *(pytest.param(s, marks=pytest.mark.slow) for s in SLOW_SIGNALS)],
+    [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL, signal.SIGINT],
     ids=["SIGTERM", "SIGHUP", "SIGKILL", "SIGINT"],
 )
 def test_workers_and_the_resource_tracker_die_with_the_main_process(tmp_path, sig):
@@ -175,6 +172,7 @@ def test_workers_and_the_resource_tracker_die_with_the_main_process(tmp_path, si
     assert not list((tmp_path / "tmp").iterdir())
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_ctrl_c_ends_a_run_whose_strategy_is_stuck_in_this_process(tmp_path):
     """One worker: the strategy runs in the main process, and Ctrl-C inside its decision is still Ctrl-C."""
     with stuck_run(tmp_path, "--workers", "1", stuck=1) as (process, children):
@@ -235,6 +233,7 @@ class Printer:
 """
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_what_strategies_print_in_worker_processes_stays_out_of_json(tmp_path):
     """Issue 16.7 in a pool worker, whose stdout is the main process's: what the strategy prints goes to stderr."""
     bot = tmp_path / "printer.py"
@@ -269,7 +268,8 @@ class Printer:""",
 )
 
 
-@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=pytest.mark.slow)])
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("workers", ["1", "2"])
 def test_nothing_a_plugin_writes_around_sys_stdout_reaches_json(tmp_path, workers):
     """Issue 25 D8: --json stdout was polluted by a plug-in writing to file descriptor 1, to sys.__stdout__, by a
     child process it started, and (with 2 workers) by printing at import time. Everything but the JSON goes to
@@ -311,9 +311,10 @@ print("played", int(result.tallies[0]["hands"]))
 """
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 @pytest.mark.parametrize(
     ("call", "guarded"),
-    [("run_match", False), *(pytest.param(*c, marks=pytest.mark.slow) for c in [("run_match", True), ("tune", False)])],
+    [("run_match", False), ("run_match", True), ("tune", False)],
 )
 def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path, call, guarded):
     """Issue 25: a script calling simgin.run_match with workers at its top level, without
@@ -378,7 +379,10 @@ def tcp_server(reply: bytes | None):
 
 @pytest.mark.parametrize(
     ("reply", "message"),
-    [(None, "no Dask scheduler answered"), (b"HTTP/1.1 400 Bad Request\r\n\r\n" * 50, "is not a Dask scheduler")],
+    [
+        pytest.param(None, "no Dask scheduler answered", marks=pytest.mark.slow),  # waits out the timeout
+        (b"HTTP/1.1 400 Bad Request\r\n\r\n" * 50, "is not a Dask scheduler"),
+    ],
     ids=["silent", "http"],
 )
 def test_a_server_that_is_not_a_dask_scheduler_is_refused_within_the_timeout(reply, message, monkeypatch):
@@ -423,6 +427,7 @@ def test_a_cluster_without_workers_is_reported_and_the_run_goes_on_when_one_come
     assert result.tallies[0].to_dict() == runner.run(config, workers=1).tallies[0].to_dict()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_ctrl_c_ends_the_wait_for_workers(cluster_without_workers, monkeypatch):
     """Ctrl-C (a SIGINT to this process, which raises KeyboardInterrupt here even when the suite runs with SIGINT
     ignored) ends a wait for Dask workers that would otherwise never end; the test itself has a deadline
@@ -524,7 +529,8 @@ KILLER_BOT = PRINTING_BOT.replace(
 )
 
 
-@pytest.mark.parametrize("backend", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("backend", ["local", "dask"])
 def test_a_strategy_that_kills_its_worker_is_a_one_line_run_error(tmp_path, backend):
     """A worker that dies (here a strategy SIGKILLs it; in life the OOM killer) is an error, not a traceback from
     the pool (BrokenProcessPool) or from Dask (KilledWorker, after its retries)."""

@@ -300,7 +300,8 @@ def test_the_html_report_shows_the_forfeits(tournament_dir):
 # -- determinism, workers and resume ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["hands", pytest.param("games", marks=pytest.mark.slow)])
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("mode", ["hands", "games"])
 def test_the_same_seed_gives_the_same_forfeits_on_one_and_two_workers(bot, mode):
     counts = {"hands": 120, "games": 16}
     config = runner.RunConfig((bot, "simple"), seed=9, chunk_units=10, on_illegal="forfeit", **{mode: counts[mode]})

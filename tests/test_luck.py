@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tiers import sizes
 
 from simgin.game import play
 from simgin.game.luck import luck_of_moves, luck_value
@@ -42,7 +43,8 @@ def test_the_kernel_corrections_are_the_move_logs(preset):
     assert np.abs(luck).sum() > 0
 
 
-def test_the_corrections_are_the_brute_force_references():
+@pytest.mark.parametrize("hands", sizes(1, 3))
+def test_the_corrections_are_the_brute_force_references(hands):
     """``luck_of_moves`` against tests/reference.py's brute force (deadwood by every arrangement, the classes
     written out) on random hands of several presets, V5's 11-card start included."""
     import reference
@@ -52,13 +54,13 @@ def test_the_corrections_are_the_brute_force_references():
     cases = (("standard", {}), ("oklahoma", {}), ("straight", {}), ("standard", {"eleven_card_start": True}))
     for preset, settings in cases:
         rules = Rules.preset(preset).with_settings(settings).effective("pairs", games=False)
-        for i in range(3):
+        for i in range(hands):
             record = play_hand((resolve("simple").make(), resolve("greedy").make()), rules, 900 + i, i % 2)
             got = luck_of_moves(record.moves, record.knock_limit, record.multiplier, value)
             expected = reference.luck_corrections(record.moves, record.knock_limit, record.multiplier, value)
             assert got == pytest.approx(expected, abs=1e-9), (preset, settings, i)
             checked += 1
-    assert checked == 12
+    assert checked == 4 * hands
 
 
 def test_a_draws_correction_averages_to_zero_over_the_stock():
@@ -236,6 +238,7 @@ def test_tournament_adjust_luck_gives_each_pairing_its_figures():
     assert refused.exit_code == 1 and "--adjust-luck: applies to runs of hands" in refused.output
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_report_shows_both_estimators(tmp_path):
     """``simgin report`` of a match run with ``--adjust-luck``: a table with each figure plain and luck-adjusted,
     the numbers of result.json, and which estimator each row comes from."""
@@ -281,6 +284,7 @@ def test_a_program_gets_the_same_adjustment_from_its_move_log():
     assert compiled["luck_adjusted"] == data["luck_adjusted"]  # the example plays as simple: the same corrections
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_tournaments_report_has_each_pairings_luck_rows(tmp_path):
     """``simgin report`` of ``simgin tournament --adjust-luck --out DIR``: two rows (plain, luck-adjusted) per
     pairing and figure, the adjusted estimate that of result.json's pairing."""

@@ -114,6 +114,7 @@ def test_sweep_adjust_luck_on_the_command_line():
         assert refused.output.count("\n") == 1
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_rules_sprt_runs_on_the_adjusted_win_rates():
     from simgin.studies.sequential import sequential_rules_test
 
@@ -128,6 +129,7 @@ def test_the_rules_sprt_runs_on_the_adjusted_win_rates():
     assert "luck-adjusted" in adjusted.text()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_normal_sprt_holds_its_error_rate_on_resampled_adjusted_outcomes():
     """Null calibration of the sequential test on luck-adjusted units: per-pair adjusted net points of a real run,
     centred on 0 (a true H0), resampled in batches of 25 pairs and tested after each batch (H0: 0 against H1: +1
@@ -160,6 +162,7 @@ def test_the_normal_sprt_waits_for_a_measured_spread():
         normal_sprt([0.1], 1.0, 0.0)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_compare_adjust_luck_tests_net_points_per_hand_and_keeps_the_plain_beside():
     """``compare(adjust_luck=True)`` plays duplicate hand pairs: its test, estimate and interval are the pairs'
     luck-adjusted net points per hand, the plain figures beside; the same on one and two workers."""
@@ -194,6 +197,7 @@ def test_compare_adjust_luck_on_the_command_line():
     assert refused.exit_code == 1 and "--sprt 'points0=1,points1=0': points0 must be below points1" in refused.output
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_tune_ranks_by_adjusted_net_points_and_keeps_the_plain_beside():
     """``tune(adjust_luck=True)``: every evaluation's score is the luck-adjusted net points per hand (the tally's
     adjusted sum per pair), the final's plain figure is the plain sums by the same batch means, and games are one
@@ -224,6 +228,7 @@ def test_tune_ranks_by_adjusted_net_points_and_keeps_the_plain_beside():
         simgin.tune("heuristic", ["simple"], adjust_luck=True, games=8, budget=2)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_tune_rules_judges_skill_by_the_adjusted_win_rate():
     """``tune_rules(adjust_luck=True)``: the skill score is the luck-adjusted share of hands won (a dead hand
     half), ``plain_win_rate`` equals the plain search's ``win_rate`` on the same deals, ``luck_adjusted`` has the
@@ -247,6 +252,7 @@ def test_tune_rules_judges_skill_by_the_adjusted_win_rate():
         simgin.tune_rules(["opponent", "simple"], "skill", vary, adjust_luck=True, games=20, budget=2)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 @pytest.mark.parametrize(
     "command",
     [
@@ -294,18 +300,13 @@ def test_a_luck_adjusted_studys_report_says_so_and_its_rates_match_its_differenc
         assert set(wins["estimator"]) <= {"luck-adjusted"}
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 @pytest.mark.parametrize(
     ("command", "said"),
     [
         (["compare", "opponent", "heuristic", "--adjust-luck"], "luck-adjusted (docs/STATISTICS.md §13)"),
-        pytest.param(
-            [*TUNE, "--final", "40", "--adjust-luck"],
-            "every score is luck-adjusted net points per hand",
-            marks=pytest.mark.slow,
-        ),
-        pytest.param(
-            [*TUNE_RULES, "--final", "40", "--adjust-luck"], "win_rate is luck-adjusted", marks=pytest.mark.slow
-        ),
+        ([*TUNE, "--final", "40", "--adjust-luck"], "every score is luck-adjusted net points per hand"),
+        ([*TUNE_RULES, "--final", "40", "--adjust-luck"], "win_rate is luck-adjusted"),
     ],
     ids=["compare", "tune", "tune-rules"],
 )

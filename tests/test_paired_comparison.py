@@ -129,6 +129,7 @@ def test_holm_levels_follow_the_step_down() -> None:
     assert levels.tolist() == pytest.approx([0.05 / 4, 0.05, 0.05 / 3, 0.05 / 2])
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_every_interval_agrees_with_its_test() -> None:
     rng = np.random.default_rng(3)
     for _ in range(300):
@@ -191,6 +192,7 @@ def test_one_number_has_one_interval_in_the_sweep_table() -> None:
         assert ((frame[f"{metric}_low"] >= 0.0) & (frame[f"{metric}_high"] <= 1.0)).all()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_sweep_and_match_json_are_strict_json() -> None:
     """A player that never knocks leaves undercut_when_knocking undefined: null, never a bare NaN."""
     outcome = CliRunner().invoke(

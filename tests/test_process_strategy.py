@@ -39,11 +39,6 @@ RULE_SETS = {
     "eleven_card_start": dataclasses.replace(Rules(), eleven_card_start=True),
     "oklahoma": Rules.preset("oklahoma"),
 }
-#: The rule sets a program plays in the default run (standard, and the one with the most kinds of decision: V6
-#: and V7); the others with the slow tests, which .ci/run runs.
-PROGRAM_RULE_SETS = [
-    name if name in ("standard", "v6_v7") else pytest.param(name, marks=pytest.mark.slow) for name in RULE_SETS
-]
 
 
 def bad_bot(mode: str, at: int = 1, pid_dir: Path | None = None) -> str:
@@ -61,7 +56,8 @@ def _no_programs_left():
 # -- the example bot is simple, hand for hand ------------------------------------------------
 
 
-@pytest.mark.parametrize("rules_name", PROGRAM_RULE_SETS)
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("rules_name", list(RULE_SETS))
 def test_the_example_bot_plays_the_hands_of_simple(rules_name):
     rules = RULE_SETS[rules_name]
     seeds = hand_seeds(21, 120)
@@ -87,6 +83,7 @@ def test_the_example_bot_plays_the_games_and_moves_of_simple():
         assert mine.replay() == theirs.replay()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_one_program_per_seat_plays_every_hand_of_a_worker(tmp_path):
     log = tmp_path / "views.jsonl"
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {log}"
@@ -167,19 +164,8 @@ def check_views(log_path: Path, seen: list) -> set[str]:
     return {name for name, _ in views}
 
 
-#: The view test's rule sets in the default run: standard and the eleven-card start (V5, the one that
-#: changes which decisions are asked); the others, which tell the program the same fields under other
-#: rule lines, run with the slow tests (``pytest -m slow``, as .ci/run does).
-VIEW_DEFAULT = ("standard",)
-
-
-@pytest.mark.parametrize(
-    "rules_name",
-    [
-        name if name in VIEW_DEFAULT else pytest.param(name, marks=pytest.mark.slow)
-        for name in [*RULE_SETS, "hollywood"]
-    ],
-)
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("rules_name", [*RULE_SETS, "hollywood"])
 def test_the_program_is_told_every_field_of_the_view(tmp_path, rules_name):
     """Two games of the view bot, one against itself and one against random, under each rule set: to 60
     points, or to 30 under Hollywood, whose three columns make a game several times as long (30 still
@@ -291,7 +277,8 @@ def lines_change_with_hidden_cards(make_bot, spec, rules, seed, dealer, bot_seat
     return False
 
 
-@pytest.mark.parametrize("rules_name", PROGRAM_RULE_SETS)
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("rules_name", list(RULE_SETS))
 def test_the_program_is_told_nothing_that_depends_on_cards_it_has_not_seen(tmp_path, rules_name):
     rules = RULE_SETS[rules_name]
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {tmp_path / 'log.jsonl'}"
@@ -314,6 +301,7 @@ class Leaky(ps.ProgramStrategy):
                 return
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_hidden_card_check_catches_an_adapter_that_leaks(tmp_path):
     spec = f"exec:{sys.executable} {PROGRAMS / 'view_bot.py'} {tmp_path / 'log.jsonl'}"
     caught = sum(

@@ -84,6 +84,7 @@ def test_the_same_results_on_one_and_two_workers(backend):
     assert one.tallies[0].to_dict() == same.tallies[0].to_dict(), "the example bot is simple"
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_games_tournaments_and_resume_with_a_program(tmp_path):
     config = runner.RunConfig((EXEC_SIMPLE, "random", "greedy"), games=8, seed=1, chunk_units=2)
     out = tmp_path / "out"
@@ -98,6 +99,7 @@ def test_games_tournaments_and_resume_with_a_program(tmp_path):
     assert [t.to_dict() for t in first.tallies] == [t.to_dict() for t in expected.tallies]
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_commands_take_programs(tmp_path):
     cli = CliRunner()
     out = tmp_path / "match"
@@ -160,6 +162,7 @@ def test_no_program_is_left_on_a_dask_cluster_that_outlives_the_run(pid_dir):
         assert wait_until(lambda: not running(pid_dir), 5.0), "the workers live on, their programs must not"
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_no_program_is_left_after_a_failure(pid_dir):
     config = runner.RunConfig((bad_bot("crash", 40, pid_dir), "simple"), hands=120, seed=3, chunk_units=20)
     with pytest.raises(runner.RunError, match="exited with code 3"):
@@ -285,6 +288,7 @@ def _ancestors(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_programs_follow_the_rules_of_each_sweep_cell(tmp_path):
     """One program plays every cell of a sweep; it is told the rules again when they change."""
     from simgin.studies.sweep import run_sweep

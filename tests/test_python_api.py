@@ -41,7 +41,7 @@ def reported_tables(directory: Path) -> dict[str, str]:
     return {path.name: path.read_text() for path in sorted((directory / "report_files").glob("*.csv"))}
 
 
-# The match in the default run; the other kinds, which take longer, under the slow marker (.ci/run runs them).
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 @pytest.mark.parametrize(
     ("command", "call"),
     [
@@ -53,19 +53,16 @@ def reported_tables(directory: Path) -> dict[str, str]:
         pytest.param(
             ["tournament", "simple", "random", "greedy", "--games", "20", "--seed", "2"],
             lambda out: simgin.tournament(["simple", "random", "greedy"], games=20, seed=2, workers=1, out=out),
-            marks=pytest.mark.slow,
             id="tournament",
         ),
         pytest.param(
             ["compare", "simple", "greedy", "--max-games", "100", "--seed", "5"],
             lambda out: simgin.compare("simple", "greedy", sprt=simgin_sprt(max_games=100), seed=5, workers=1, out=out),
-            marks=pytest.mark.slow,
             id="compare",
         ),
         pytest.param(
             ["sweep", "simple", "greedy", "--grid", "preset=standard,oklahoma", "--games", "20"],
             lambda out: simgin.sweep(["simple", "greedy"], ["preset=standard,oklahoma"], games=20, workers=1, out=out),
-            marks=pytest.mark.slow,
             id="sweep",
         ),
     ],

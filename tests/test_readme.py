@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from tiers import SLOW
 
 from simgin.cli.main import main
 from simgin.game.rules import Rules
@@ -117,8 +118,16 @@ def test_card_format_is_documented():
         assert phrase in text
 
 
+#: Examples whose commands run a search or a study (a second or more each): the long tier (tests/tiers.py).
+LONG_EXAMPLES = ("tune", "tune-rules", "sweep")
+
+
 @pytest.mark.parametrize(
-    "command, output", [pytest.param(command, output, id=command) for command, output in console_examples()]
+    "command, output",
+    [
+        pytest.param(command, output, id=command, marks=SLOW if command.split()[1] in LONG_EXAMPLES else ())
+        for command, output in console_examples()
+    ],
 )
 def test_command_examples_run_and_print_what_the_readme_shows(command, output):
     args = shlex.split(command)

@@ -146,6 +146,7 @@ def test_the_reader_refuses_a_fifo_or_device_at_once(tmp_path):
 # -- D1: simgin report never writes through links planted in the directory ----------------------------------------
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_replaces_planted_file_links_instead_of_writing_through_them(received, outside):
     (received / "report.html").symlink_to(outside)
     (received / "report_files").mkdir()

@@ -765,6 +765,7 @@ def test_R7_play_game_deals_from_its_seed_and_rotates_the_dealer():
     assert tuple(scores) == game.scores
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_play_game_stops_after_max_hands_per_game():
     # Two players that never knock deal dead hands until the cap: no winner, no margin.
     assert engine.MAX_HANDS_PER_GAME == 1000

@@ -123,20 +123,21 @@ def replay_and_check(record: HandRecord, rules: Rules) -> None:
         assert record.points == (dd - kd) * mult and (dd > kd or (dd == kd and not rules.undercut_on_tie))
 
 
-# The quick tier fuzzes the rule sets that reach every kind of ending between them (the default run's time,
-# issue 32 item 15); the slow tier fuzzes every preset and variant.
-QUICK_CONFIGS = ("standard", "straight", "oklahoma all", "V5-V7 V13 knock 5")
-EVERY_CONFIG = [
-    pytest.param(name, marks=() if name in QUICK_CONFIGS else pytest.mark.slow, id=name) for name in CONFIGS
+# The quick tier (tests/tiers.py) fuzzes the first hands of the standard rules and of the rule set that reaches
+# every kind of ending (big gin and the 50th card included); the slow tier every preset and variant in full.
+QUICK_CONFIGS = ("standard", "V5-V7 V13 knock 5")
+QUICK_HANDS = 100
+EVERY_CONFIG = [pytest.param(name, QUICK_HANDS, id=f"{name}-{QUICK_HANDS}") for name in QUICK_CONFIGS] + [
+    pytest.param(name, HANDS_PER_PAIRING, marks=pytest.mark.slow, id=name) for name in CONFIGS
 ]
 
 
-@pytest.mark.parametrize("config", EVERY_CONFIG)
-def test_fuzz_hands_end_conserve_cards_and_score_consistently(config):
+@pytest.mark.parametrize(("config", "hands"), EVERY_CONFIG)
+def test_fuzz_hands_end_conserve_cards_and_score_consistently(config, hands):
     rules = CONFIGS[config]
     kinds, fiftieth_count = set(), 0
     for pairing_index, (first, second) in enumerate(PAIRINGS):
-        for i in range(HANDS_PER_PAIRING):
+        for i in range(hands):
             seed = derive(len(config) * 1000 + pairing_index, i)
             record = play_hand((BOTS[first](), BOTS[second]()), rules, seed, dealer=i % 2, scores=(i, 2 * i))
             replay_and_check(record, rules)

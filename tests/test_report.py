@@ -550,15 +550,16 @@ def test_figures_shown_only_with_data(tournament):
 def written(tournament, tmp_path_factory) -> tuple[Path, object]:
     directory = tmp_path_factory.mktemp("tournament")
     save_result(directory, tournament)
-    return directory, write_report(directory, directory / "out" / "report.html")
+    return directory, write_report(directory, directory / "out" / "report.html", png=False)
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_files(written, tournament_tables):
     directory, files = written
     assert files.html == directory / "out" / "report.html"
     folder = directory / "out" / "report_files"
     assert {p.name for p in files.figures} == {
-        f"{n}.{s}"
+        f"{n}.svg"
         for n in (
             "ratings",
             "win_rates",
@@ -569,11 +570,9 @@ def test_report_files(written, tournament_tables):
             "points_per_hand",
             "seat_edge",
         )
-        for s in ("png", "svg")
-    }
+    } and not list(folder.glob("*.png"))
     for path in files.figures:
         assert path.parent == folder and path.stat().st_size > 1000
-    assert (folder / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (folder / "ratings.svg").read_text().lstrip().startswith("<?xml")
     outcomes = pd.read_csv(folder / "outcomes.csv")
     expected = tournament_tables["outcomes"].frame
@@ -604,6 +603,7 @@ def test_figure_files_are_reproducible():
     assert first.size_px[0] > 400
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_build_report_for_every_kind(tmp_path):
     from simgin.reports import build_report
 
@@ -628,6 +628,7 @@ def run(*args: str):
     return CliRunner().invoke(report_command, list(args))
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_command_json(tmp_path):
     directory = tmp_path / "run"
     save_result(directory, synthetic_result("match", players=("simple", "random"), pairs=50))
@@ -637,7 +638,9 @@ def test_report_command_json(tmp_path):
     assert paths["html"] == str(directory / "report.html")
     assert all(Path(p).is_file() for p in [paths["html"], *paths["figures"], *paths["tables"]])
     assert any(p.endswith("win_rates.svg") for p in paths["figures"])
-    assert any(p.endswith("win_rates.png") for p in paths["figures"])
+    assert (
+        Path(next(p for p in paths["figures"] if p.endswith("win_rates.png"))).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    )
     # --no-png: the same SVG files and page, without the PNG files or links to them.
     text = run(str(directory), "-o", str(tmp_path / "elsewhere.html"), "--no-png")
     assert text.exit_code == 0
@@ -676,6 +679,7 @@ def test_report_command_errors(tmp_path):
     assert odd.exit_code in (0, 1) and "Traceback" not in odd.output
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_command_help_example_runs_as_written(tmp_path, monkeypatch):
     """The help's example: a real (small) tournament, then its report."""
     import click

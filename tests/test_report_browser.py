@@ -81,10 +81,8 @@ def test_a_missing_browser_skips_the_test_unless_it_is_required(monkeypatch, tmp
         chromium()
 
 
-@pytest.mark.parametrize(
-    "kind",  # one kind in the default run; the others with the slow tests (.ci/run runs them)
-    ["tournament", *(pytest.param(kind, marks=pytest.mark.slow) for kind in ("sweep", "analysis"))],
-)
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
+@pytest.mark.parametrize("kind", ["tournament", "sweep", "analysis"])
 def test_report_in_headless_chromium(kind, tmp_path):
     chromium()  # skip (or fail) before building the report
     directory = tmp_path / "run"

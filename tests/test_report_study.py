@@ -66,6 +66,7 @@ def cell_index(result: dict, **settings) -> int:
     return index
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_first_findings_are_one_per_switch_with_the_numbers_of_result_json(three):
     result, page = three
     items = findings(page)
@@ -90,6 +91,7 @@ def test_the_first_findings_are_one_per_switch_with_the_numbers_of_result_json(t
     assert "With gin_bonus at 20" in held and "With preset at standard" in items[1]
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_study_comes_before_the_other_sweep_figures(three):
     result, _ = three
     names = [figure.name for figure in report_figures(result, result_tables(result))]
@@ -98,6 +100,7 @@ def test_the_study_comes_before_the_other_sweep_figures(three):
     assert "sweep_cells" in result_tables(result)  # the old tables are still there
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_header_counts_the_significant_differences(three):
     result, _ = three
     facts = dict(report_facts(result))  # the header alone: build() would draw every figure first
@@ -105,6 +108,7 @@ def test_the_header_counts_the_significant_differences(three):
     assert facts["differences"].startswith(f"{significant} of {result['comparisons']} comparisons")
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_a_preset_oklahoma_cell_is_oklahoma(three):
     result, page = three
     assert all("oklahoma" not in cell["settings"] for cell in result["cells"])  # only the preset says so
@@ -122,6 +126,7 @@ def test_a_preset_oklahoma_cell_is_oklahoma(three):
     assert any(item.startswith("Knock limit: Under preset=oklahoma, gin_bonus=") for item in findings(page))
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_heatmaps_hold_the_cells_numbers(three):
     result, _ = three
     table = result_tables(result)["heatmap_preset_gin_bonus"].frame
@@ -143,6 +148,7 @@ def test_heatmaps_hold_the_cells_numbers(three):
     assert "skill spread is widest under" in figure.caption and "games last" in figure.caption
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_heatmaps_only_with_two_or_more_switches(two, three):
     for (result, _), expected in ((two, []), (three, ["heatmap_preset_gin_bonus"])):
         names = [figure.name for figure in report_figures(result, result_tables(result))]
@@ -153,6 +159,7 @@ def forest_rows(figure) -> int:
     return sum(len(ax.get_yticklabels()) for ax in figure.axes if ax.get_visible())
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_differences_figure_has_one_row_per_significant_difference(two):
     result, page = two
     significant = [d for d in result["differences"] if d["significant"]]
@@ -164,6 +171,7 @@ def test_the_differences_figure_has_one_row_per_significant_difference(two):
     assert any(item.startswith("Significant differences: ") for item in findings(page))
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_differences_figure_follows_the_flags(three):
     """Rows are the differences flagged significant, whichever they are (made-up flags on a real result)."""
     result, _ = three
@@ -182,6 +190,7 @@ def test_the_differences_figure_follows_the_flags(three):
     assert len(legend.get_texts()) == len(set(table["cell"]))
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_a_two_player_study_reads_its_pairing(two):
     result, page = two
     first = findings(page)[0]
@@ -208,6 +217,7 @@ def tuned(tmp_path_factory) -> tuple[dict, Path]:
     return load_result(out), write_report(out, png=False).html
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_a_tune_rules_report_states_the_verdict_in_numbers_first(tuned):
     result, page = tuned
     first = findings(page)[0]
@@ -217,6 +227,7 @@ def test_a_tune_rules_report_states_the_verdict_in_numbers_first(tuned):
     assert result["verdict"][1:] in first
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_a_tune_rules_caption_gives_the_paired_difference_when_the_rules_differ(tuned):
     from simgin.reports import tune_rules as report
 
@@ -307,6 +318,7 @@ def test_the_forest_plot_is_capped_and_names_cells_in_rows_when_colours_run_out(
     assert caption.startswith("50 of 200 comparisons") and "(the 40 with the smallest p_holm are drawn)" in caption
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_cell_table_gives_every_rate_with_its_interval_the_seat_edge_included(three):
     result, page = three
     table = result_tables(result)["study_cells"]
@@ -485,6 +497,7 @@ def check_study_tables(result: dict, files: Path) -> None:
             assert row.win_rate == pytest.approx(result["cells"][row.cell]["first_named"]["win_rate"])
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 @pytest.mark.parametrize("study_fixture", ["presets", "three"])
 def test_every_figure_is_computed_from_exactly_the_cells_it_names(study_fixture, request):
     """Issue 32 items 1 and 2: the knock-limit figure counted every non-Oklahoma cell as 'Standard' and the Variants
@@ -498,6 +511,7 @@ def test_every_figure_is_computed_from_exactly_the_cells_it_names(study_fixture,
     check_study_tables(result, files)
 
 
+@pytest.mark.slow  # a sweep and its whole report (the module fixture): the long tier (tests/tiers.py)
 def test_the_cli_up_card_table_and_the_report_give_the_same_numbers(presets):
     """Issue 32 item 2: the CLI printed the first pairing's by-up-card table, the report a pool; now every pairing's
     block in the CLI is the report's knock_limits.csv block of that cell and pairing, and the caption's gin shares

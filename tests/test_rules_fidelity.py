@@ -289,6 +289,7 @@ def test_sweep_plays_each_distinct_game_once_and_names_the_repeats(tmp_path):
     assert "same_game_as" in (tmp_path / "sweep.csv").read_text().splitlines()[0]
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_sweep_report_does_not_show_repeats_as_results(tmp_path):
     from simgin.reports.build import result_tables
 

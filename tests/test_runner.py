@@ -56,6 +56,7 @@ def test_tally_counts_agree_with_rows():
     assert t["draws"] == rows[:, k.H_DRAWS].sum()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_same_results_on_one_and_two_workers():
     """Reproducible: 1 worker and 2 worker processes give the same tallies to the last digit."""
     config = small_config()
@@ -203,6 +204,7 @@ def test_dask_local_cluster_gives_the_same_result_even_when_a_worker_dies():
     assert result.tallies[0].to_dict() == expected.tallies[0].to_dict()
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_dask_backend_without_a_scheduler_starts_a_local_cluster():
     """--backend dask alone starts a LocalCluster on this machine; the results are those of the process pool."""
     config = small_config(hands=600)

@@ -39,6 +39,7 @@ def advised():
     )
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_advisers_change_nothing_of_the_play_or_its_valuation(advised):
     plain = simgin.analyse("heuristic", "simple", hands=16, workers=1)
     assert advised.to_frame()[list(COLUMNS)].equals(plain.to_frame()[list(COLUMNS)])
@@ -50,6 +51,7 @@ def test_advisers_change_nothing_of_the_play_or_its_valuation(advised):
     assert "second_opinions" not in without and "second_opinions" not in without["players"][0]
 
 
+@pytest.mark.slow  # the analysis with three advisers (the module fixture, 2 s): the long tier (tests/tiers.py)
 def test_each_opinion_is_read_off_the_decisions_own_valuation(advised):
     frame = advised.to_frame()
     for _, row in frame.iterrows():
@@ -61,6 +63,7 @@ def test_each_opinion_is_read_off_the_decisions_own_valuation(advised):
                 assert loss == pytest.approx(0.0)
 
 
+@pytest.mark.slow  # the analysis with three advisers (the module fixture, 2 s): the long tier (tests/tiers.py)
 def test_the_summary_is_paired_with_the_players_own_decisions(advised):
     frame = advised.to_frame()
     for side, player in enumerate(advised.to_json()["players"]):
@@ -114,6 +117,7 @@ def test_the_same_opinions_on_one_and_two_workers(advised):
     assert first == second
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_cli_prints_each_opinion_and_writes_it(tmp_path):
     out = tmp_path / "advised"
     args = ["analyse", "simple", "greedy", "--hands", "6", "--workers", "1", "--second-opinion", "opponent"]

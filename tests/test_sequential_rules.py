@@ -94,6 +94,7 @@ def test_bad_hypotheses_are_refused_with_one_line() -> None:
     assert outcome.exit_code != 0 and "two rule sets" in outcome.output
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_the_cli_prints_the_decision_and_strict_json() -> None:
     args = ["sweep", "simple", "random", "--grid", "knock_limit=10,1", "--sprt", "d0=0,d1=5", "--quiet"]
     outcome = CliRunner().invoke(main, [*args, "--json"])

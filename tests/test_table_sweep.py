@@ -144,6 +144,7 @@ def test_bad_input_is_one_line_and_the_cli_prints_strict_json(tmp_path):
     assert np.isfinite(data["cells"][0]["rows"][0]["win_rate"])
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_table_sweep_resumes_from_its_directory_and_does_not_depend_on_workers(tmp_path):
     """Rerun into the same --out: every chunk is read back (unit records included) and the result is the same;
     two workers give the same result as one."""

@@ -264,6 +264,7 @@ def test_a_python_plugin_gives_the_same_tune_as_the_compiled_bot_it_wraps(plugin
     )
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_plugin_with_an_integer_and_an_unbounded_parameter(plugin):
     spec = f"{plugin}:Patient"
     settings = plan(spec, ["simple"], hands=4)
@@ -513,6 +514,7 @@ def test_ctrl_c_says_where_the_evaluations_are_kept(monkeypatch, tmp_path):
 # -- the report ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_draws_the_search_the_traces_and_the_final_comparison(tiny, tmp_path):
     from simgin.reports.build import write_report
 
@@ -547,6 +549,7 @@ def test_report_captions_state_the_numbers(tiny):
         assert f"{dimension.name} {format_value(result.start_parameters[dimension.name])} → " in traces
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_of_a_hands_tune_against_two_opponents(tmp_path):
     from simgin.reports.build import write_report
 
@@ -640,6 +643,7 @@ def test_parameters_that_cost_time_are_tuned_only_when_named():
 LOSING = ["--params", "potential,safety,value", "--budget", "4", "--popsize", "2", "--hands", "10", "--final", "20"]
 
 
+@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_a_tuned_spec_worse_than_the_start_on_the_final_deals_keeps_the_start(tmp_path):
     # Issue 25: the tuned spec was presented as the result even when the final measurement scored
     # it below the start. Seed 4 of this tiny tune is such a case; seed 27 is not (with the search space of
