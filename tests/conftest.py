@@ -135,3 +135,13 @@ def tournament_tables(tournament) -> dict:
     from simgin.reports.build import result_tables
 
     return result_tables(tournament)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def kernels_compiled_once(request) -> None:
+    """In a parallel run of the whole suite, each worker compiles its share of the kernels before its first test
+    (tests/kernel_warmup.py): on an empty cache no kernel is compiled by both workers."""
+    from kernel_warmup import WHOLE_SUITE, compile_share
+
+    if len(request.session.items) >= WHOLE_SUITE:
+        compile_share()
