@@ -335,6 +335,8 @@ def write_report(directory: str | Path, output_html: str | Path | None = None, *
     try:
         report = build(result, files.name, png)
         html = render_report(report)
+        for figure in report.figures if png else ():
+            figure.render_png()
     except Exception as error:  # any content that the checks of load_result let through: one line naming the file
         raise ValueError(
             f"{Path(directory) / 'result.json'}: unexpected content ({type(error).__name__}: {error}); "

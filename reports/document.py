@@ -32,8 +32,8 @@ class ReportFigure:
     table: str | None
     """Name of the table (CSV) the figure was drawn from."""
     svg: bytes = b""
-    _box: Bbox | None = field(default=None, repr=False)
-    _png: bytes | None = field(default=None, repr=False)
+    _box: Bbox | None = field(default=None, init=False, repr=False, compare=False)
+    _png: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def render(self) -> None:
         """Lay the figure out and print it to SVG bytes (inside the report style); the PNG waits for :attr:`png`.
@@ -51,14 +51,19 @@ class ReportFigure:
             self.svg = self._print("svg")
         self._png = None
 
-    @property
-    def png(self) -> bytes:
-        """The PNG bytes, printed over the layout and box of :meth:`render` the first time they are asked for."""
+    def render_png(self) -> None:
+        """Print the PNG over the layout and box of :meth:`render` (once; :attr:`png` asks for it when needed)."""
         if self._png is None:
             if self._box is None:
                 raise ValueError(f"figure {self.name!r}: render() it before asking for its PNG")
             with S.report_style():
                 self._png = self._print("png")
+
+    @property
+    def png(self) -> bytes:
+        """The PNG bytes, printed the first time they are asked for."""
+        self.render_png()
+        assert self._png is not None
         return self._png
 
     def _print(self, fmt: str) -> bytes:
