@@ -553,7 +553,6 @@ def written(tournament, tmp_path_factory) -> tuple[Path, object]:
     return directory, write_report(directory, directory / "out" / "report.html", png=False)
 
 
-@pytest.mark.slow  # over a second: the long tier (tests/tiers.py)
 def test_report_files(written, tournament_tables):
     directory, files = written
     assert files.html == directory / "out" / "report.html"
