@@ -221,6 +221,20 @@ def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
     assert kernels.is_cached(SimpleNamespace()) is True
 
 
+def test_a_second_worker_compiles_each_searching_bots_decide_once():
+    """``compile_searching_bots``: the ``decide`` of every searching bot a run plays, each once (heuristic and
+    opponent share one), none for the built-in bots or a spec that does not resolve (the run reports it)."""
+    from simgin.running import kernel_cache, runner
+
+    players = ("simple", "opponent", "heuristic:knock=5", "mcts", "heuristic", "random", "no-such-bot")
+    decides = kernel_cache.searching_decides(players)
+    assert decides == [bots.POLICIES[bots.BOT_OPPONENT], bots.POLICIES[bots.BOT_MCTS]]
+    assert bots.POLICIES[bots.BOT_HEURISTIC] is bots.POLICIES[bots.BOT_OPPONENT]
+    assert kernel_cache.searching_decides(("simple", "greedy", "random")) == []
+    kernel_cache.compile_searching_bots(runner.RunConfig(("simple", "heuristic"), games=2, seed=1))
+    assert bots.POLICIES[bots.BOT_HEURISTIC].signatures
+
+
 def test_compile_kernels_readies_what_a_run_plays_without_playing():
     """The first job of a run on a cold cache compiles the engine and each searching bot it plays (issue 15)."""
     from simgin.running import runner
@@ -233,3 +247,18 @@ def test_compile_kernels_readies_what_a_run_plays_without_playing():
         runner.compile_kernels(config)  # plays nothing, so it needs no seeds and returns at once
     assert k.play_games_batch.signatures and k.play_hands_batch.signatures
     assert bots.POLICIES[bots.BOT_HEURISTIC].signatures
+
+
+@pytest.mark.slow  # a run on an empty cache: compiles the hand loop and a searching bot (30 s or more)
+def test_a_cold_run_on_two_workers_compiling_the_bots_beside_the_engine_plays_the_same_games(tmp_path):
+    """On a cold cache the first chunk's worker compiles the engine while a second compiles the searching bots'
+    ``decide`` (``runner.execute``): the games are those of a warm run on one worker."""
+    import simgin
+
+    command = [sys.executable, "-m", "simgin", "match", "simple", "heuristic", "--games", "6", "--seed", "3"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    cold = subprocess.run([*command, "--workers", "2", "--json"], env=env, capture_output=True, text=True, timeout=900)
+    assert cold.returncode == 0, cold.stderr
+    played, warm = json.loads(cold.stdout), simgin.match("simple", "heuristic", games=6, seed=3, workers=1).to_json()
+    played.pop("timing"), warm.pop("timing")
+    assert played == warm and played["games"] == 6

@@ -275,14 +275,15 @@ class _RecordingBackend:
     def __exit__(self, *exc: object) -> None:
         pass
 
-    def submit(self, function, config, chunk, hand_log):
-        self.log.append(f"submit {chunk.chunk_index}")
+    def submit(self, function, config, chunk=None, hand_log=False):
+        name = "bots" if chunk is None else chunk.chunk_index  # the searching bots' compile takes the config alone
+        self.log.append(f"submit {name}")
         log = self.log
 
         class _Result:
             def result(self):
-                log.append(f"result {chunk.chunk_index}")
-                return chunk.chunk_index
+                log.append(f"result {name}")
+                return name
 
             def cancel(self):
                 return True
@@ -292,15 +293,17 @@ class _RecordingBackend:
 
 @pytest.mark.parametrize("compile_first", [False, True])
 def test_compile_first_runs_the_first_chunk_alone(monkeypatch, compile_first):
-    """On a cold cache the first chunk compiles alone, so that the other workers load numba's cache (issue 4)."""
-    config = runner.RunConfig(("simple", "simple"), hands=400, seed=1, chunk_units=50, duplicate=False)
+    """On a cold cache the first chunk compiles alone, so that the other workers load numba's cache (issue 4), while a
+    second worker compiles the searching bots' ``decide``, which the first then loads."""
+    config = runner.RunConfig(("simple", "opponent"), hands=400, seed=1, chunk_units=50, duplicate=False)
     jobs = [(config, chunk) for chunk in runner.plan_chunks(config)]
     log: list[str] = []
     monkeypatch.setattr(runner, "backend_for", lambda *args: _RecordingBackend(log))
     results = list(runner.execute(jobs, workers=2, compile_first=compile_first))
     assert results == list(range(len(jobs)))  # in order either way
     if compile_first:
-        assert log[:3] == ["submit 0", "result 0", "submit 1"]
+        assert log[:5] == ["submit 0", "submit bots", "result 0", "result bots", "submit 1"]
+        assert log.count("submit bots") == 1
     else:
         assert log[:4] == ["submit 0", "submit 1", "submit 2", "submit 3"]
 

@@ -49,15 +49,32 @@ def kernels_cached(mode: str, table: str = "pairs", players: Sequence[str] = ())
     """Whether numba's on-disk cache holds the kernel of such a run, and the ``decide`` of each
     searching bot among ``players`` (``kernels.bots``), compiled from today's sources."""
     from simgin.kernels import is_cached
+
+    return is_cached(kernel_for(mode, table)) and all(is_cached(decide) for decide in searching_decides(players))
+
+
+def searching_decides(players: Sequence[str]) -> list[Any]:
+    """The ``decide`` of each searching bot among ``players`` (heuristic, opponent, mcts: ``kernels.bots``), each
+    once; specs that do not resolve are left to the run, which reports them."""
     from simgin.kernels.bots import LAST_BUILT_IN, POLICIES
     from simgin.players.registry import resolve
 
-    searching = set()
+    decides: list[Any] = []
     for spec in players:
         try:
             player = resolve(spec)
         except ValueError:
-            continue  # the run itself reports a bad spec
-        if player.compiled and player.info.bot_id > LAST_BUILT_IN:
-            searching.add(POLICIES[player.info.bot_id])
-    return is_cached(kernel_for(mode, table)) and all(is_cached(decide) for decide in searching)
+            continue
+        if player.compiled and player.info.bot_id > LAST_BUILT_IN and POLICIES[player.info.bot_id] not in decides:
+            decides.append(POLICIES[player.info.bot_id])
+    return decides
+
+
+def compile_searching_bots(config: RunConfig) -> None:
+    """Compile (or load) the ``decide`` of each searching bot ``config`` plays, alone, typed as the engine passes
+    it (``kernels.bots.POLICY``): what a second worker does on a cold run while the first compiles the engine's
+    kernel (:func:`compile_kernels`), which then loads them from the cache instead of compiling them after it."""
+    from simgin.kernels.bots import POLICY
+
+    for decide in searching_decides(config.players):
+        decide.compile(POLICY.signature.args)

@@ -92,6 +92,7 @@ from simgin.running.config import (
 from simgin.running.errors import RunError as RunError, log_notice
 from simgin.running.kernel_cache import (
     compile_kernels as compile_kernels,
+    compile_searching_bots,
     kernel_for as kernel_for,
     kernels_cached as kernels_cached,
 )
@@ -158,7 +159,8 @@ def execute(
     test that has decided) wastes little work; closing the generator cancels the rest and
     ends the local workers. With ``compile_first`` the first job runs alone, and its worker
     first compiles every kernel the run plays (:func:`compile_kernels`) and writes numba's
-    cache, which the other workers then load instead of each compiling the same code.
+    cache, which the other workers then load instead of each compiling the same code; meanwhile a second worker
+    compiles the searching bots' ``decide`` (:func:`compile_searching_bots`), which the first then loads.
     Waits poll (every :data:`POLL_SECONDS`), so Ctrl-C ends them, and ``notice`` hears
     when a Dask cluster has had no worker for a while. A chunk whose pairing has a strategy that is not
     compiled is played in parts when there are several workers (:func:`chunk_parts`), each a job, and
@@ -180,6 +182,7 @@ def execute(
         ahead = 2 * max(workers, 1)
         in_flight = 1 if compile_first else ahead
         finished: list[ChunkResult] = []
+        bots_compiling = None  # a second worker's job on a cold run
         try:
             while True:
                 while len(pending) < in_flight:
@@ -187,7 +190,8 @@ def execute(
                     if job is None:
                         break
                     config, chunk, part, last = job
-                    function = compile_and_run_chunk if compile_first and in_flight == 1 else run_chunk
+                    compiles = compile_first and in_flight == 1
+                    function = compile_and_run_chunk if compiles else run_chunk
                     if programs is not None:
                         function = functools.partial(function, programs=programs)
                     if unit_records:
@@ -196,6 +200,8 @@ def execute(
                         function = functools.partial(function, part=part)
                     try:
                         pending.append((runner_backend.submit(function, config, chunk, hand_log), last))
+                        if compiles and workers > 1:
+                            bots_compiling = runner_backend.submit(compile_searching_bots, config)
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
                         failure = _backend_failure(runner_backend, error, kept)
                         if failure is None:
@@ -205,13 +211,19 @@ def execute(
                     return
                 future, last = pending.popleft()
                 finished.append(wait_result(runner_backend, future, notice, kept))
+                if bots_compiling is not None:
+                    wait_result(runner_backend, bots_compiling, notice, kept)
+                    bots_compiling = None
                 in_flight = ahead
                 if last:  # a chunk is complete: played whole, or its last part
                     result = finished[0] if len(finished) == 1 else merge_parts(finished)
                     finished = []
                     yield result
         finally:
-            for future, _ in pending:
+            waiting = [future for future, _ in pending]
+            if bots_compiling is not None:
+                waiting.append(bots_compiling)
+            for future in waiting:
                 with contextlib.suppress(Exception):  # a client whose scheduler is gone may refuse
                     future.cancel()
 
