@@ -95,6 +95,7 @@ from simgin.running.kernel_cache import (
     compile_searching_bots,
     kernel_for as kernel_for,
     kernels_cached as kernels_cached,
+    searching_decides,
 )
 from simgin.running.keywords import RUN_OPTIONS, check_keywords, keywords_of
 from simgin.running.results import jsonable
@@ -200,7 +201,7 @@ def execute(
                         function = functools.partial(function, part=part)
                     try:
                         pending.append((runner_backend.submit(function, config, chunk, hand_log), last))
-                        if compiles and workers > 1:
+                        if compiles and workers > 1 and searching_decides(config.players):
                             bots_compiling = runner_backend.submit(compile_searching_bots, config)
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
                         failure = _backend_failure(runner_backend, error, kept)
