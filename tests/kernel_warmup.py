@@ -19,39 +19,35 @@ import numpy as np
 #: Fewer tests than this (a file or two in the edit-test loop) and no share is compiled ahead.
 WHOLE_SUITE = 1000
 
-NO_UNITS = np.zeros(0, dtype=np.uint64)
-NO_DEALERS = np.zeros(0, dtype=np.int64)
-
 
 def _hands() -> None:
-    from simgin.game.rules import Rules
-    from simgin.running.engine import play_hand_rows
+    from simgin.running.config import RunConfig
+    from simgin.running.kernel_cache import compile_kernels
 
-    play_hand_rows(("simple", "simple"), Rules(), NO_UNITS, NO_DEALERS)
+    compile_kernels(RunConfig(("simple", "simple"), hands=2))
 
 
 def _searching_bots() -> None:
-    """The searching bots' ``decide`` alone, typed as the hand loops pass it (``kernels.bots.POLICY``): not the
-    hand loop itself, which the other share compiles at the same time."""
-    from simgin.kernels.bots import BOT_NAMES, POLICIES, POLICY
+    """The searching bots' ``decide`` alone, as a second worker compiles them on a cold run: not the hand loop
+    itself, which the other share compiles at the same time."""
+    from simgin.running.kernel_cache import compile_searching_bots
 
-    for name in ("heuristic", "mcts"):
-        POLICIES[BOT_NAMES.index(name)].compile(POLICY.signature.args)
+    compile_searching_bots(("heuristic", "mcts"))
 
 
 def _games() -> None:
-    from simgin.game.rules import Rules
-    from simgin.running.engine import play_game_rows
+    from simgin.running.config import RunConfig
+    from simgin.running.kernel_cache import compile_kernels
 
-    play_game_rows(("simple", "greedy"), Rules(), NO_UNITS)
+    compile_kernels(RunConfig(("simple", "greedy"), games=2))
 
 
 def _tables() -> None:
-    from simgin.game.rules import Rules
-    from simgin.running.engine import play_table_rows
+    from simgin.running.config import RunConfig
+    from simgin.running.kernel_cache import compile_kernels
 
-    play_table_rows("three", ("simple", "random", "greedy"), Rules(), NO_UNITS)
-    play_table_rows("teams", ("simple", "random", "greedy", "simple"), Rules(), NO_UNITS)
+    compile_kernels(RunConfig(("simple", "random", "greedy"), games=1, table="three", duplicate=False))
+    compile_kernels(RunConfig(("simple", "random", "greedy", "simple"), games=1, table="teams", duplicate=False))
 
 
 def _analysis() -> None:

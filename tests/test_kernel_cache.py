@@ -224,14 +224,14 @@ def test_is_cached_on_unreadable_index_and_unknown_numba_internals():
 def test_a_second_worker_compiles_each_searching_bots_decide_once():
     """``compile_searching_bots``: the ``decide`` of every searching bot a run plays, each once (heuristic and
     opponent share one), none for the built-in bots or a spec that does not resolve (the run reports it)."""
-    from simgin.running import kernel_cache, runner
+    from simgin.running import kernel_cache
 
     players = ("simple", "opponent", "heuristic:knock=5", "mcts", "heuristic", "random", "no-such-bot")
     decides = kernel_cache.searching_decides(players)
     assert decides == [bots.POLICIES[bots.BOT_OPPONENT], bots.POLICIES[bots.BOT_MCTS]]
     assert bots.POLICIES[bots.BOT_HEURISTIC] is bots.POLICIES[bots.BOT_OPPONENT]
     assert kernel_cache.searching_decides(("simple", "greedy", "random")) == []
-    kernel_cache.compile_searching_bots(runner.RunConfig(("simple", "heuristic"), games=2, seed=1))
+    kernel_cache.compile_searching_bots(("simple", "heuristic"))
     assert bots.POLICIES[bots.BOT_HEURISTIC].signatures
 
 

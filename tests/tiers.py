@@ -16,8 +16,3 @@ SLOW = pytest.mark.slow
 def sizes(quick: int, full: int) -> list:
     """A sample size as a test parameter: ``quick`` in the default run, ``full`` in the slow tier."""
     return [pytest.param(quick, id=f"{quick:_}"), pytest.param(full, id=f"{full:_}", marks=SLOW)]
-
-
-def quick_first(values: list, quick: int = 1) -> list:
-    """Parameters of which the first ``quick`` run by default and the rest in the slow tier."""
-    return [value if i < quick else pytest.param(value, marks=SLOW) for i, value in enumerate(values)]

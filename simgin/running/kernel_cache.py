@@ -70,11 +70,11 @@ def searching_decides(players: Sequence[str]) -> list[Any]:
     return decides
 
 
-def compile_searching_bots(config: RunConfig) -> None:
-    """Compile (or load) the ``decide`` of each searching bot ``config`` plays, alone, typed as the engine passes
+def compile_searching_bots(players: Sequence[str]) -> None:
+    """Compile (or load) the ``decide`` of each searching bot among ``players``, alone, typed as the engine passes
     it (``kernels.bots.POLICY``): what a second worker does on a cold run while the first compiles the engine's
     kernel (:func:`compile_kernels`), which then loads them from the cache instead of compiling them after it."""
     from simgin.kernels.bots import POLICY
 
-    for decide in searching_decides(config.players):
+    for decide in searching_decides(players):
         decide.compile(POLICY.signature.args)

@@ -202,7 +202,7 @@ def execute(
                     try:
                         pending.append((runner_backend.submit(function, config, chunk, hand_log), last))
                         if compiles and workers > 1 and searching_decides(config.players):
-                            bots_compiling = runner_backend.submit(compile_searching_bots, config)
+                            bots_compiling = runner_backend.submit(compile_searching_bots, config.players)
                     except Exception as error:  # a broken pool, a Dask client whose scheduler is gone
                         failure = _backend_failure(runner_backend, error, kept)
                         if failure is None:
