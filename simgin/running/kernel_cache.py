@@ -4,18 +4,12 @@ cache already holds them (a cold first run compiles once, in its first worker)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from simgin.running import engine
-from simgin.running.config import (
-    RunConfig,
-)
-from simgin.running.engine import play_table_rows
-
-if TYPE_CHECKING:
-    pass
+from simgin.running.config import RunConfig
 
 
 def compile_kernels(config: RunConfig) -> None:
@@ -23,7 +17,7 @@ def compile_kernels(config: RunConfig) -> None:
     engine's entry point and the ``decide`` of each searching bot, passed to it with no units."""
     nothing = np.zeros(0, dtype=np.uint64)
     if config.table != "pairs":
-        play_table_rows(config.table, config.players, config.rules, nothing)
+        engine.play_table_rows(config.table, config.players, config.rules, nothing)
         return
     for a, b in config.pairings:
         pair = (config.players[a], config.players[b])
