@@ -90,32 +90,27 @@ class RecordingStrategy:
                 opinions.append(None)
         self.log.append(Decision(kind, view, answer, tuple(opinions)))
 
-    def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:
-        answer = self.inner.take_up_card(view, rng)
-        self._record("up_card", "take_up_card", view, int(bool(answer)))
+    def _recorded_answer(self, kind: str, method: str, view: PlayerView, rng: SplitMix64) -> Any:
+        """The wrapped player's answer to ``method``, recorded as a decision of ``kind``: the card for a discard,
+        else 1 or 0 (:class:`Decision`)."""
+        answer = getattr(self.inner, method)(view, rng)
+        self._record(kind, method, view, int(answer) if kind == "discard" else int(bool(answer)))
         return answer
+
+    def take_up_card(self, view: PlayerView, rng: SplitMix64) -> bool:
+        return self._recorded_answer("up_card", "take_up_card", view, rng)
 
     def draw_from_pile(self, view: PlayerView, rng: SplitMix64) -> bool:
-        answer = self.inner.draw_from_pile(view, rng)
-        self._record("draw", "draw_from_pile", view, int(bool(answer)))
-        return answer
+        return self._recorded_answer("draw", "draw_from_pile", view, rng)
 
     def discard(self, view: PlayerView, rng: SplitMix64) -> int:
-        answer = self.inner.discard(view, rng)
-        self._record("discard", "discard", view, int(answer))
-        return answer
+        return self._recorded_answer("discard", "discard", view, rng)
 
     def knock(self, view: PlayerView, rng: SplitMix64) -> bool:
-        answer = self.inner.knock(view, rng)
-        self._record("knock", "knock", view, int(bool(answer)))
-        return answer
+        return self._recorded_answer("knock", "knock", view, rng)
 
     def big_gin(self, view: PlayerView, rng: SplitMix64) -> bool:
-        answer = self.inner.big_gin(view, rng)
-        self._record("big_gin", "big_gin", view, int(bool(answer)))
-        return answer
+        return self._recorded_answer("big_gin", "big_gin", view, rng)
 
     def take_fiftieth(self, view: PlayerView, rng: SplitMix64) -> bool:
-        answer = self.inner.take_fiftieth(view, rng)
-        self._record("fiftieth", "take_fiftieth", view, int(bool(answer)))
-        return answer
+        return self._recorded_answer("fiftieth", "take_fiftieth", view, rng)
