@@ -138,7 +138,7 @@ def sweep(
       simgin sweep simple random --grid knock_limit=10,1 --sprt d0=0,d1=5 --quiet
       simgin sweep simple greedy random --table three --grid knock_limit=10,5 --games 48 --quiet
     """
-    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes, sweep as run_study
+    from simgin.studies.sweep import sweep as run_study
 
     check_adjust_luck(options, "three" if teams or table_kind == "three" else "pairs")
     if teams or table_kind == "three":
@@ -149,26 +149,13 @@ def sweep(
     if len(set(players)) != len(players):
         raise click.UsageError(f"strategies must differ, got {' '.join(players)}")
     rules = build_rules(preset, settings)
-    changes = {item.partition("=")[0].strip(): item.partition("=")[2] for item in settings}
-    try:
-        grid = parse_grid(grid_items, rules)
-        parse_baseline(baseline, grid, rules)
-    except ValueError as error:
-        raise user_error("", error) from None
+    changes = _rule_changes(settings)
+    grid = _parsed_grid(grid_items, baseline, rules)
     if sprt_text is not None:
         _sweep_sprt(players, grid, sprt_text, rules, changes, baseline, as_json, options)
         return
     config = make_config(players, rules, options, default_hands=2_000)
-    try:
-        _, _, same_as = plan_sweep(config, grid, changes)
-        notes = same_game_notes(config, grid, changes)
-    except ValueError as error:
-        raise user_error("", error) from None
-    for note in notes[:MAX_NOTES]:
-        click.echo(f"Note: {note}", err=True)
-    if len(notes) > MAX_NOTES:
-        click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
-    cells_count = sum(first is None for first in same_as)
+    cells_count = sum(first is None for first in _planned_cells(config, grid, changes))
     out = options["out"]
     total = config.count * cells_count * len(config.pairings)
     with progress_display(total, config.mode, options["quiet"], out, players=config.players) as progress:
@@ -189,6 +176,40 @@ def sweep(
         )
     _show_sweep(result, as_json)
     _save_study(result, out)
+
+
+def _rule_changes(settings: tuple[str, ...]) -> dict[str, str]:
+    """The ``--set NAME=VALUE`` changes by name, as the study records them."""
+    return {item.partition("=")[0].strip(): item.partition("=")[2] for item in settings}
+
+
+def _parsed_grid(grid_items: tuple[str, ...], baseline: str | None, rules: Rules) -> dict[str, list[Any]]:
+    """The ``--grid`` switches and values, with ``--baseline`` checked against them (bad input: a usage error)."""
+    from simgin.studies.sweep import parse_baseline, parse_grid
+
+    try:
+        grid = parse_grid(grid_items, rules)
+        parse_baseline(baseline, grid, rules)
+    except ValueError as error:
+        raise user_error("", error) from None
+    return grid
+
+
+def _planned_cells(config: Any, grid: dict[str, list[Any]], changes: dict[str, str]) -> list[int | None]:
+    """Plan the grid's cells and print a note for each cell that plays the same game as an earlier one; returns,
+    per cell, that earlier cell's index (None for a cell that is played)."""
+    from simgin.studies.sweep import plan_sweep, same_game_notes
+
+    try:
+        _, _, same_as = plan_sweep(config, grid, changes)
+        notes = same_game_notes(config, grid, changes)
+    except ValueError as error:
+        raise user_error("", error) from None
+    for note in notes[:MAX_NOTES]:
+        click.echo(f"Note: {note}", err=True)
+    if len(notes) > MAX_NOTES:
+        click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
+    return same_as
 
 
 def _save_study(result: Any, out: Path | None) -> None:
@@ -214,7 +235,6 @@ def _table_sweep(
     options: dict[str, Any],
 ) -> None:
     """``simgin sweep --table three`` or ``--team A,B --team C,D``: one table under every cell (issue 32 item 29)."""
-    from simgin.studies.sweep import parse_baseline, parse_grid, plan_sweep, same_game_notes
     from simgin.studies.table_sweep import table_sweep
 
     if teams:
@@ -230,19 +250,11 @@ def _table_sweep(
     if options["hands"] is not None:
         raise click.UsageError("a table sweep plays whole games: give --games, not --hands")
     rules = build_rules(preset, settings)
-    changes = {item.partition("=")[0].strip(): item.partition("=")[2] for item in settings}
+    changes = _rule_changes(settings)
     options = {**options, "games": options["games"] if options["games"] is not None else 240}
     config = make_config(players, rules, options, table=table)
-    try:
-        grid = parse_grid(grid_items, rules)
-        parse_baseline(baseline, grid, rules)
-        _, _, same_as = plan_sweep(config, grid, changes)
-        notes = same_game_notes(config, grid, changes)
-    except ValueError as error:
-        raise user_error("", error) from None
-    for note in notes[:MAX_NOTES]:
-        click.echo(f"Note: {note}", err=True)
-    total = config.games * sum(first is None for first in same_as)
+    grid = _parsed_grid(grid_items, baseline, rules)
+    total = config.games * sum(first is None for first in _planned_cells(config, grid, changes))
     with progress_display(total, "games", options["quiet"], options["out"], table, None, players) as bar:
         result = table_sweep(
             players,

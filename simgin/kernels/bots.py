@@ -54,21 +54,20 @@ from simgin.kernels.decisions import (
     DECISION_START,
     DECISION_TAKE_FIFTIETH,
     DECISION_TAKE_UP_CARD,
-    F_MEMORY,
-    FLOAT_MEMORY,
+    F_MEMORY as F_MEMORY,
+    FLOAT_MEMORY as FLOAT_MEMORY,
     I_RNG,
-    INT_MEMORY,
+    INT_MEMORY as INT_MEMORY,
     POLICY as POLICY,
     REDISCARD,
-    S_FLOATS,
+    S_FLOATS as S_FLOATS,
     S_INTS as S_INTS,
     STATE_SIZE as STATE_SIZE,
     randint_at,
+    seat_rows,
     slot,
 )
 from simgin.kernels.melds import card_fits_meld, deadwood_of_mask, discard_deadwoods
-from simgin.kernels.parameters import PARAMETER_CAPACITY
-from simgin.kernels.rule_index import RULE_COUNT
 from simgin.kernels.showdown import SUIT_VALUE
 
 #: Ids of the bots the kernels branch on (each its position in ``BOTS``, the list of every bot; a test checks).
@@ -321,13 +320,7 @@ def _greedy_discard(seat, hand, state, suit_deadwood):
 @njit(cache=True)
 def _estimating_decide(decision, bot, seat, hand, state, suit_deadwood):
     """heuristic and opponent (``bot``): the heuristic policy, ``opponent`` with its running estimate."""
-    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
-    params = row[:PARAMETER_CAPACITY]
-    memory = row[F_MEMORY:]
-    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
-    rules = state[v.T_RULES : v.T_RULES + RULE_COUNT]
-    rng = np.empty(1, np.uint64)
-    rng[0] = np.uint64(own[I_RNG])
+    params, memory, own, rules, rng = seat_rows(seat, state)
     model = bot == BOT_OPPONENT
     answer = np.int64(1)  # big gin, and heuristic's fiftieth card: always
     if decision == DECISION_START:

@@ -22,7 +22,7 @@ from numba import njit, types
 from simgin.kernels import view as v
 from simgin.kernels.parameters import PARAMETER_CAPACITY
 from simgin.kernels.rng import GOLDEN, MUL1, MUL2, S27, S30, S31, S32
-from simgin.kernels.rule_index import REDISCARD as _REDISCARD
+from simgin.kernels.rule_index import REDISCARD as _REDISCARD, RULE_COUNT
 
 #: The questions a bot answers, in the ``decision`` argument of its ``decide``.
 DECISION_START = 0
@@ -57,6 +57,21 @@ POLICY = types.FunctionType(types.int64(types.int64, types.int64, types.int64, t
 def slot(seat, index):
     """Position in ``state`` of slot ``index`` of ``seat``'s int row."""
     return S_INTS + seat * INT_MEMORY + index
+
+
+@njit(cache=True, inline="always")
+def seat_rows(seat, state):
+    """A searching bot's view of its own rows: (parameters, float memory, int row, rules, generator).
+
+    The parameters and the memory are ``seat``'s float row read as float64; the int row holds the generator
+    at :data:`I_RNG`, copied into the one-slot ``generator`` (``kernels.rng``'s form), which the bot writes back
+    with ``own[I_RNG] = np.int64(generator[0])`` when it has decided.
+    """
+    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
+    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
+    generator = np.empty(1, np.uint64)
+    generator[0] = np.uint64(own[I_RNG])
+    return row[:PARAMETER_CAPACITY], row[F_MEMORY:], own, state[v.T_RULES : v.T_RULES + RULE_COUNT], generator
 
 
 @njit(cache=True, inline="always")

@@ -524,14 +524,6 @@ def play_games_batch(
     """
     for i in range(game_seeds.shape[0]):
         hand_counts[i] = play_game(
-            game_seeds[i],
-            rules,
-            bot_ids,
-            bot_params,
-            suit_deadwood,
-            suit_value,
-            games[i],
-            hand_rows[i],
-            errors[i],
+            game_seeds[i], rules, bot_ids, bot_params, suit_deadwood, suit_value, games[i], hand_rows[i], errors[i],
             policies,
-        )
+        )  # fmt: skip

@@ -39,12 +39,8 @@ from simgin.kernels.decisions import (
     DECISION_START,
     DECISION_TAKE_FIFTIETH,
     DECISION_TAKE_UP_CARD,
-    F_MEMORY,
-    FLOAT_MEMORY,
     I_RNG,
-    INT_MEMORY,
-    S_FLOATS,
-    slot,
+    seat_rows,
 )
 from simgin.kernels.melds import (
     SUIT_DROP,
@@ -374,25 +370,9 @@ def draw_values(
             if from_pile:
                 case[C_KNOWS + 1 - player] |= 1 << drawn
             points = play_out(
-                seat,
-                player,
-                np.int64(PHASE_DISCARD),
-                hands,
-                pile_top,
-                drawn,
-                from_pile,
-                stock,
-                stock_next,
-                levels,
-                rules,
-                sd,
-                sv,
-                work,
-                result,
-                params,
-                case,
-                scratch,
-            )
+                seat, player, np.int64(PHASE_DISCARD), hands, pile_top, drawn, from_pile, stock, stock_next, levels,
+                rules, sd, sv, work, result, params, case, scratch,
+            )  # fmt: skip
             values[take] = result_value(rules, mine, theirs, multiplier * points)
             totals[take] += values[take]
         if _settled(apart, n, values[1] - values[0], race):
@@ -482,25 +462,9 @@ def choose_discard(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
             hands[other] = opponent_hand
             context[C_GONE] = gone | (1 << candidates[i])
             points = play_out(
-                seat,
-                seat,
-                np.int64(PHASE_AFTER_DISCARD),
-                hands,
-                candidates[i],
-                np.int64(-1),
-                np.bool_(False),
-                stock,
-                np.int64(0),
-                levels,
-                rules,
-                sd,
-                sv,
-                work,
-                result,
-                params,
-                context,
-                scratch,
-            )
+                seat, seat, np.int64(PHASE_AFTER_DISCARD), hands, candidates[i], np.int64(-1), np.bool_(False), stock,
+                np.int64(0), levels, rules, sd, sv, work, result, params, context, scratch,
+            )  # fmt: skip
             values[i] = result_value(rules, mine, theirs, multiplier * points)
             totals[i] += values[i]
         for i in range(count):
@@ -560,25 +524,9 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
         hands[other] = opponent_hand
         if stock_count > 2:
             points = play_out(
-                seat,
-                other,
-                np.int64(PHASE_DRAW),
-                hands,
-                top,
-                np.int64(-1),
-                np.bool_(False),
-                stock,
-                np.int64(0),
-                levels,
-                rules,
-                sd,
-                sv,
-                work,
-                result,
-                params,
-                context,
-                scratch,
-            )
+                seat, other, np.int64(PHASE_DRAW), hands, top, np.int64(-1), np.bool_(False), stock, np.int64(0),
+                levels, rules, sd, sv, work, result, params, context, scratch,
+            )  # fmt: skip
             waiting = result_value(rules, mine, theirs, multiplier * points)
             wait += waiting
         if _settled(race, n, knocking - waiting, params[pm.RACE]):
@@ -590,13 +538,7 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
 def decide(decision, bot, seat, hand, state, suit_deadwood):
     """mcts's ``decide`` (``kernels.decisions.POLICY``, registered in ``kernels.bots.BOTS``): its searches for the
     draw, the discard and the knock; opponent's rule for the fiftieth card."""
-    row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
-    params = row[: pm.PARAMETER_CAPACITY]
-    memory = row[F_MEMORY:]
-    own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
-    rules = state[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
-    rng = np.empty(1, np.uint64)
-    rng[0] = np.uint64(own[I_RNG])
+    params, memory, own, rules, rng = seat_rows(seat, state)
     answer = np.int64(1)  # big gin: always
     if decision == DECISION_START:
         _opponent.reset_beliefs(own, memory)

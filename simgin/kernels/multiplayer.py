@@ -292,65 +292,25 @@ def play_team_game(
 
 @njit(cache=True, nogil=True)
 def play_three_games_batch(
-    game_seeds,
-    rules,
-    bot_ids,
-    bot_params,
-    suit_deadwood,
-    suit_value,
-    games,
-    hand_rows,
-    hand_players,
-    counts,
-    errors,
+    game_seeds, rules, bot_ids, bot_params, suit_deadwood, suit_value, games, hand_rows, hand_players, counts, errors,
     policies,
-):
+):  # fmt: skip
     """Independent three-player games; game i writes only its own rows."""
     for i in range(game_seeds.shape[0]):
         counts[i] = play_three_game(
-            game_seeds[i],
-            rules,
-            bot_ids,
-            bot_params,
-            suit_deadwood,
-            suit_value,
-            games[i],
-            hand_rows[i],
-            hand_players[i],
-            errors[i],
-            policies,
-        )
+            game_seeds[i], rules, bot_ids, bot_params, suit_deadwood, suit_value, games[i], hand_rows[i],
+            hand_players[i], errors[i], policies,
+        )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def play_team_games_batch(
-    game_seeds,
-    rules,
-    bot_ids,
-    bot_params,
-    team_target,
-    suit_deadwood,
-    suit_value,
-    games,
-    hand_rows,
-    hand_players,
-    counts,
-    errors,
-    policies,
-):
+    game_seeds, rules, bot_ids, bot_params, team_target, suit_deadwood, suit_value, games, hand_rows, hand_players,
+    counts, errors, policies,
+):  # fmt: skip
     """Independent partnership games; game i writes only its own rows."""
     for i in range(game_seeds.shape[0]):
         counts[i] = play_team_game(
-            game_seeds[i],
-            rules,
-            bot_ids,
-            bot_params,
-            team_target,
-            suit_deadwood,
-            suit_value,
-            games[i],
-            hand_rows[i],
-            hand_players[i],
-            errors[i],
-            policies,
-        )
+            game_seeds[i], rules, bot_ids, bot_params, team_target, suit_deadwood, suit_value, games[i], hand_rows[i],
+            hand_players[i], errors[i], policies,
+        )  # fmt: skip

@@ -18,7 +18,15 @@ from simgin.running.summary import LUCK_FIGURES
 from simgin.running.tally import Tally
 from simgin.statistics.stats import paired_difference
 from simgin.studies.rule_space import METRICS, Objective, TuneRulesError, luck_adjusted_win_share
-from simgin.studies.search import OPTIMISER_BRANCH, ChunkPool, SearchDirectory, batch_mean, quiet_warnings
+from simgin.studies.search import (
+    OPTIMISER_BRANCH,
+    ChunkPool,
+    SearchDirectory,
+    batch_mean,
+    opened_record,
+    quiet_warnings,
+    sealed_record,
+)
 from simgin.studies.tune_rules_settings import TuneRulesSettings
 
 SETTINGS_FILE = "tune-rules.json"
@@ -222,10 +230,6 @@ class Evaluator(ChunkPool):
             )
 
 
-#: Version of an evaluation record's layout (``format``); another version is played again.
-EVALUATION_FORMAT = 1
-
-
 #: The JSON type of each field of :class:`RuleEvaluation` (a test checks that every field is here).
 _EVALUATION_FIELDS: dict[str, type | tuple[type, ...]] = {
     "phase": str,
@@ -241,19 +245,10 @@ _EVALUATION_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 
 def evaluation_from_record(record: Any, path: Path) -> RuleEvaluation:
-    """The evaluation in a record read from ``path``, its checksum and every field checked; anything else is a
-    :class:`~simgin.base.files.DamagedFile` saying what is wrong (issue 25, D3, D4: a received or edited
-    directory is never believed)."""
+    """The evaluation in a record read from ``path``, its checksum and every field checked
+    (:func:`~simgin.studies.search.opened_record`); anything else is a :class:`~simgin.base.files.DamagedFile`."""
     fix = "it is played again"
-    files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
-    if record["format"] != EVALUATION_FORMAT:
-        raise files.DamagedFile(path, f"{path} was written by another simgin version; {fix}")
-    if record["check"] != files.checksum(record):
-        raise files.DamagedFile(path, f"{path} was edited or is damaged (it does not match its checksum); {fix}")
-    data = {key: value for key, value in record.items() if key not in ("format", "check")}
-    if set(data) != set(_EVALUATION_FIELDS):
-        raise files.DamagedFile(path, f"{path} is damaged (not the fields of an evaluation record); {fix}")
-    files.check_fields(data, path, _EVALUATION_FIELDS, fix, "evaluation")
+    data = opened_record(record, path, _EVALUATION_FIELDS)
     if data["phase"] not in ("search", "final") or data["index"] < 0 or data["pairs"] < 1:
         raise files.DamagedFile(path, f"{path} is damaged (phase, index or pairs out of range); {fix}")
     for name in ("sums", "sizes"):
@@ -267,9 +262,7 @@ def evaluation_from_record(record: Any, path: Path) -> RuleEvaluation:
 
 def evaluation_record(evaluation: RuleEvaluation) -> dict[str, Any]:
     """What :meth:`TuneRulesDirectory.save` writes: the evaluation, its format and its checksum."""
-    record = {"format": EVALUATION_FORMAT, **evaluation.to_dict()}
-    record["check"] = files.checksum(record)
-    return record
+    return sealed_record(evaluation.to_dict())
 
 
 class TuneRulesDirectory(SearchDirectory):

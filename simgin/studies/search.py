@@ -13,6 +13,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -170,19 +171,55 @@ def execution_workers(workers: int | None, backend: str, scheduler: str | None, 
     return workers or os.cpu_count() or 1
 
 
-#: What both searches' results say of their final measurement on fresh deals, in this order, in their JSON:
-#: the found and start scores with their 95% intervals, the p-value of the paired difference, the search's
-#: size and timing.
-FINAL_MEASUREMENT_KEYS = (
-    "score",
-    "score_ci",
-    "start_score",
-    "start_score_ci",
-    "p_value",
-    "evaluations",
-    "games",
-    "timing",
-)
+#: Version of an evaluation record's layout (``format``); a record of another version is played again.
+EVALUATION_FORMAT = 1
+
+
+def sealed_record(fields_: dict[str, Any]) -> dict[str, Any]:
+    """What ``evaluations/<key>.json`` holds: an evaluation's fields, the record format and a checksum of both, so
+    that a record edited by hand, or damaged, is noticed and played again (issue 25, D3)."""
+    record = {"format": EVALUATION_FORMAT, **fields_}
+    return record | {"check": files.checksum(record)}
+
+
+def opened_record(record: Any, path: Path, field_types: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
+    """The fields of a :func:`sealed_record` read from ``path``: its format, checksum, field names and their JSON
+    types checked (``field_types``); anything else is a :class:`~simgin.base.files.DamagedFile` saying what is
+    wrong (issue 25, D3, D4: a received or edited directory is never believed)."""
+    fix = "it is played again"
+    files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
+    if record["format"] != EVALUATION_FORMAT:
+        raise files.DamagedFile(path, f"{path} was written by another simgin version; {fix}")
+    if record["check"] != files.checksum(record):
+        raise files.DamagedFile(path, f"{path} was edited or is damaged (it does not match its checksum); {fix}")
+    data = {key: value for key, value in record.items() if key not in ("format", "check")}
+    if set(data) != set(field_types):
+        raise files.DamagedFile(path, f"{path} is damaged (not the fields of an evaluation record); {fix}")
+    files.check_fields(data, path, field_types, fix, "evaluation")
+    return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class FinalMeasurement:
+    """What both searches' results say of their final measurement on fresh deals (issue 25), in this order in their
+    JSON: the result's score (the tuned candidate, or the rules to use) and the start's, with their 95% intervals,
+    the p-value of the paired difference, the search's size and timing. Keyword-only, so that each result's own
+    fields keep their positions."""
+
+    score: float
+    score_ci: list[float]
+    start_score: float
+    start_score_ci: list[float]
+    p_value: float
+    evaluations: int
+    """The search's evaluations (candidates, or rule sets tried)."""
+    games: int
+    """Every game (hand, with ``hands``) played, the final measurement included."""
+    timing: dict[str, float]
+
+
+#: The JSON keys of :class:`FinalMeasurement`, in order.
+FINAL_MEASUREMENT_KEYS = tuple(field.name for field in fields(FinalMeasurement))
 
 
 def play_whole_chunk(config: runner.RunConfig, chunk: runner.Chunk) -> runner.ChunkResult:

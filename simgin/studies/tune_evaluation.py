@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from simgin.base import files
 from simgin.running import runner
 from simgin.running.tally import Tally
 from simgin.statistics.stats import z_value
-from simgin.studies.search import PHASES, ChunkPool, SearchDirectory, batch_mean
+from simgin.studies.search import PHASES, ChunkPool, SearchDirectory, batch_mean, opened_record, sealed_record
 from simgin.studies.tune_settings import BATCHES, TuneError, TuneSettings
 
 SETTINGS_FILE = "tune.json"
@@ -61,33 +61,19 @@ class Evaluation:
         return cls(**data)
 
     def to_record(self) -> dict[str, Any]:
-        """What ``evaluations/<key>.json`` holds: the fields, the record format and a checksum of both, so that a
-        record edited by hand, or damaged, is noticed and played again (issue 25, D3)."""
-        record = {"format": EVALUATION_FORMAT, **self.to_dict()}
-        return record | {"check": files.checksum(record)}
+        """What ``evaluations/<key>.json`` holds (:func:`~simgin.studies.search.sealed_record`)."""
+        return sealed_record(self.to_dict())
 
     @classmethod
     def from_record(cls, record: Any, path: Path) -> Evaluation:
         """The evaluation in a record read from ``path``, every field checked; anything else is a
         :class:`~simgin.base.files.DamagedFile` saying what is wrong (issue 25, D3, D4)."""
         fix = "it is played again"
-        files.check_fields(record, path, {"format": int, "check": str}, fix, "evaluation")
-        if record["format"] != EVALUATION_FORMAT:
-            raise files.DamagedFile(path, f"{path} was written by another simgin version; {fix}")
-        if record["check"] != files.checksum(record):
-            raise files.DamagedFile(path, f"{path} was edited or is damaged (it does not match its checksum); {fix}")
-        data = {key: value for key, value in record.items() if key not in ("format", "check")}
-        if set(data) != {item.name for item in fields(cls)}:
-            raise files.DamagedFile(path, f"{path} is damaged (not the fields of an evaluation record); {fix}")
-        files.check_fields(data, path, _EVALUATION_FIELDS, fix, "evaluation")
+        data = opened_record(record, path, _EVALUATION_FIELDS)
         problem = _evaluation_problem(data)
         if problem:
             raise files.DamagedFile(path, f"{path} is damaged ({problem}); {fix}")
         return cls.from_dict(data)
-
-
-#: Version of an evaluation record's layout (``format``); another version is played again.
-EVALUATION_FORMAT = 1
 
 
 #: The JSON type of each field of :class:`Evaluation` (a test checks that every field is here).

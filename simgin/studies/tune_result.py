@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simgin.studies.search import FINAL_MEASUREMENT_KEYS
+from simgin.studies.search import FINAL_MEASUREMENT_KEYS, FinalMeasurement
 from simgin.studies.tune_evaluation import Evaluation
 from simgin.studies.tune_settings import METHOD, TuneSettings
 
@@ -25,7 +25,7 @@ CONTRACT_KEYS = (
 
 
 @dataclass(frozen=True)
-class TuneResult:
+class TuneResult(FinalMeasurement):
     """What a tune found and how it measured it; :meth:`to_dict` is the ``--json`` object.
 
     ``score`` (the tuned candidate, ``tuned_spec``) and ``start_score`` are measured on the
@@ -45,14 +45,6 @@ class TuneResult:
     spec: str
     parameters: dict[str, float | int]
     start_parameters: dict[str, float | int]
-    score: float
-    score_ci: list[float]
-    start_score: float
-    start_score_ci: list[float]
-    p_value: float
-    evaluations: int
-    games: int
-    timing: dict[str, float]
     kept_start: bool
     """The tuned candidate scored lower than the start on the final deals: ``spec`` is the start."""
     tuned_spec: str

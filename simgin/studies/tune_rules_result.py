@@ -14,7 +14,7 @@ from simgin.statistics.formats import p_below, percent
 from simgin.statistics.power import detectable_difference, power_to_detect
 from simgin.studies.rule_evaluation import RuleEvaluation, objective_score, score_difference
 from simgin.studies.rule_space import Keep, Objective, number_text, shown_value
-from simgin.studies.search import FINAL_MEASUREMENT_KEYS
+from simgin.studies.search import FINAL_MEASUREMENT_KEYS, FinalMeasurement
 from simgin.studies.tune_rules_settings import METHOD, TuneRulesSettings
 
 SIGNIFICANCE = 0.05
@@ -48,7 +48,7 @@ EXTRA_KEYS = (
 
 
 @dataclass(frozen=True)
-class TuneRulesResult:
+class TuneRulesResult(FinalMeasurement):
     """What tune-rules found and how it measured it.
 
     ``rules`` are the varied switches' values to use: the found ones when the final measurement
@@ -64,14 +64,6 @@ class TuneRulesResult:
     players: list[str]
     rules: dict[str, Any]
     start_rules: dict[str, Any]
-    score: float
-    score_ci: list[float]
-    start_score: float
-    start_score_ci: list[float]
-    p_value: float
-    evaluations: int
-    games: int
-    timing: dict[str, float]
     found_rules: dict[str, Any]
     found_score: float
     found_score_ci: list[float]
