@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels import (
+    decisions as d,
     heuristic as _heuristic,
     knock as _knock,
     opponent as _opponent,
@@ -32,16 +33,7 @@ from simgin.kernels import (
     rule_index as ri,
     view as v,
 )
-from simgin.kernels.decisions import (
-    DECISION_DISCARD,
-    DECISION_DRAW_FROM_PILE,
-    DECISION_KNOCK,
-    DECISION_START,
-    DECISION_TAKE_FIFTIETH,
-    DECISION_TAKE_UP_CARD,
-    I_RNG,
-    seat_rows,
-)
+from simgin.kernels.decisions import I_RNG, seat_rows
 from simgin.kernels.melds import (
     SUIT_DROP,
     SUIT_DROP_RANK,
@@ -540,16 +532,16 @@ def decide(decision, bot, seat, hand, state, suit_deadwood):
     draw, the discard and the knock; opponent's rule for the fiftieth card."""
     params, memory, own, rules, rng = seat_rows(seat, state)
     answer = np.int64(1)  # big gin: always
-    if decision == DECISION_START:
+    if decision == d.DECISION_START:
         _opponent.reset_beliefs(own, memory)
-    elif decision in (DECISION_TAKE_UP_CARD, DECISION_DRAW_FROM_PILE):
-        first_turn = decision == DECISION_TAKE_UP_CARD
+    elif decision in (d.DECISION_TAKE_UP_CARD, d.DECISION_DRAW_FROM_PILE):
+        first_turn = decision == d.DECISION_TAKE_UP_CARD
         answer = choose_draw(first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision == DECISION_DISCARD:
+    elif decision == d.DECISION_DISCARD:
         answer = choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision == DECISION_KNOCK:
+    elif decision == d.DECISION_KNOCK:
         answer = choose_knock(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
-    elif decision == DECISION_TAKE_FIFTIETH:
+    elif decision == d.DECISION_TAKE_FIFTIETH:
         answer = _heuristic.takes_fiftieth(
             params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE
         )
