@@ -37,15 +37,25 @@ Run from the repository root::
 
     python -m benchmarks.bench_strategies --write   # the full run (about an hour on two cores)
     python -m benchmarks.bench_strategies --quick   # a smoke test
+
+The full run in pieces of a few minutes each (a preset, or the robustness sweep), so that a stopped run loses
+one piece at most: ``--pieces DIR`` keeps each finished piece in ``DIR`` as JSON and plays only the missing ones
+(``--only`` names which to play now); the report is printed, and written with ``--write``, once every piece is
+there. A piece is used only with the settings, seed and revision it was played with::
+
+    python -m benchmarks.bench_strategies --pieces strength --only standard,oklahoma
+    python -m benchmarks.bench_strategies --pieces strength --write   # the rest, then the report
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -79,6 +89,8 @@ GOAL_OPPONENT, FLOOR_OPPONENT, GOAL_MCTS, GOAL_HEURISTIC = 0.65, 0.62, 0.75, 0.6
 GOAL_EAAI_OPPONENT, GOAL_EAAI_MCTS = 0.75, 0.75
 GOAL_OPPONENT_HANDS, GOAL_HEURISTIC_HANDS, GOAL_MCTS_HANDS = 5_000, 20_000, 10
 GATES_START, GATES_END = "<!-- gates:start -->", "<!-- gates:end -->"
+#: The pieces of a full run, in the report's order: one per preset, then the robustness sweep.
+PIECES = (*PRESETS, "robustness")
 
 
 @dataclass
@@ -352,10 +364,91 @@ def readme_table(against_simple: dict[tuple[str, str], float], args: argparse.Na
     return "\n".join(lines)
 
 
-def build_report(args: argparse.Namespace) -> tuple[str, str]:
-    """(the RESULTS.md report, the README's summary table)."""
+@dataclass
+class Piece:
+    """What one piece of the run adds to the report: its lines, its targets, each bot's win rate against simple."""
+
+    lines: list[str]
+    checks: list[tuple[str, bool]]
+    against_simple: dict[tuple[str, str], float]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "lines": self.lines,
+            "checks": [[label, ok] for label, ok in self.checks],
+            "against_simple": [[name, preset, rate] for (name, preset), rate in self.against_simple.items()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Piece:
+        return cls(
+            list(data["lines"]),
+            [(str(label), bool(ok)) for label, ok in data["checks"]],
+            {(str(name), str(preset)): float(rate) for name, preset, rate in data["against_simple"]},
+        )
+
+
+def play_piece(name: str, args: argparse.Namespace) -> Piece:
+    """One piece of the run: a preset's section, or the robustness sweep."""
     checks: list[tuple[str, bool]] = []
     against_simple: dict[tuple[str, str], float] = {}
+    if name == "robustness":
+        lines = robustness_report(args, checks)
+    else:
+        lines = preset_report(name, args, checks, against_simple)
+    return Piece(lines, checks, against_simple)
+
+
+def piece_settings(args: argparse.Namespace) -> dict[str, object]:
+    """What a kept piece must have been played with to be used: every setting that changes a figure, and the
+    revision (a piece of other code is played again)."""
+    keys = ("games", "search_games", "sweep_games", "speed_hands", "timing_hands", "seed", "mcts_round_robin")
+    return {key: getattr(args, key) for key in keys} | {"revision": harness.git_revision()}
+
+
+def kept_piece(directory: Path, name: str, settings: dict[str, object]) -> Piece | None:
+    """The piece ``name`` kept in ``directory`` with these settings, or None (missing, other settings, damaged)."""
+    try:
+        data = json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+        return Piece.from_json(data["piece"]) if data["settings"] == settings else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def keep_piece(directory: Path, name: str, settings: dict[str, object], piece: Piece) -> None:
+    """Write a finished piece, atomically (a stopped run leaves the old file or the new one)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = directory / f".{name}.json.tmp"
+    temporary.write_text(json.dumps({"settings": settings, "piece": piece.to_json()}, indent=1), encoding="utf-8")
+    temporary.replace(directory / f"{name}.json")
+
+
+def play_pieces(args: argparse.Namespace) -> dict[str, Piece]:
+    """The pieces of the run: each kept one (with ``--pieces``), and those named by ``--only`` (all by default)
+    played now, and kept."""
+    wanted = PIECES if args.only is None else args.only
+    directory = Path(args.pieces) if args.pieces else None
+    settings = piece_settings(args)
+    pieces: dict[str, Piece] = {}
+    for name in PIECES:
+        kept = kept_piece(directory, name, settings) if directory else None
+        if kept is not None:
+            pieces[name] = kept
+            print(f"{name}: kept in {directory}", file=sys.stderr)
+        elif name in wanted:
+            start = time.perf_counter()
+            pieces[name] = play_piece(name, args)
+            print(f"{name}: played in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+            if directory:
+                keep_piece(directory, name, settings, pieces[name])
+    return pieces
+
+
+def build_report(args: argparse.Namespace, pieces: dict[str, Piece] | None = None) -> tuple[str, str]:
+    """(the RESULTS.md report, the README's summary table), from every piece (played now when not given)."""
+    pieces = pieces if pieces is not None else {name: play_piece(name, args) for name in PIECES}
+    checks = [check for name in PIECES for check in pieces[name].checks]
+    against_simple = {key: rate for name in PIECES for key, rate in pieces[name].against_simple.items()}
     lines = [
         f"Reproduce: `python -m benchmarks.bench_strategies --games {args.games} --search-games {args.search_games} "
         f"--sweep-games {args.sweep_games}{' --mcts-round-robin' if args.mcts_round_robin else ''}` "
@@ -371,9 +464,8 @@ def build_report(args: argparse.Namespace) -> tuple[str, str]:
         "built-ins, simple = 0.",
         "",
     ]
-    for preset in PRESETS:
-        lines += preset_report(preset, args, checks, against_simple)
-    lines += robustness_report(args, checks)
+    for name in PIECES:
+        lines += pieces[name].lines
     met = sum(ok for _, ok in checks)
     lines += ["", f"Targets of issue 24 ({met} of {len(checks)} met):", ""]
     lines += [f"- {label}: {verdict(ok)}" for label, ok in checks]
@@ -429,16 +521,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timing-hands", type=int, default=20, help="hands of mcts decisions timed one by one")
     parser.add_argument("--workers", type=int, default=None, help="worker processes of the sweep")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--pieces", metavar="DIR", help="keep each finished piece in DIR and play only the missing")
+    parser.add_argument(
+        "--only",
+        type=_piece_names,
+        metavar="NAMES",
+        help=f"play only these pieces now (comma-separated, of {', '.join(PIECES)}); with --pieces",
+    )
     args = parser.parse_args(argv)
+    if args.only is not None and not args.pieces:
+        parser.error("--only takes --pieces DIR, where the other pieces are kept")
     if args.quick:
         args.games, args.search_games, args.sweep_games, args.speed_hands, args.timing_hands = 20, 2, 4, 200, 1
-    report, table = build_report(args)
+    pieces = play_pieces(args)
+    missing = [name for name in PIECES if name not in pieces]
+    if missing:
+        print(f"played or kept {len(pieces)} of {len(PIECES)} pieces; still to play: {', '.join(missing)}")
+        return
+    report, table = build_report(args, pieces)
     print(report)
     print(table)
     if args.write and not args.quick:
         write_results(report)
         write_readme(table)
         print(f"written to {RESULTS} and {README}", file=sys.stderr)
+
+
+def _piece_names(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in PIECES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"{text!r}: name pieces of {', '.join(PIECES)}")
+    return names
 
 
 if __name__ == "__main__":

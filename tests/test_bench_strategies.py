@@ -87,3 +87,53 @@ def test_the_gates_summary_lists_each_change_with_every_presets_decision(bench):
     assert lines[-2] == "- change A: standard H1 (elo >= 10), 2,900 games; straight same play (200 hands hash alike)"
     assert lines[-1] == "- change B: rejected: standard H0 (elo <= 0), 1,150 games"
     assert bench.gates_summary("# no gates yet") == ["Strength gates: none recorded."]
+
+
+def _fake_args(bench, tmp_path, only=None, games=20):
+    import argparse
+
+    return argparse.Namespace(
+        games=games, search_games=2, sweep_games=4, speed_hands=200, timing_hands=1, seed=1,
+        mcts_round_robin=False, pieces=str(tmp_path / "pieces"), only=only,
+    )  # fmt: skip
+
+
+def test_a_run_in_pieces_plays_each_piece_once_and_reports_only_when_all_are_there(bench, tmp_path, monkeypatch):
+    """A piece kept with the same settings and revision is used, not played again; one kept with other settings, or
+    damaged, is played again; ``--only`` plays only the pieces it names."""
+    played = []
+
+    def fake_piece(name, args):
+        played.append(name)
+        rate = {(bot, name): 0.5 + 0.01 * args.games for bot in ("random", "greedy", "heuristic", "opponent", "mcts")}
+        return bench.Piece(
+            [f"### {name} ({args.games})"], [(f"{name}: a target", True)], rate if name != "robustness" else {}
+        )
+
+    monkeypatch.setattr(bench, "play_piece", fake_piece)
+    first = bench.play_pieces(_fake_args(bench, tmp_path, only=("standard", "robustness")))
+    assert played == ["standard", "robustness"] and set(first) == {"standard", "robustness"}
+    played.clear()
+    every = bench.play_pieces(_fake_args(bench, tmp_path))
+    assert played == ["oklahoma", "eaai", "modern", "straight", "hollywood"], "the kept pieces are not played again"
+    assert every["standard"].against_simple == first["standard"].against_simple
+    assert every["standard"].checks == [("standard: a target", True)]
+    report, table = bench.build_report(_fake_args(bench, tmp_path), every)
+    assert report.index("### standard (20)") < report.index("### hollywood (20)") < report.index("Targets of issue 24")
+    assert "(7 of 7 met)" in report and "| `opponent` | 70.0% |" in table
+    played.clear()
+    (tmp_path / "pieces" / "eaai.json").write_text("{not json")
+    bench.play_pieces(_fake_args(bench, tmp_path, games=30, only=("standard",)))
+    assert played == ["standard"], "other settings: only the piece named is played again"
+    played.clear()
+    bench.play_pieces(_fake_args(bench, tmp_path))
+    assert played == ["standard", "eaai"], "the piece kept with other settings and the damaged one are played again"
+
+
+def test_only_needs_a_pieces_directory_and_known_names(bench, capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--quick", "--only", "standard"])
+    assert "--only takes --pieces DIR" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench.main(["--quick", "--pieces", "x", "--only", "standard,texas"])
+    assert "'standard,texas': name pieces of standard, oklahoma" in capsys.readouterr().err
