@@ -308,3 +308,16 @@ def test_a_sweep_report_does_not_show_repeats_as_results(tmp_path):
     assert report.exit_code == 0, report.output
     figures = json.loads(report.stdout)["figures"]
     assert not any("sweep_knock_limit" in name for name in figures)
+
+
+@pytest.mark.parametrize("table", [(), ("--table", "three")])
+def test_a_sweep_names_ten_repeated_cells_and_counts_the_rest(table):
+    """The notes on cells that repeat a game stop at ten, then one line counts the others, for pairings and tables
+    alike (issue 33: one planning step for both)."""
+    players = ("simple", "greedy", "random") if table else ("simple", "random")
+    grid = "big_gin_bonus=" + ",".join(str(value) for value in range(1, 13))  # V13: big_gin is off, so one game
+    result = run("sweep", *players, *table, "--grid", grid, "--games", "6", "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    notes = result.stderr.splitlines()
+    assert len(notes) == 11 and all("is the same game as cell big_gin_bonus=1" in note for note in notes[:10])
+    assert notes[10] == "Note: ... and 1 more cell that repeats a game (see same_game_as)"

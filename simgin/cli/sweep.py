@@ -208,7 +208,9 @@ def _planned_cells(config: Any, grid: dict[str, list[Any]], changes: dict[str, s
     for note in notes[:MAX_NOTES]:
         click.echo(f"Note: {note}", err=True)
     if len(notes) > MAX_NOTES:
-        click.echo(f"Note: ... and {len(notes) - MAX_NOTES} more cells that repeat a game (see same_game_as)", err=True)
+        more = len(notes) - MAX_NOTES
+        repeat = "cell that repeats" if more == 1 else "cells that repeat"
+        click.echo(f"Note: ... and {more} more {repeat} a game (see same_game_as)", err=True)
     return same_as
 
 

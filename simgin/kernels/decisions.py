@@ -61,11 +61,12 @@ def slot(seat, index):
 
 @njit(cache=True, inline="always")
 def seat_rows(seat, state):
-    """A searching bot's view of its own rows: (parameters, float memory, int row, rules, generator).
+    """What a searching bot's ``decide`` works with: (parameters, float memory, int row, rules, generator).
 
-    The parameters and the memory are ``seat``'s float row read as float64; the int row holds the generator
-    at :data:`I_RNG`, copied into the one-slot ``generator`` (``kernels.rng``'s form), which the bot writes back
-    with ``own[I_RNG] = np.int64(generator[0])`` when it has decided.
+    The parameters and the memory are ``seat``'s float row read as float64, the rules the table's copy
+    (``view.T_RULES``); the int row holds the generator at :data:`I_RNG`, copied into the one-slot ``generator``
+    (``kernels.rng``'s form), which the bot writes back with ``own[I_RNG] = np.int64(generator[0])`` when it has
+    decided.
     """
     row = state[S_FLOATS + seat * FLOAT_MEMORY : S_FLOATS + (seat + 1) * FLOAT_MEMORY].view(np.float64)
     own = state[slot(seat, 0) : slot(seat, INT_MEMORY)]
