@@ -181,6 +181,53 @@ def test_the_same_seed_gives_the_same_analysis_on_one_and_two_workers(tmp_path):
     assert len(rows) == sum(player["decisions"] for player in saved["players"])
 
 
+def test_a_cold_cache_compiles_in_one_worker_first_and_changes_nothing(monkeypatch):
+    """On a local pool with a cold numba cache, hand 0 is analysed once in one worker (and dropped) before the
+    parts, so that the other workers load the kernels instead of compiling them too; the result is the same. With
+    the kernels cached there is no such first step."""
+    import simgin
+    from simgin.analysis import analyse as module
+    from simgin.analysis.evaluator import Evaluator
+
+    submitted = []
+    real_part = module.analyse_part
+
+    def counting_part(*args):
+        submitted.append((args[4], args[5]))
+        return real_part(*args)
+
+    monkeypatch.setattr(module, "analyse_part", counting_part)
+    warm = simgin.analyse("greedy", "simple", hands=20, worlds=8, workers=1)
+    assert Evaluator(worlds=8).kernels_cached(("greedy", "simple")), "this run left them cached"
+    monkeypatch.setattr(module.runner, "backend_for", lambda workers, backend, scheduler: _InlinePool())
+    submitted.clear()
+    cached = simgin.analyse("greedy", "simple", hands=20, worlds=8, workers=2)
+    assert submitted == [(0, 10), (10, 10)], "two parts, nothing first"
+    monkeypatch.setattr(Evaluator, "kernels_cached", lambda self, players: False)
+    submitted.clear()
+    cold = simgin.analyse("greedy", "simple", hands=20, worlds=8, workers=2)
+    assert submitted == [(0, 1), (0, 10), (10, 10)], "hand 0 alone first, then the parts"
+    assert without_timing(cold.to_json()) == without_timing(cached.to_json()) == without_timing(warm.to_json())
+    assert cold.to_frame().equals(warm.to_frame())
+
+
+class _InlinePool:
+    """A pool that runs each job at once in this process (the workers' jobs, without processes)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, function, *args):
+        from concurrent.futures import Future
+
+        future = Future()
+        future.set_result(function(*args))
+        return future
+
+
 def test_a_replayed_hand_is_the_analysed_one():
     """Each costly decision names the 'simgin replay' that shows its hand: the same deal and seats."""
     import json

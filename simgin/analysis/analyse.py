@@ -327,7 +327,15 @@ def analyse(
         if finished[first] is not None and progress:
             progress(len(finished[first]))  # type: ignore[arg-type]
     if todo:
+        # A cold numba cache on a local pool: one worker compiles (hand 0 analysed and dropped) while the others
+        # wait, then all load the kernels from the cache, instead of each compiling them (issue 34's notes).
+        compile_first = (
+            backend == "local" and min(workers, len(todo)) > 1 and not evaluator.kernels_cached((*players, *advisers))
+        )
         with runner.backend_for(min(workers, len(todo)), backend, scheduler) as pool:
+            if compile_first:
+                first_hand = (players, rules, seed, duplicate, 0, 1, evaluator, forfeit, "hands", advisers)
+                runner.wait_result(pool, pool.submit(analyse_part, *first_hand))
             futures = [
                 pool.submit(
                     analyse_part, players, rules, seed, duplicate, first, size, evaluator, forfeit, mode, advisers

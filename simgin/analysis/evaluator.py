@@ -151,6 +151,17 @@ class Evaluator:
         )  # fmt: skip
         return actions[:count], values[:, :count]
 
+    def kernels_cached(self, players: Sequence[str]) -> bool:
+        """Whether numba's on-disk cache holds every kernel an analysis of ``players`` (and second opinions) with
+        this evaluator runs: its playouts' (``kernels.analysis`` or ``kernels.continuation``), the luck's, and
+        the ``decide`` of each searching bot among ``players``."""
+        from simgin.kernels import is_cached
+        from simgin.running.kernel_cache import searching_decides
+
+        playouts = continuation.continuation_values if self.policy == "players" else kernel.action_values
+        kernels = (playouts, kernel.stock_draw_values, *searching_decides(players))
+        return all(is_cached(function) for function in kernels)
+
     def draw_luck(self, view: PlayerView, drawn: int, stock: Sequence[int], key: int = 0) -> tuple[float, float]:
         """The luck of a stock draw (R9) for the drawer, with its Monte-Carlo standard error: the value of
         drawing ``drawn`` minus the mean value over every card of ``stock`` (the stock before the draw, ``drawn``
