@@ -444,9 +444,8 @@ def play_pieces(args: argparse.Namespace) -> dict[str, Piece]:
     return pieces
 
 
-def build_report(args: argparse.Namespace, pieces: dict[str, Piece] | None = None) -> tuple[str, str]:
-    """(the RESULTS.md report, the README's summary table), from every piece (played now when not given)."""
-    pieces = pieces if pieces is not None else {name: play_piece(name, args) for name in PIECES}
+def build_report(args: argparse.Namespace, pieces: dict[str, Piece]) -> tuple[str, str]:
+    """(the RESULTS.md report, the README's summary table), from every piece (:func:`play_pieces`)."""
     checks = [check for name in PIECES for check in pieces[name].checks]
     against_simple = {key: rate for name in PIECES for key, rate in pieces[name].against_simple.items()}
     lines = [
