@@ -165,7 +165,7 @@ def knocking_value(rules, hand, known, unseen, floats, samples, quality, mine, t
     (``kernels.opponent.sample_likely_hand``); each knock is scored exactly (R14-R19).
     """
     cards = np.empty(52, np.int64)
-    weights = np.empty(52, np.float64)
+    weights = np.empty(_opponent.SAMPLE_WEIGHT_SLOTS, np.float64)
     result = np.empty(3, np.int64)
     total = 0.0
     deadwood = 0.0

@@ -302,7 +302,7 @@ def _playout_buffers(stock_count):
         np.empty(2, np.int64),
         np.empty(stock_count, np.int64),
         np.empty(52, np.int64),
-        np.empty(52),
+        np.empty(_opponent.SAMPLE_WEIGHT_SLOTS),
         np.empty(52, np.int64),
         np.empty(3, np.int64),
     )

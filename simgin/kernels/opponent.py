@@ -160,36 +160,90 @@ def probabilities(seat, hand, table, floats, p):
     return known, unseen
 
 
+#: Slots of the ``weights`` scratch array of :func:`sample_hand` and :func:`sample_likely_hand`: the weights of the
+#: cards still to draw from, their running sums, and the weights as first built (restored between tries).
+SAMPLE_WEIGHT_SLOTS = 3 * 52
+_SUMS = 52
+_BUILT = 104
+
+
 @njit(cache=True)
 def sample_hand(known, unseen, floats, rng, cards, weights):
     """An opponent hand: the known cards plus ``10 - known`` unseen cards drawn by weight.
 
-    ``cards`` and ``weights`` are scratch arrays of 52 slots.
+    ``cards`` (52 slots) and ``weights`` (:data:`SAMPLE_WEIGHT_SLOTS`) are scratch arrays.
     """
+    count, total = _unseen_weights(unseen, floats, cards, weights)
+    return _draw_hand(known, count, total, rng, cards, weights)
+
+
+@njit(cache=True, inline="always")
+def _unseen_weights(unseen, floats, cards, weights):
+    """The unseen cards in ascending order into ``cards`` and their weights into ``weights`` (and its built copy);
+    (their count, the weights' sum)."""
     count = 0
     total = 0.0
     for c in range(52):
         if (unseen >> c) & 1:
             cards[count] = c
             weights[count] = floats[F_WEIGHT + c]
+            weights[_BUILT + count] = weights[count]
             total += weights[count]
             count += 1
+    return count, total
+
+
+@njit(cache=True, inline="always")
+def _draw_hand(known, count, total, rng, cards, weights):
+    """``known`` plus ``10 - known`` of the ``count`` cards drawn without replacement by weight, each with one
+    uniform number: the first card whose running sum of weights (in card order) passes ``uniform * total``.
+
+    The running sums are kept between draws: those below the lowest card drawn so far are still right (the same
+    additions in the same order as a scan from the first card), so a draw that lands there is a binary search
+    and only a draw past it adds further. The card drawn is the one a scan from the first card finds, to the
+    last bit (tests/test_opponent_sampling.py)."""
     hand = known
+    valid = 0  # the running sums of weights[:valid] are weights[_SUMS:_SUMS + valid]
     for _ in range(HAND_SIZE - popcount(known)):
         target = uniform(rng) * total
         pick = -1
-        acc = 0.0
-        for i in range(count):
-            if weights[i] > 0.0:
-                pick = i
-                acc += weights[i]
-                if acc > target:
+        if target < 0.0:  # the total worn below zero by rounding: the first card with weight left, as a scan finds
+            for j in range(count):
+                if weights[j] > 0.0:
+                    pick = j
                     break
+        elif valid > 0 and weights[_SUMS + valid - 1] > target:
+            low = 0
+            high = valid - 1
+            while low < high:
+                middle = (low + high) >> 1
+                if weights[_SUMS + middle] > target:
+                    high = middle
+                else:
+                    low = middle + 1
+            pick = low
+        else:
+            running = weights[_SUMS + valid - 1] if valid > 0 else 0.0
+            i = valid
+            while i < count:
+                running += weights[i]
+                weights[_SUMS + i] = running
+                i += 1
+                if running > target:
+                    pick = i - 1
+                    break
+            valid = i
+            if pick < 0:  # rounding: the last card with weight left
+                for j in range(count - 1, -1, -1):
+                    if weights[j] > 0.0:
+                        pick = j
+                        break
         if pick < 0:
             break
         hand |= 1 << cards[pick]
         total -= weights[pick]
         weights[pick] = 0.0
+        valid = min(valid, pick)
     return hand
 
 
@@ -205,15 +259,19 @@ def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit
     An opponent that has played a while holds a better hand than a random one: it kept the
     cards that meld and threw the others away. So ``tries`` hands are drawn (``QUALITY_TRIES``
     for the bots) and one is kept with probability proportional to ``exp(-quality * deadwood)``
-    (``quality`` 0: the first one, no tilt).
+    (``quality`` 0: the first one, no tilt). The unseen cards and their weights are listed once for
+    all the tries.
     """
     if quality <= 0.0:
         return sample_hand(known, unseen, floats, rng, cards, weights)
     hands = np.empty(tries, np.int64)
     scores = np.empty(tries)
     best = 1 << 30
+    count, total = _unseen_weights(unseen, floats, cards, weights)
     for i in range(tries):
-        hands[i] = sample_hand(known, unseen, floats, rng, cards, weights)
+        if i > 0:
+            weights[:count] = weights[_BUILT : _BUILT + count]
+        hands[i] = _draw_hand(known, count, total, rng, cards, weights)
         scores[i] = deadwood_of_mask(hands[i], suit_deadwood)
         best = min(best, scores[i])
     total = 0.0
