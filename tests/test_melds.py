@@ -424,3 +424,10 @@ def test_r3_set_choice_counts(text: str, count: int) -> None:
     from simgin.kernels.melds import set_choices
 
     assert len(set_choices(cards_to_mask(parse_cards(text)))) == count
+
+
+def test_bit_index_names_the_rank_of_every_single_bit():
+    """``melds._bit_index`` (a lookup by the remainder modulo 37) gives k for 2**k, for every rank and beyond."""
+    from simgin.kernels.melds import _bit_index
+
+    assert [_bit_index(np.int64(1) << np.int64(k)) for k in range(36)] == list(range(36))

@@ -22,7 +22,14 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels import knock as _knock, opponent as _opponent, parameters as pm, rule_index as ri, view as v
-from simgin.kernels.melds import deadwood_of_mask, discard_deadwoods, run_cards, same_rank_count, suit_mask
+from simgin.kernels.melds import (
+    deadwood_of_mask,
+    discard_deadwoods,
+    has_three_of_a_rank,
+    run_cards,
+    same_rank_count,
+    suit_mask,
+)
 
 FULL_STOCK = 31  # cards in the stock after a standard deal (R8)
 
@@ -293,21 +300,71 @@ def pile_card_scores(params, seat, hand, table, ints, floats, suit_deadwood):
     # A typed -1, not the constant: numba compiles best_discard again for each constant argument (issue 25).
     none = np.int64(-1)
     _, taken = best_discard(params, hand | (1 << top), top, none, live, risk, work, suit_deadwood, share, knock_limit)
+    expected, weight = stock_card_scores(params, hand, unseen, live, risk, work, suit_deadwood, share, knock_limit)
+    return taken, expected, weight
+
+
+@njit(cache=True)
+def stock_card_scores(params, hand, unseen, live, risk, work, suit_deadwood, share, knock_limit):
+    """The stock side of ``opponent``'s draw (R9): (the sum over unseen cards of their chance to arrive, ``live``,
+    times the best discard score after drawing them, the sum of those chances).
+
+    Each unseen card is one more card in one suit, so the hand's deadwood after each discard is found from the hand
+    before the draw: a discard from another suit changes the deadwood as it did before the card came, plus what
+    the card did to its own suit (runs only, R4: the suits meet only in sets, R3). A hand that then holds three
+    of a rank is searched whole (``melds.discard_deadwoods``). The held cards' potentials are computed once and
+    again only near the card (:func:`_best_discard`). The scores are those of :func:`best_discard`, to the last
+    bit (tests/test_draw_scores.py)."""
     kept = np.empty(52)
+    removed = np.empty(52, np.int64)  # what taking each held card out does to its suit's run-only deadwood
+    suit_left = np.empty(4, np.int64)
+    base = 0
+    for suit in range(4):
+        m = suit_mask(hand, suit)
+        suit_left[suit] = suit_deadwood[m]
+        base += suit_left[suit]
     for c in range(52):
         if (hand >> c) & 1:
             kept[c] = potential(hand, c, live)
+            m = suit_mask(hand, c // 13)
+            removed[c] = suit_deadwood[m ^ (1 << (c % 13))] - suit_deadwood[m]
+    none = np.int64(-1)
+    weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
     expected = 0.0
     weight = 0.0
     for c in range(52):
-        if (unseen >> c) & 1 and live[c] > 0.0:
-            held = hand | (1 << c)
-            _, score = _best_discard(
+        if not (unseen >> c) & 1 or live[c] <= 0.0:
+            continue
+        held = hand | (1 << c)
+        if has_three_of_a_rank(held):
+            _, best_score = _best_discard(
                 params, held, none, none, live, risk, work, suit_deadwood, share, knock_limit, np.int64(c), kept, 0, 0.0
             )  # fmt: skip
-            expected += live[c] * score
-            weight += live[c]
-    return taken, expected, weight
+        else:
+            suit = c // 13
+            m = suit_mask(held, suit)
+            with_card = base - suit_left[suit] + suit_deadwood[m]
+            best_score = np.inf
+            for x in range(52):
+                if not (held >> x) & 1:
+                    continue
+                if x // 13 == suit:
+                    left = with_card - suit_deadwood[m] + suit_deadwood[m ^ (1 << (x % 13))]
+                else:
+                    left = with_card + removed[x]
+                potential_x = potential(held, x, live) if _near(x, c) else kept[x]
+                # discard_score written out, in its order of operations, as in _best_discard
+                score = left + weight_potential * potential_x + weight_safety * risk[x]
+                if left == 0:
+                    score -= params[pm.REACH_GIN]
+                if not gin_only:
+                    score -= params[pm.VALUE] * min(x % 13 + 1, 10)
+                    if left <= knock_limit:
+                        score -= params[pm.REACH]
+                best_score = min(best_score, score)
+        expected += live[c] * best_score
+        weight += live[c]
+    return expected, weight
 
 
 @njit(cache=True)

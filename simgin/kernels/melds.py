@@ -328,14 +328,17 @@ def _least_after_discard(remaining, suit_deadwood, suit_drop, best):
     return best
 
 
+#: ``_BIT_OF_REMAINDER[2**k % 37] == k`` for k below 36: the powers of two leave distinct remainders modulo 37.
+_BIT_OF_REMAINDER = np.full(37, -1, dtype=np.int64)
+for _k in range(36):
+    _BIT_OF_REMAINDER[(1 << _k) % 37] = _k
+_BIT_OF_REMAINDER.flags.writeable = False
+
+
 @njit(cache=True, inline="always")
 def _bit_index(low):
-    """Index of the single set bit of ``low`` (a power of two below 2**13)."""
-    index = 0
-    while low > 1:
-        low >>= 1
-        index += 1
-    return index
+    """Index of the single set bit of ``low`` (a power of two below 2**13): one lookup, not a loop."""
+    return _BIT_OF_REMAINDER[low % 37]
 
 
 @njit(cache=True)
