@@ -81,6 +81,36 @@ def has_three_of_a_rank(hand):
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)
 
 
+#: ``_BIT_OF_REMAINDER[2**k % 37] == k`` for k below 36: the powers of two leave distinct remainders modulo 37.
+_BIT_OF_REMAINDER = np.full(37, -1, dtype=np.int64)
+for _k in range(36):
+    _BIT_OF_REMAINDER[(1 << _k) % 37] = _k
+_BIT_OF_REMAINDER.flags.writeable = False
+
+
+@njit(cache=True, inline="always")
+def _bit_index(low):
+    """Index of the single set bit of ``low`` (a power of two below 2**13): one lookup, not a loop."""
+    return _BIT_OF_REMAINDER[low % 37]
+
+
+@njit(cache=True, inline="always")
+def single_set(hand):
+    """The sets ``hand`` may form (R3), when they are few: 0 when no rank has three cards; the three cards when
+    exactly one rank has three and none four (:func:`set_choices` would list no set, then that set); -1 otherwise
+    (ask :func:`set_choices`). The common cases without building the list of choices."""
+    m0 = suit_mask(hand, 0)
+    m1 = suit_mask(hand, 1)
+    m2 = suit_mask(hand, 2)
+    m3 = suit_mask(hand, 3)
+    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    if three == 0:
+        return np.int64(0)
+    if m0 & m1 & m2 & m3 == 0 and three & (three - 1) == 0:
+        return hand & (RANK_COLUMN << _bit_index(three))
+    return np.int64(-1)
+
+
 @njit(cache=True)
 def set_choices(hand):
     """The ways to put cards of ``hand`` into sets (R3), as 52-bit masks of the set cards.
@@ -160,13 +190,10 @@ def card_fits_meld(hand, card):
 @njit(cache=True)
 def deadwood_of_mask(hand, suit_deadwood):
     """Minimum deadwood of a hand mask (R6)."""
-    if not has_three_of_a_rank(hand):
-        return (
-            suit_deadwood[suit_mask(hand, 0)]
-            + suit_deadwood[suit_mask(hand, 1)]
-            + suit_deadwood[suit_mask(hand, 2)]
-            + suit_deadwood[suit_mask(hand, 3)]
-        )
+    only = single_set(hand)
+    if only >= 0:
+        runs = _runs_deadwood(hand, suit_deadwood)
+        return min(runs, _runs_deadwood(hand & ~only, suit_deadwood)) if only else runs
     best = 1 << 30
     for sets in set_choices(hand):
         rest = hand & ~sets
@@ -210,8 +237,10 @@ def discard_deadwoods(hand, suit_deadwood, out):
             out[card] = 1 << 30
     # np.int64(...): constants would make numba compile _discards_with_sets once per constant.
     best = np.int64(1 << 30)
-    if not has_three_of_a_rank(hand):
-        return _discards_with_sets(hand, np.int64(0), suit_deadwood, out, best)
+    only = single_set(hand)
+    if only >= 0:
+        best = _discards_with_sets(hand, np.int64(0), suit_deadwood, out, best)
+        return _discards_with_sets(hand, only, suit_deadwood, out, best) if only else best
     for sets in set_choices(hand):
         best = _discards_with_sets(hand, sets, suit_deadwood, out, best)
     return best
@@ -255,8 +284,10 @@ def least_deadwood_after_discard(hand, suit_deadwood, suit_drop):
     out of one suit, whose best is ``suit_drop`` (:data:`SUIT_DROP`, built from ``suit_deadwood``). A card in a
     set is never a better discard than the same choice without that set, which :func:`set_choices` also lists."""
     best = np.int64(1 << 30)
-    if not has_three_of_a_rank(hand):
-        return _least_after_discard(hand, suit_deadwood, suit_drop, best)
+    only = single_set(hand)
+    if only >= 0:
+        best = _least_after_discard(hand, suit_deadwood, suit_drop, best)
+        return _least_after_discard(hand & ~only, suit_deadwood, suit_drop, best) if only else best
     for sets in set_choices(hand):
         best = _least_after_discard(hand & ~sets, suit_deadwood, suit_drop, best)
     return best
@@ -272,10 +303,16 @@ def least_deadwood_discard(hand, banned, suit_deadwood, suit_drop, suit_drop_ran
     discard so at every turn (``kernels.mcts.policy_discard``)."""
     best_card = np.int64(-1)
     best = np.int64(1 << 30)
-    if not has_three_of_a_rank(hand):
-        return _least_discard_with_sets(
+    only = single_set(hand)
+    if only >= 0:
+        best_card, best = _least_discard_with_sets(
             hand, np.int64(0), banned, suit_deadwood, suit_drop, suit_drop_rank, best_card, best
         )  # fmt: skip
+        if only:
+            best_card, best = _least_discard_with_sets(
+                hand, only, banned, suit_deadwood, suit_drop, suit_drop_rank, best_card, best
+            )  # fmt: skip
+        return best_card, best
     for sets in set_choices(hand):
         best_card, best = _least_discard_with_sets(
             hand, sets, banned, suit_deadwood, suit_drop, suit_drop_rank, best_card, best
@@ -326,19 +363,6 @@ def _least_after_discard(remaining, suit_deadwood, suit_drop, best):
             if value < best:
                 best = value
     return best
-
-
-#: ``_BIT_OF_REMAINDER[2**k % 37] == k`` for k below 36: the powers of two leave distinct remainders modulo 37.
-_BIT_OF_REMAINDER = np.full(37, -1, dtype=np.int64)
-for _k in range(36):
-    _BIT_OF_REMAINDER[(1 << _k) % 37] = _k
-_BIT_OF_REMAINDER.flags.writeable = False
-
-
-@njit(cache=True, inline="always")
-def _bit_index(low):
-    """Index of the single set bit of ``low`` (a power of two below 2**13): one lookup, not a loop."""
-    return _BIT_OF_REMAINDER[low % 37]
 
 
 @njit(cache=True)
