@@ -7,6 +7,10 @@ one numba thread. Time the whole process from outside, taking turns with another
     /usr/bin/time -v .venv/bin/python -m benchmarks.ab_hands
     /usr/bin/time -v OLD/.venv/bin/python -m benchmarks.ab_hands
 
+``--pair A,B`` times another pairing, A playing the even hands from seat 0 and the odd ones from seat 1 (the
+strength table's *speed*, hands per CPU second of the hand loop alone); ``--rules`` a preset; ``--hands`` the
+count (for example ``--pair opponent,simple --rules eaai --hands 12000``).
+
 Run by ``benchmarks.run_all`` too, where it prints its own CPU seconds.
 """
 
@@ -29,16 +33,30 @@ HANDS = 200_000
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = harness.parser(__doc__, quick="20,000 hands", write=False).parse_args(argv)
-    hands = 20_000 if args.quick else HANDS
+    parser = harness.parser(__doc__, quick="20,000 hands", write=False)
+    parser.add_argument("--pair", default="simple,simple", metavar="A,B", help="the two bots (simple,simple)")
+    parser.add_argument("--rules", default="standard", help="a rules preset (standard)")
+    parser.add_argument("--hands", type=int, default=None, help=f"hands to play ({HANDS:,})")
+    args = parser.parse_args(argv)
+    a, b = args.pair.split(",")
+    rules = Rules.preset(args.rules)
+    hands = args.hands or (20_000 if args.quick else HANDS)
     numba.set_num_threads(1)
     seeds = hand_seeds(1, hands)
     dealers = np.arange(seeds.size, dtype=np.int64) % 2
-    play_hand_rows(("simple", "simple"), Rules(), seeds[:100], dealers[:100])
+    play_hand_rows((a, b), rules, seeds[:2], dealers[:2])
+    play_hand_rows((b, a), rules, seeds[:2], dealers[:2])
     start = time.process_time()
-    play_hand_rows(("simple", "simple"), Rules(), seeds, dealers)
+    if a == b:
+        play_hand_rows((a, b), rules, seeds, dealers)
+    else:  # A from both seats, as the strength table times a bot
+        play_hand_rows((a, b), rules, seeds[0::2], dealers[0::2])
+        play_hand_rows((b, a), rules, seeds[1::2], dealers[1::2])
     seconds = time.process_time() - start
-    print(f"{hands:,} hands of simple vs simple on one thread: {seconds:.2f} CPU s ({hands / seconds:,.0f} per CPU s)")
+    print(
+        f"{hands:,} hands of {a} vs {b} ({args.rules}) on one thread: {seconds:.2f} CPU s "
+        f"({hands / seconds:,.0f} per CPU s)"
+    )
 
 
 if __name__ == "__main__":
