@@ -38,7 +38,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="standard", help="a rules preset (standard)")
     parser.add_argument("--hands", type=int, default=None, help=f"hands to play ({HANDS:,})")
     args = parser.parse_args(argv)
-    a, b = args.pair.split(",")
+    pair = args.pair.split(",")
+    if len(pair) != 2 or not all(pair):
+        parser.error(f"--pair {args.pair!r}: give two bots as A,B, e.g. opponent,simple")
+    if args.rules not in Rules.PRESETS:
+        parser.error(f"--rules {args.rules!r}: choose from {', '.join(Rules.PRESETS)}")
+    a, b = pair
     rules = Rules.preset(args.rules)
     hands = args.hands or (20_000 if args.quick else HANDS)
     numba.set_num_threads(1)

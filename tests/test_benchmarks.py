@@ -190,3 +190,16 @@ def test_the_profile_names_numba_functions_and_shares_their_samples() -> None:
     samples, table = profile_kernels.shares(report)
     assert samples == 300  # two specialisations of sample_hand add up; Python's samples are left out
     assert table == [("simgin.kernels.opponent.sample_hand", 0.8), ("simgin.kernels.melds.discard_deadwoods", 0.2)]
+
+
+def test_ab_hands_times_the_pair_and_rules_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.ab_hands --pair A,B --rules R --hands N``: the line names what was timed; a malformed pair or
+    an unknown preset is a one-line usage error (exit 2), naming the bad value and what is allowed."""
+    from benchmarks import ab_hands
+
+    ab_hands.main(["--pair", "simple,greedy", "--rules", "straight", "--hands", "40"])
+    assert "40 hands of simple vs greedy (straight) on one thread" in capsys.readouterr().out
+    for bad, named in ((["--pair", "simple"], "'simple'"), (["--rules", "gin"], "choose from standard")):
+        with pytest.raises(SystemExit) as stop:
+            ab_hands.main(bad)
+        assert stop.value.code == 2 and named in capsys.readouterr().err
