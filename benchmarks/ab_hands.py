@@ -41,10 +41,11 @@ def main(argv: list[str] | None = None) -> None:
     pair = args.pair.split(",")
     if len(pair) != 2 or not all(pair):
         parser.error(f"--pair {args.pair!r}: give two bots as A,B, e.g. opponent,simple")
-    if args.rules not in Rules.PRESETS:
-        parser.error(f"--rules {args.rules!r}: choose from {', '.join(Rules.PRESETS)}")
+    try:
+        rules = Rules.preset(args.rules)
+    except ValueError as error:  # names the preset and the presets there are
+        parser.error(f"--rules: {error}")
     a, b = pair
-    rules = Rules.preset(args.rules)
     hands = args.hands or (20_000 if args.quick else HANDS)
     numba.set_num_threads(1)
     seeds = hand_seeds(1, hands)
