@@ -666,9 +666,17 @@ def test_ctrl_c_says_where_the_evaluations_are_kept(monkeypatch, tmp_path):
     args = ["tune-rules", "simple", "--objective", "balance", "--vary", "big_gin", "--out", str(tmp_path)]
     outcome = CliRunner().invoke(main, args)
     assert outcome.exit_code == 1
+    # As in tune (issue 25): nothing finished is nothing kept; otherwise the count of what is kept.
+    assert outcome.output == f"Error: interrupted before any evaluation was finished: nothing is kept in {tmp_path}\n"
+    (tmp_path / "evaluations").mkdir()
+    for name in ("search-000.json", "search-001.json"):
+        (tmp_path / "evaluations" / name).write_text("{}")
+    outcome = CliRunner().invoke(main, args)
     assert outcome.output == (
-        f"Error: interrupted; finished evaluations are kept in {tmp_path}, rerun the same command to resume\n"
+        f"Error: interrupted; 2 finished evaluations are kept in {tmp_path}, rerun the same command to resume\n"
     )
+    outcome = CliRunner().invoke(main, args[:-2])
+    assert outcome.output == "Error: interrupted\n"
 
 
 # -- pieces -----------------------------------------------------------------------------------------------

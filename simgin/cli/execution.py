@@ -174,6 +174,46 @@ def evaluation_progress(quiet: bool, describe: Callable[[Any], str]) -> Iterator
             bar.__exit__(None, None, None)
 
 
+def run_search(
+    search: Callable[..., Any],
+    *arguments: Any,
+    quiet: bool,
+    describe: Callable[[Any], str],
+    unit: str,
+    out: Path | None,
+    **options: Any,
+) -> Any:
+    """Run a search (``tune``, ``tune-rules``) from its command: the evaluation progress, the compile notice
+    before the first run, the search's notices on stderr, a one-line error for a bad value, and on Ctrl-C
+    what ``out`` keeps (:func:`interrupted_search`). ``options`` go to ``search`` as they are."""
+    from simgin.running import runner
+
+    def on_start() -> None:
+        if not runner.kernels_cached(unit):
+            click.echo("compiling kernels, first run only (about a minute)...", err=True)
+
+    try:
+        with evaluation_progress(quiet, describe) as progress:
+            return search(*arguments, out=out, progress=progress, notice=notice, on_start=on_start, **options)
+    except (runner.RunError, ValueError) as error:
+        raise user_error("", error) from None
+    except KeyboardInterrupt:
+        raise click.ClickException(interrupted_search(out)) from None
+
+
+def interrupted_search(out: Path | None) -> str:
+    """The line after Ctrl-C in a search: what ``out`` keeps, or that nothing was finished to keep (issue 25)."""
+    from simgin.studies.search import EVALUATIONS_DIR
+
+    if out is None:
+        return "interrupted"
+    kept = finished_files(out / EVALUATIONS_DIR)
+    if not kept:
+        return f"interrupted before any evaluation was finished: nothing is kept in {out}"
+    verb = "is" if kept == 1 else "are"
+    return f"interrupted; {plural(kept, 'finished evaluation')} {verb} kept in {out}, rerun the same command to resume"
+
+
 def finished_files(folder: Path) -> int:
     """How many finished records (``*.json``, each written whole) ``folder`` holds; 0 when it cannot be read."""
     try:

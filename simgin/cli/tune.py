@@ -131,9 +131,8 @@ def tune(
       simgin tune heuristic --against simple --rules hollywood --budget 8 --games 12 --final 40 --out tune-run --quiet
       simgin report tune-run
     """
-    from simgin.cli.execution import evaluation_progress
+    from simgin.cli.execution import run_search
     from simgin.cli.options import echo_json, user_error
-    from simgin.running import runner
     from simgin.studies.tune import DEFAULT_BUDGET, TuneBudgetWarning, TuneError, parse_bound, tune as run_tune
 
     names = None if params is None else [name.strip() for name in params.split(",") if name.strip()]
@@ -148,67 +147,40 @@ def tune(
         raise user_error("", error) from None
     mode = "games" if hands is None else "hands"
 
-    def describe(evaluation: Any) -> str:
-        return f"{evaluation.phase} {_percent_or_points(evaluation.score, mode)}"
-
-    def on_start() -> None:
-        if not runner.kernels_cached(mode):
-            click.echo("compiling kernels, first run only (about a minute)...", err=True)
-
     def warn(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         click.echo(f"Warning: {message}", err=True)
 
-    try:
-        with warnings.catch_warnings(), evaluation_progress(quiet, describe) as progress:
-            warnings.simplefilter("always", TuneBudgetWarning)
-            warnings.showwarning = warn
-            result = run_tune(
-                strategy,
-                list(against),
-                rules=rules,
-                params=names,
-                bounds=bounds,
-                start=start,
-                budget=DEFAULT_BUDGET if budget is None else budget,
-                games=games,
-                hands=hands,
-                final=final,
-                popsize=popsize,
-                seed=seed,
-                workers=workers,
-                backend=backend,
-                scheduler=scheduler,
-                out=out,
-                progress=progress,
-                on_illegal=on_illegal,
-                notice=lambda message: click.echo(f"simgin: {message}", err=True),
-                adjust_luck=adjust_luck,
-                on_start=on_start,
-            )
-    except (runner.RunError, ValueError) as error:
-        raise user_error("", error) from None
-    except KeyboardInterrupt:
-        raise click.ClickException(_interrupted(out)) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", TuneBudgetWarning)
+        warnings.showwarning = warn
+        result = run_search(
+            run_tune,
+            strategy,
+            list(against),
+            quiet=quiet,
+            describe=lambda evaluation: f"{evaluation.phase} {_percent_or_points(evaluation.score, mode)}",
+            unit=mode,
+            out=out,
+            rules=rules,
+            params=names,
+            bounds=bounds,
+            start=start,
+            budget=DEFAULT_BUDGET if budget is None else budget,
+            games=games,
+            hands=hands,
+            final=final,
+            popsize=popsize,
+            seed=seed,
+            workers=workers,
+            backend=backend,
+            scheduler=scheduler,
+            on_illegal=on_illegal,
+            adjust_luck=adjust_luck,
+        )
     if as_json:
         echo_json(result.to_dict())
         return
     _echo_result(result)
-
-
-def _interrupted(out: Path | None) -> str:
-    """The line after Ctrl-C: what ``out`` keeps, or that nothing was finished to keep (issue 25)."""
-    if out is None:
-        return "interrupted"
-    from simgin.studies.tune import EVALUATIONS_DIR
-
-    try:
-        kept = sum(1 for path in (out / EVALUATIONS_DIR).glob("*.json") if path.is_file())
-    except OSError:
-        kept = 0
-    if not kept:
-        return f"interrupted before any evaluation was finished: nothing is kept in {out}"
-    verb = "is" if kept == 1 else "are"
-    return f"interrupted; {plural(kept, 'finished evaluation')} {verb} kept in {out}, rerun the same command to resume"
 
 
 def _echo_result(result: Any) -> None:

@@ -121,44 +121,32 @@ def tune_rules(
         --final 60 --out rules-run --quiet
       simgin report rules-run
     """
-    from simgin.cli.execution import evaluation_progress
-    from simgin.cli.options import echo_json, user_error, warn_overridden
-    from simgin.running import runner
+    from simgin.cli.execution import run_search
+    from simgin.cli.options import echo_json, warn_overridden
     from simgin.studies.tune_rules import DEFAULT_BUDGET, tune_rules as run_tune_rules
 
     warn_overridden(rules, "pairs", games=hands is None)
-    try:
-
-        def on_start() -> None:
-            if not runner.kernels_cached("hands" if hands is not None else "games"):
-                click.echo("compiling kernels, first run only (about a minute)...", err=True)
-
-        with evaluation_progress(quiet, lambda evaluation: evaluation.phase) as progress:
-            result = run_tune_rules(
-                list(players),
-                objective,
-                list(vary),
-                rules=rules,
-                keep=list(keep),
-                budget=DEFAULT_BUDGET if budget is None else budget,
-                games=games,
-                hands=hands,
-                final=final,
-                seed=seed,
-                workers=workers,
-                backend=backend,
-                scheduler=scheduler,
-                out=out,
-                progress=progress,
-                notice=lambda message: click.echo(f"simgin: {message}", err=True),
-                on_start=on_start,
-                adjust_luck=adjust_luck,
-            )
-    except (runner.RunError, ValueError) as error:
-        raise user_error("", error) from None
-    except KeyboardInterrupt:
-        kept = f"; finished evaluations are kept in {out}, rerun the same command to resume" if out else ""
-        raise click.ClickException(f"interrupted{kept}") from None
+    result = run_search(
+        run_tune_rules,
+        list(players),
+        objective,
+        list(vary),
+        quiet=quiet,
+        describe=lambda evaluation: evaluation.phase,
+        unit="hands" if hands is not None else "games",
+        out=out,
+        rules=rules,
+        keep=list(keep),
+        budget=DEFAULT_BUDGET if budget is None else budget,
+        games=games,
+        hands=hands,
+        final=final,
+        seed=seed,
+        workers=workers,
+        backend=backend,
+        scheduler=scheduler,
+        adjust_luck=adjust_luck,
+    )
     if as_json:
         echo_json(result.to_json())
         return

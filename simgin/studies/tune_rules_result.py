@@ -301,7 +301,68 @@ def keep_verdict(
     ``final`` games narrow the interval. A start that breaks a constraint is still kept otherwise (no gain is
     claimed that the objective's test does not show), and the verdict says which constraint it breaks.
     """
-    kept, text = _decide(settings, searched, same, found, start, difference, found_final, keep_report)
+
+    def decide() -> tuple[bool, str]:
+        objective = settings.objective
+        show = format_score
+        if not searched:
+            return True, (
+                "no searched rule set met the --keep constraints on the search's deals: keeping the start rules"
+            )
+        if same and found_final.values == settings.start_values:
+            return True, "the start rules scored best on the search's deals: keeping the start rules"
+        if same:
+            return True, (
+                f"the best rules found, {_values_text(found_final.values)}, play the same game as the start rules "
+                "(their switches differ only where they have no effect): keeping the start rules"
+            )
+        p = difference["p_value"]
+        p_text = p_below(p)
+        found_text = _values_text(found_final.values)
+        scale, unit, digits = (1.0, " hands", 2) if objective.name == "length" else (100.0, " points", 1)
+        change = f"{scale * difference['difference']:+.{digits}f}{unit}"
+        if math.isfinite(difference["low"]) and math.isfinite(difference["high"]):
+            change += f", 95% CI {scale * difference['low']:+.{digits}f} to {scale * difference['high']:+.{digits}f}"
+        compared = (
+            f"{objective.text} {show(found[0], objective)} with {found_text} vs {show(start[0], objective)} "
+            f"at the start on fresh deals ({change}, {p_text})"
+        )
+        broken = [text for text, row in keep_report.items() if row["found_status"] == "broken"]
+        if broken:
+            return True, (
+                f"the found rules break --keep {', '.join(broken)} on fresh deals: {compared}; keeping the start"
+            )
+        uncertain = [
+            f"{text} ({_keep_interval(row['found'])})"
+            for text, row in keep_report.items()
+            if row["found_status"] == "uncertain"
+        ]
+        if uncertain:
+            return True, (
+                f"the fresh deals cannot show that the found rules meet --keep {', '.join(uncertain)}: the 95% "
+                f"interval reaches across the bound (more --final games narrow it): {compared}; keeping the start rules"
+            )
+        significant = math.isfinite(p) and p < SIGNIFICANCE
+        power = difference.get("power", math.nan)
+        if not significant and math.isfinite(power) and power < WANTED_POWER:
+            seen = f"{scale * difference['search_difference']:+.{digits}f}{unit}"
+            return True, (
+                f"inconclusive: the found rules are not significantly better on fresh deals, but the final measurement "
+                f"had only {power:.0%} power to detect the {seen} the search saw (--final "
+                f"{int(difference['final_for_80_power']):,} would give {WANTED_POWER:.0%}): {compared}; "
+                "keeping the start rules"
+            )
+        if not objective.better(difference["difference"]):
+            worse = "worse" if significant and difference["difference"] != 0 else "not better"
+            return True, f"the found rules are {worse} on fresh deals: {compared}; keeping the start rules"
+        if not significant:
+            return True, (
+                f"the found rules are not significantly better on fresh deals (p not below {SIGNIFICANCE}): "
+                f"{compared}; keeping the start rules"
+            )
+        return False, f"the found rules are better: {compared}"
+
+    kept, text = decide()
     broken = [name for name, row in keep_report.items() if row["start_status"] == "broken"]
     uncertain = [name for name, row in keep_report.items() if row["start_status"] == "uncertain"]
     if kept and broken:
@@ -309,73 +370,6 @@ def keep_verdict(
     if kept and uncertain:
         text += f" (note: the fresh deals cannot show that the start rules meet --keep {', '.join(uncertain)})"
     return kept, text
-
-
-def _decide(
-    settings: TuneRulesSettings,
-    searched: bool,
-    same: bool,
-    found: tuple[float, float, float],
-    start: tuple[float, float, float],
-    difference: Mapping[str, float],
-    found_final: RuleEvaluation,
-    keep_report: Mapping[str, Mapping[str, Any]],
-) -> tuple[bool, str]:
-    """The decision of :func:`keep_verdict` and its words, before the note on the start's constraints."""
-    objective = settings.objective
-    show = format_score
-    if not searched:
-        return True, "no searched rule set met the --keep constraints on the search's deals: keeping the start rules"
-    if same and found_final.values == settings.start_values:
-        return True, "the start rules scored best on the search's deals: keeping the start rules"
-    if same:
-        return True, (
-            f"the best rules found, {_values_text(found_final.values)}, play the same game as the start rules "
-            "(their switches differ only where they have no effect): keeping the start rules"
-        )
-    p = difference["p_value"]
-    p_text = p_below(p)
-    found_text = _values_text(found_final.values)
-    scale, unit, digits = (1.0, " hands", 2) if objective.name == "length" else (100.0, " points", 1)
-    change = f"{scale * difference['difference']:+.{digits}f}{unit}"
-    if math.isfinite(difference["low"]) and math.isfinite(difference["high"]):
-        change += f", 95% CI {scale * difference['low']:+.{digits}f} to {scale * difference['high']:+.{digits}f}"
-    compared = (
-        f"{objective.text} {show(found[0], objective)} with {found_text} vs {show(start[0], objective)} "
-        f"at the start on fresh deals ({change}, {p_text})"
-    )
-    broken = [text for text, row in keep_report.items() if row["found_status"] == "broken"]
-    if broken:
-        return True, f"the found rules break --keep {', '.join(broken)} on fresh deals: {compared}; keeping the start"
-    uncertain = [
-        f"{text} ({_keep_interval(row['found'])})"
-        for text, row in keep_report.items()
-        if row["found_status"] == "uncertain"
-    ]
-    if uncertain:
-        return True, (
-            f"the fresh deals cannot show that the found rules meet --keep {', '.join(uncertain)}: the 95% interval "
-            f"reaches across the bound (more --final games narrow it): {compared}; keeping the start rules"
-        )
-    significant = math.isfinite(p) and p < SIGNIFICANCE
-    power = difference.get("power", math.nan)
-    if not significant and math.isfinite(power) and power < WANTED_POWER:
-        seen = f"{scale * difference['search_difference']:+.{digits}f}{unit}"
-        return True, (
-            f"inconclusive: the found rules are not significantly better on fresh deals, but the final measurement "
-            f"had only {power:.0%} power to detect the {seen} the search saw (--final "
-            f"{int(difference['final_for_80_power']):,} would give {WANTED_POWER:.0%}): {compared}; "
-            "keeping the start rules"
-        )
-    if not objective.better(difference["difference"]):
-        worse = "worse" if significant and difference["difference"] != 0 else "not better"
-        return True, f"the found rules are {worse} on fresh deals: {compared}; keeping the start rules"
-    if not significant:
-        return True, (
-            f"the found rules are not significantly better on fresh deals (p not below {SIGNIFICANCE}): "
-            f"{compared}; keeping the start rules"
-        )
-    return False, f"the found rules are better: {compared}"
 
 
 def _keep_interval(values: Sequence[float]) -> str:
