@@ -98,6 +98,18 @@ def _seat_players(first, second, bot_ids, bot_params, pair, pair_params):
 
 
 @njit(cache=True, inline="always")
+def _table_buffers(bot_params):
+    """What a hand at a table of three or four needs: its record, the empty luck corrections (none at these
+    tables, ``kernels.luck``), and the two players' bot ids and parameter vectors (filled by ``_seat_players``)."""
+    record = np.zeros(HAND_FIELD_COUNT, np.int64)
+    no_value = np.zeros((1, 1, 1, 1))
+    no_luck = np.zeros(0)
+    pair = np.empty(2, np.int64)
+    pair_params = np.empty((2, bot_params.shape[1]), np.float64)
+    return record, no_value, no_luck, pair, pair_params
+
+
+@njit(cache=True, inline="always")
 def _log_hand(hand_rows, hand_players, index, record, first, second, extra):
     """Row ``index`` of the hand log, while it has room: the record and (seat-0 player, seat-1 player, ``extra``)."""
     if index < hand_rows.shape[0]:
@@ -122,11 +134,7 @@ def play_three_game(
     dealer = first_dealer(game_seed, np.int64(3))
     game[T_FIRST_DEALER] = dealer
     game[T_WINNER] = -1
-    record = np.zeros(HAND_FIELD_COUNT, np.int64)
-    no_value = np.zeros((1, 1, 1, 1))  # no luck corrections at these tables (kernels.luck)
-    no_luck = np.zeros(0)
-    pair = np.empty(2, np.int64)
-    pair_params = np.empty((2, bot_params.shape[1]), np.float64)
+    record, no_value, no_luck, pair, pair_params = _table_buffers(bot_params)
     pair_scores = np.empty(2, np.int64)
     scores = np.zeros(3, np.int64)
     boxes = np.zeros(3, np.int64)
@@ -223,11 +231,7 @@ def play_team_game(
     for i in range(TEAM_FIELD_COUNT):
         game[i] = 0
     game[M_WINNER] = -1
-    record = np.zeros(HAND_FIELD_COUNT, np.int64)
-    no_value = np.zeros((1, 1, 1, 1))  # no luck corrections at these tables (kernels.luck)
-    no_luck = np.zeros(0)
-    pair = np.empty(2, np.int64)
-    pair_params = np.empty((2, bot_params.shape[1]), np.float64)
+    record, no_value, no_luck, pair, pair_params = _table_buffers(bot_params)
     team_scores = np.zeros(2, np.int64)
     team_boxes = np.zeros(2, np.int64)
     rounds = 0
