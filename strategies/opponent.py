@@ -73,6 +73,7 @@ FROZEN_DISCARD = {
     "gin_safety_late": 1.0,
     "draw_margin": 0.0,
     "gin_draw_margin": 0.0,
+    "discard_network": 0.0,
 }
 
 
@@ -136,6 +137,13 @@ REACH_GIN = 60.0
 #: modern, no loss under standard; under Hollywood scoring (V14) a loss (-12 Elo at 6, -9 at 4), so there the
 #: term is off (``kernels.heuristic.gin_outs_weight``) and the bot plays as before.
 GIN_OUTS = 6.0
+#: The discard network's correction (``kernels.discard_network``; issue 37): how much of its term is added to each
+#: discard's score, where it applies (``kernels.heuristic.network_applies``: hands a knock can end, with an undercut
+#: bonus of at most 10). 0 plays the linear score alone. Its weights are fitted by
+#: ``python -m simgin.tools.train_discard_network`` (benchmarks/RESULTS.md, *A discard network*).
+DISCARD_NETWORK = Parameter(
+    "discard_network", 1.0, "scale of the discard network's correction (0: the linear score alone)", 0, 3
+)
 _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
@@ -143,5 +151,6 @@ PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults((_heuristic.REACH_GIN,), reach_gin=REACH_GIN),
     *with_defaults((_heuristic.GIN_OUTS,), gin_outs=GIN_OUTS),
     *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
+    DISCARD_NETWORK,
     *MODEL_PARAMETERS,
 )

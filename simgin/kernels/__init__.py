@@ -44,9 +44,10 @@ def _sources_hash(stamps: tuple[tuple[str, int, int], ...]) -> bytes:
 
 
 def sources_stamp() -> bytes:
-    """A hash of every ``.py`` file of this package (recomputed when a file's time or size changes)."""
+    """A hash of every ``.py`` file of this package and of its data files (``.json``: the discard network's
+    weights, compiled in as constants), recomputed when a file's time or size changes."""
     stamps = []
-    for path in sorted(KERNELS_DIR.glob("*.py")):
+    for path in sorted([*KERNELS_DIR.glob("*.py"), *KERNELS_DIR.glob("*.json")]):
         stat = path.stat()
         stamps.append((path.name, stat.st_mtime_ns, stat.st_size))
     return _sources_hash(tuple(stamps))

@@ -21,7 +21,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgin.kernels import knock as _knock, opponent as _opponent, parameters as pm, rule_index as ri, view as v
+from simgin.kernels import (
+    discard_network as _network,
+    knock as _knock,
+    opponent as _opponent,
+    parameters as pm,
+    rule_index as ri,
+    view as v,
+)
 from simgin.kernels.melds import (
     deadwood_of_mask,
     discard_deadwoods,
@@ -216,6 +223,10 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
     share = stage(table)
     knock_limit = table[v.T_KNOCK_LIMIT]
     outs_weight = gin_outs_weight(params, rules)
+    if model and params[pm.DISCARD_NETWORK] != 0.0 and network_applies(rules, knock_limit):
+        return network_discard(
+            params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs_weight
+        )
     if outs_weight == 0.0:
         card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit)
     else:
@@ -223,6 +234,60 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
             params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs_weight
         )
     return card
+
+
+@njit(cache=True, inline="always")
+def network_applies(rules, knock_limit):
+    """Whether ``opponent``'s discard takes the network's correction (``kernels.discard_network``): in hands a knock
+    can end (R12; a hand only gin can end keeps its own ``gin_`` weights, V1, V9) with an undercut bonus of at most
+    :data:`NETWORK_UNDERCUT_BONUS` (R19, V2). With a larger bonus the correction loses head to head, more the larger
+    it is (+0.5 points per hand at 0, +0.4 at 10, -0.1 at 15, -0.8 at 20, -1.4 at 25, -1.7 at 30: benchmarks/
+    RESULTS.md, *A discard network*): its teacher's playouts knock as soon as they may, and so misjudge a hand
+    under a rule that punishes a knock into an undercut."""
+    return knock_limit > 0 and rules[ri.UNDERCUT_BONUS] <= NETWORK_UNDERCUT_BONUS
+
+
+#: The largest undercut bonus (R19, V2) under which ``opponent``'s discard takes the network's correction.
+NETWORK_UNDERCUT_BONUS = 10
+
+
+@njit(cache=True)
+def network_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs):
+    """:func:`best_discard` with each score corrected by ``discard_network`` times the network's term
+    (``kernels.discard_network.correction``), and, with ``outs`` not 0, :func:`discard_for_outs`'s term for the
+    gin outs of a hand kept near gin (the network's ``gin_outs`` input is 0 where that term is not counted)."""
+    discard_deadwoods(hand, suit_deadwood, work)
+    best = -1
+    best_score = 0.0
+    weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
+    scale = params[pm.DISCARD_NETWORK]
+    inputs = np.empty(_network.INPUT_COUNT)
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
+            continue
+        left = work[c]
+        potential_c = potential(hand, c, live)
+        score = discard_score(
+            params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit
+        )  # fmt: skip
+        gin_outs = 0.0
+        if outs != 0.0 and 0 < left <= OUTS_DEADWOOD:
+            gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
+            score -= outs * gin_outs
+        inputs[0] = left
+        inputs[1] = potential_c
+        inputs[2] = risk[c]
+        inputs[3] = share
+        inputs[4] = min(c % 13 + 1, 10)
+        inputs[5] = 1.0 if left <= knock_limit else 0.0
+        inputs[6] = 1.0 if left == 0 else 0.0
+        inputs[7] = gin_outs
+        inputs[8] = knock_limit / 10.0
+        score += scale * _network.correction(inputs)
+        if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
+            best = c
+            best_score = score
+    return best
 
 
 @njit(cache=True, inline="always")

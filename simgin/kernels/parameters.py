@@ -44,6 +44,7 @@ NAMES = (
     "reach_gin",
     "gin_outs",
     "race",
+    "discard_network",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})

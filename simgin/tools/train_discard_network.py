@@ -1,0 +1,308 @@
+"""Fit the discard network of ``opponent`` (issue 37, ``kernels.discard_network``) to the search teacher, and write it.
+
+``simgin.tools.train_discard`` fits the linear discard score to a playout teacher; a second round on the bot's
+own play did not move it. This tool keeps that score and learns a correction to it with more capacity: one
+hidden layer of ``tanh`` units over the inputs the score already has (``kernels.discard_network.INPUTS``).
+
+1. **Positions**: every discard of the shipped ``opponent`` with the network off (``discard_network=0``) in
+   ``--hands`` hands per seed against itself and ``simple``, under rules drawn across the switches as
+   ``train_discard.collect`` draws them; only hands a knock can end are kept (R12; those only gin can end keep
+   their own weights, V1, V9). Each seed is collected and taught in a process of its own.
+2. **The teacher**: ``train_discard``'s: every legal discard valued by ``--worlds`` playouts in shared worlds
+   drawn from the bot's estimate, both players knocking as soon as they may, each result worth what it is in
+   the game (``kernels.payoff.result_value``). Each discard's inputs and the bot's own score are recorded.
+3. **The fit**: the network's term is added to the bot's score, and its weights maximise the teacher's mean value
+   of a soft choice among each position's discards (a softmax of minus the scores over 0.5 points, each
+   position's values centred), by full-batch Adam from a zero output (the bot's own choice); the even positions
+   fit, the odd ones check: the file records how far the discard chosen falls short of the teacher's best on
+   them, with and without the network (``held_out_regret``).
+
+The network then plays only where it was gated (``kernels.heuristic.network_applies``). The same command
+writes the same file: every draw comes from the seeds, and the fit's start from a fixed generator.
+
+Run from the repository root::
+
+    python -m simgin.tools.train_discard_network --hands 2500 --worlds 128 --seeds 101,102 --write  # the shipped file
+    python -m simgin.tools.train_discard_network --hands 20 --worlds 8 --seeds 1,2 --steps 50     # a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from simgin.game.rng import SplitMix64, derive
+from simgin.kernels import (
+    discard_network as network,
+    heuristic as _heuristic,
+    knock as _knock,
+    mcts as _mcts,
+    rule_index as ri,
+    view as v,
+)
+from simgin.kernels.knock import hand_multiplier
+from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
+from simgin.kernels.opponent import QUALITY_TRIES
+from simgin.kernels.parameters import HAND_QUALITY
+from simgin.kernels.payoff import result_value
+from simgin.kernels.showdown import SUIT_VALUE
+from simgin.strategies import opponent as _opponent_bot
+from simgin.tools.train_discard import TEACHER_PARAMETERS, _seat_rows, _teacher_estimate, collect
+
+#: The soft choice's temperature, in points (``train_discard.fit_ranking``'s).
+TEMPERATURE = 0.5
+#: Columns of a taught discard: the network's inputs, then the bot's own score.
+COLUMNS = network.INPUT_COUNT + 1
+
+
+def collecting_spec() -> str:
+    """The bot whose discards are collected and taught: the shipped ``opponent`` with the network off."""
+    return _opponent_bot.spec_with({**_opponent_bot.discard_weights(), "discard_network": 0.0})
+
+
+@njit(cache=False)
+def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, values):
+    """Fill ``rows`` (the inputs and the bot's score of each legal discard) and ``values`` (the teacher's mean
+    value of each); the count."""
+    p = np.empty(52)
+    live = np.empty(52)
+    risk = np.empty(52)
+    work = np.empty(52, np.int64)
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    bot = params
+    known, unseen, params, floats = _teacher_estimate(
+        True, params, teacher, seat, hand, table, ints, floats, p, live, risk
+    )
+    banned = -1
+    if table[v.T_FROM_PILE] != 0 and rules[ri.REDISCARD] == 0:
+        banned = table[v.T_DRAWN]
+    limit = table[v.T_KNOCK_LIMIT]
+    share = _heuristic.stage(table)
+    outs_weight = _heuristic.gin_outs_weight(bot, rules)
+    weight_potential, weight_safety, gin_only = _heuristic.discard_weights(bot, share, limit)
+    discard_deadwoods(hand, SUIT_DEADWOOD, work)
+    cards = np.empty(11, np.int64)
+    count = 0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned:
+            continue
+        left = work[c]
+        gin_outs = 0.0
+        if outs_weight != 0.0 and 0 < left <= _heuristic.OUTS_DEADWOOD:
+            gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, SUIT_DEADWOOD)
+        score = _heuristic.discard_score(
+            bot, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, limit
+        )
+        rows[count, 0] = left
+        rows[count, 1] = _heuristic.potential(hand, c, live)
+        rows[count, 2] = risk[c]
+        rows[count, 3] = share
+        rows[count, 4] = min(c % 13 + 1, 10)
+        rows[count, 5] = 1.0 if limit > 0 and left <= limit else 0.0
+        rows[count, 6] = 1.0 if left == 0 else 0.0
+        rows[count, 7] = gin_outs
+        rows[count, 8] = limit / 10.0
+        rows[count, 9] = score - outs_weight * gin_outs
+        cards[count] = c
+        count += 1
+    levels = np.empty(2, np.int64)
+    levels[0] = limit
+    levels[1] = limit
+    hands, stock, sample_cards, weights, _, result = _mcts._playout_buffers(table[v.T_STOCK_COUNT])
+    mine = table[v.T_SCORE + seat]
+    theirs = table[v.T_SCORE + 1 - seat]
+    multiplier = hand_multiplier(rules, table)
+    values[:count] = 0.0
+    other = 1 - seat
+    context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
+    scratch = _mcts.playout_scratch()
+    for _ in range(worlds):
+        _mcts.sample_world(
+            known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
+            SUIT_DEADWOOD, QUALITY_TRIES,
+        )  # fmt: skip
+        opponent_hand = hands[other]
+        for i in range(count):
+            hands[seat] = hand & ~(1 << cards[i])
+            hands[other] = opponent_hand
+            points = _mcts.play_out(
+                seat, seat, np.int64(_mcts.PHASE_AFTER_DISCARD), hands, cards[i], np.int64(-1), np.bool_(False),
+                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, context, scratch,
+            )  # fmt: skip
+            values[i] += result_value(rules, mine, theirs, multiplier * points)
+    values[:count] /= worlds
+    return count
+
+
+def collect_and_teach(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, values, position index) of every legal discard of the positions of one seed in hands a knock can end."""
+    positions = collect(hands, seed, collecting_spec())
+    taught, values, index = [], [], []
+    rows = np.zeros((11, COLUMNS))
+    out = np.zeros(11)
+    for n, (seat, hand, state) in enumerate(positions):
+        if state[v.T_KNOCK_LIMIT] == 0:
+            continue
+        params, ints, floats = _seat_rows(seat, state)
+        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
+        count = _teach(params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rng, worlds, rows, out)
+        taught.append(rows[:count].copy())
+        values.append(out[:count].copy())
+        index.extend([n] * count)
+    return np.concatenate(taught), np.concatenate(values), np.array(index)
+
+
+def as_positions(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The seeds' discards as padded arrays by position: rows (P, 11, COLUMNS), values (P, 11), legal (P, 11)."""
+    rows = np.concatenate([part[0] for part in parts])
+    values = np.concatenate([part[1] for part in parts])
+    indexes, offset = [], 0
+    for _, _, index in parts:
+        indexes.append(index + offset)
+        offset = int(indexes[-1].max()) + 1
+    _, position = np.unique(np.concatenate(indexes), return_inverse=True)
+    slot = np.zeros(len(position), np.int64)
+    starts = np.r_[0, np.flatnonzero(np.diff(position)) + 1]
+    for a, b in zip(starts, np.r_[starts[1:], len(position)], strict=True):
+        slot[a:b] = np.arange(b - a)
+    count = int(position.max()) + 1
+    table = {
+        "rows": np.zeros((count, 11, COLUMNS)),
+        "value": np.zeros((count, 11)),
+        "legal": np.zeros((count, 11), bool),
+    }
+    table["rows"][position, slot] = rows
+    table["value"][position, slot] = values
+    table["legal"][position, slot] = True
+    return table
+
+
+def scores(table: dict[str, np.ndarray], net: dict[str, np.ndarray] | None) -> np.ndarray:
+    """Each discard's score: the bot's own, plus the network's term (none with ``net`` None)."""
+    own = table["rows"][..., -1]
+    if net is None:
+        return own
+    return own + network.correction_reference(table["rows"][..., :-1], net)
+
+
+def regret(table: dict[str, np.ndarray], score: np.ndarray) -> float:
+    """Mean points per position by which the discard of lowest score falls short of the teacher's best."""
+    chosen = np.where(table["legal"], score, np.inf).argmin(axis=1)
+    values = np.where(table["legal"], table["value"], -np.inf)
+    return float((values.max(axis=1) - values[np.arange(len(chosen)), chosen]).mean())
+
+
+def subset(table: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+    return {name: array[rows] for name, array in table.items()}
+
+
+def fit(
+    table: dict[str, np.ndarray],
+    mean: np.ndarray,
+    scale: np.ndarray,
+    units: int,
+    steps: int,
+    seed: int,
+    rate: float = 0.01,
+    decay: float = 1e-4,
+) -> dict[str, np.ndarray]:
+    """The network whose term, added to the bot's score, maximises the teacher's mean value of a soft choice
+    (temperature :data:`TEMPERATURE`) among each position's discards: full-batch Adam over ``steps`` from hidden
+    weights drawn from ``seed`` and a zero output, with ``decay`` times each weight pulling it towards 0."""
+    chance = np.random.default_rng(seed)
+    net = {
+        "mean": mean,
+        "scale": scale,
+        "hidden": chance.normal(0.0, 0.5, (network.INPUT_COUNT, units)),
+        "bias": chance.normal(0.0, 0.5, units),
+        "out": np.zeros(units),
+        "linear": np.zeros(network.INPUT_COUNT),
+    }
+    trained = ("hidden", "bias", "out", "linear")
+    legal = table["legal"]
+    inputs = (table["rows"][..., :-1] - mean) / scale
+    own = table["rows"][..., -1]
+    values = np.where(legal, table["value"], 0.0)
+    centred = np.where(legal, values - values.sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True), 0.0)
+    first = {name: np.zeros_like(net[name]) for name in trained}
+    second = {name: np.zeros_like(net[name]) for name in trained}
+    positions = len(legal)
+    for step in range(1, steps + 1):
+        hidden = np.tanh(inputs @ net["hidden"] + net["bias"])
+        score = np.where(legal, own + hidden @ net["out"] + inputs @ net["linear"], np.inf)
+        soft = np.where(legal, np.exp(-(score - score.min(axis=1, keepdims=True)) / TEMPERATURE), 0.0)
+        soft /= soft.sum(axis=1, keepdims=True)
+        expected = (soft * centred).sum(axis=1, keepdims=True)
+        # The loss is minus the soft choice's mean value; its derivative by each discard's score:
+        by_score = np.where(legal, soft * (centred - expected) / (TEMPERATURE * positions), 0.0)
+        by_unit = by_score[..., None] * net["out"] * (1.0 - hidden**2)
+        gradient = {
+            "linear": np.einsum("pi,pik->k", by_score, inputs),
+            "out": np.einsum("pi,pij->j", by_score, hidden),
+            "hidden": np.einsum("pik,pij->kj", inputs, by_unit),
+            "bias": by_unit.sum(axis=(0, 1)),
+        }
+        for name in trained:
+            g = gradient[name] + decay * net[name]
+            first[name] = 0.9 * first[name] + 0.1 * g
+            second[name] = 0.999 * second[name] + 0.001 * g**2
+            net[name] = net[name] - rate * (first[name] / (1 - 0.9**step)) / (
+                np.sqrt(second[name] / (1 - 0.999**step)) + 1e-8
+            )
+    return net
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2500, help="hands played per seed to collect positions")
+    parser.add_argument("--worlds", type=int, default=128, help="worlds per position (shared by its discards)")
+    parser.add_argument("--seeds", default="101,102", help="comma-separated seeds: one collection each")
+    parser.add_argument("--workers", type=int, default=2, help="processes collecting and teaching the seeds")
+    parser.add_argument("--units", type=int, default=8, help="tanh units of the hidden layer")
+    parser.add_argument("--steps", type=int, default=1500, help="steps of the fit")
+    parser.add_argument("--write", action="store_true", help=f"write {network.WEIGHTS_FILE.name}")
+    parser.add_argument("--out", type=Path, default=network.WEIGHTS_FILE, help="where --write writes it")
+    args = parser.parse_args(argv)
+    seeds = [int(seed) for seed in args.seeds.split(",")]
+    started = time.time()
+    n = len(seeds)
+    with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds))
+    table = as_positions(parts)
+    legal_rows = table["rows"][table["legal"]][:, :-1]
+    mean, scale = legal_rows.mean(axis=0), legal_rows.std(axis=0) + 1e-9
+    even = np.arange(len(table["legal"])) % 2 == 0  # even positions fit, odd ones check
+    net = fit(subset(table, even), mean, scale, args.units, args.steps, seed=0)
+    held_out = subset(table, ~even)
+    data = {
+        "format": network.WEIGHTS_FORMAT,
+        "what": "the discard network of the opponent bot, a correction to its discard score fitted to a search "
+        "teacher (simgin/tools/train_discard_network.py)",
+        "command": f"python -m simgin.tools.train_discard_network --hands {args.hands} --worlds {args.worlds} "
+        f"--seeds {args.seeds} --units {args.units} --steps {args.steps} --write",
+        "positions": len(table["legal"]),
+        "discards": int(table["legal"].sum()),
+        "held_out_regret": {
+            "positions": int((~even).sum()),
+            "without": round(regret(held_out, scores(held_out, None)), 4),
+            "with": round(regret(held_out, scores(held_out, net)), 4),
+        },
+        "inputs": list(network.INPUTS),
+        "network": {name: net[name].tolist() for name in network.NETWORK_KEYS},
+    }
+    print(json.dumps({key: value for key, value in data.items() if key != "network"}, indent=2))
+    print(f"{time.time() - started:.0f} s")
+    if args.write:
+        args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"written {args.out}")
+
+
+if __name__ == "__main__":
+    main()

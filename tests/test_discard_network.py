@@ -1,0 +1,194 @@
+"""``opponent``'s discard network (issue 37, ``kernels.discard_network``): the kernel against plain numpy, the
+network's discard against a plain-Python choice, where it applies (R12, R19, V1, V2), the data file's checks, and
+the fit of ``simgin.tools.train_discard_network`` on a planted teacher."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from simgin.strategies import opponent
+
+from simgin.game.rules import Rules
+from simgin.kernels import discard_network as network, heuristic, knock, parameters as pm, rule_index as ri
+from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
+from simgin.players.registry import resolve
+from simgin.tools import gates, train_discard_network as trainer
+
+
+def random_inputs(rng: np.random.Generator, count: int) -> np.ndarray:
+    """Rows of inputs in the ranges play gives them (deadwood, potential, danger, stage, value, flags, outs, limit)."""
+    rows = np.column_stack(
+        [
+            rng.integers(0, 90, count),
+            rng.random(count) * 4,
+            rng.random(count),
+            rng.random(count),
+            rng.integers(1, 11, count),
+            rng.integers(0, 2, count),
+            rng.integers(0, 2, count),
+            rng.random(count) * 3,
+            rng.integers(1, 11, count) / 10,
+        ]
+    ).astype(np.float64)
+    return rows
+
+
+def test_the_kernel_computes_the_plain_numpy_network():
+    rng = np.random.default_rng(1)
+    rows = random_inputs(rng, 2000)
+    expected = network.correction_reference(rows)
+    got = np.array([network.correction(row.copy()) for row in rows])
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert np.ptp(expected) > 1.0  # the shipped network does tell discards apart
+
+
+def _rule_array(**settings: object) -> np.ndarray:
+    return Rules().with_settings(settings).to_array()
+
+
+def network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs):
+    """Plain Python: each legal discard's score (the linear score, the gin outs term, the network's term) and the
+    lowest, ties to the higher rank, then the higher card."""
+    work = np.empty(52, np.int64)
+    discard_deadwoods(hand, SUIT_DEADWOOD, work)
+    wp, ws, _ = heuristic.discard_weights(params, share, knock_limit)
+    best, best_score = -1, 0.0
+    for c in range(52):
+        if not (hand >> c) & 1 or c == banned:
+            continue
+        left = int(work[c])
+        pot = heuristic.potential(hand, c, live)
+        score = left + wp * pot + ws * risk[c]
+        if left == 0:
+            score -= params[pm.REACH_GIN]
+        score -= params[pm.VALUE] * min(c % 13 + 1, 10)
+        if left <= knock_limit:
+            score -= params[pm.REACH]
+        gin_outs = 0.0
+        if outs != 0.0 and 0 < left <= heuristic.OUTS_DEADWOOD:
+            gin_outs = knock.gin_outs(hand & ~(1 << c), unseen, live, SUIT_DEADWOOD)
+            score -= outs * gin_outs
+        row = np.array(
+            [left, pot, risk[c], share, min(c % 13 + 1, 10), float(left <= knock_limit), float(left == 0), gin_outs,
+             knock_limit / 10]
+        )  # fmt: skip
+        score += params[pm.DISCARD_NETWORK] * network.correction_reference(row[None, :])[0]
+        if best < 0 or score < best_score - 1e-9 or (abs(score - best_score) <= 1e-9 and c % 13 >= best % 13):
+            best, best_score = c, score
+    return best
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5, 2.0])
+def test_the_network_discard_is_the_plain_choice(scale):
+    params = resolve(f"opponent:discard_network={scale}").make().params
+    rng = np.random.default_rng(int(scale * 10))
+    work = np.empty(52, np.int64)
+    differ_from_linear = 0
+    for trial in range(600):
+        cards = rng.permutation(52)
+        hand = int(sum(1 << int(c) for c in cards[:11]))
+        unseen = int(sum(1 << int(c) for c in cards[11:40]))
+        live = rng.random(52)
+        risk = rng.random(52)
+        share = float(rng.random())
+        knock_limit = int(rng.integers(1, 11))
+        outs = 6.0 if trial % 2 else 0.0
+        banned = int(cards[int(rng.integers(0, 11))]) if trial % 3 == 0 else -1
+        got = heuristic.network_discard(
+            params, hand, banned, -1, live, risk, work, SUIT_DEADWOOD, share, knock_limit, unseen, outs
+        )
+        assert got == network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs)
+        arguments = (params, hand, banned, -1, live, risk, work, SUIT_DEADWOOD, share, knock_limit)
+        with_outs = heuristic.discard_for_outs(*arguments, unseen, outs) if outs else -1
+        linear = with_outs if outs else heuristic.best_discard(*arguments)[0]
+        differ_from_linear += got != linear
+    assert differ_from_linear > 20  # the network changes some choices (a test that could fail)
+
+
+def test_with_the_network_off_the_discard_is_the_linear_one():
+    params = resolve("opponent:discard_network=0").make().params
+    rng = np.random.default_rng(7)
+    work = np.empty(52, np.int64)
+    for _ in range(300):
+        cards = rng.permutation(52)
+        hand = int(sum(1 << int(c) for c in cards[:11]))
+        unseen = int(sum(1 << int(c) for c in cards[11:40]))
+        live, risk, share = rng.random(52), rng.random(52), float(rng.random())
+        limit = int(rng.integers(1, 11))
+        arguments = (params, hand, -1, -1, live, risk, work, SUIT_DEADWOOD, share, limit, unseen, 6.0)
+        assert heuristic.network_discard(*arguments) == heuristic.discard_for_outs(*arguments)
+
+
+@pytest.mark.parametrize(
+    ("settings", "applies"),
+    [
+        ({}, True),  # standard: undercut bonus 10 (R19)
+        ({"undercut_bonus": 0}, True),
+        ({"oklahoma": True}, True),
+        ({"undercut_bonus": 15}, False),
+        ({"undercut_bonus": 25, "gin_bonus": 25}, False),  # eaai, modern (V2)
+        ({"knock_limit": 0}, False),  # straight gin (V1): the gin_ weights alone
+    ],
+)
+def test_where_the_network_applies(settings, applies):
+    rules = _rule_array(**settings)
+    limit = int(settings.get("knock_limit", 10))
+    assert heuristic.network_applies(rules, limit) is applies
+    assert rules[ri.UNDERCUT_BONUS] == settings.get("undercut_bonus", 10)
+
+
+def test_opponent_plays_the_network_and_its_frozen_copy_does_not():
+    assert resolve("opponent").make().params[pm.DISCARD_NETWORK] == 1.0
+    assert resolve(opponent.FROZEN_SPEC).make().params[pm.DISCARD_NETWORK] == 0.0
+    assert resolve("mcts").make().params[pm.DISCARD_NETWORK] == 0.0  # mcts's own discards are unchanged
+    off = "opponent:discard_network=0"
+    assert not gates.same_play("opponent", off, "standard")
+    assert gates.same_play("opponent", off, "straight")  # knock limit 0 (V1)
+    assert gates.same_play("opponent", off, "eaai")  # undercut bonus 25 (V2)
+
+
+def _network_file(tmp_path, change):
+    data = json.loads(network.WEIGHTS_FILE.read_text())
+    change(data)
+    path = tmp_path / "network.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format=2), "not a discard network of format 1"),
+        (lambda d: d.update(inputs=d["inputs"][:-1]), "not a discard network of format 1"),
+        (lambda d: d["network"].update(out=d["network"]["out"][:-1]), "hidden must be"),
+        (lambda d: d["network"]["scale"].__setitem__(0, 0.0), "every input scale must be positive"),
+        (lambda d: d["network"]["linear"].__setitem__(0, float("nan")), "linear must be"),
+    ],
+)
+def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path, change, message):
+    assert network.read_weights(network.WEIGHTS_FILE)["out"].shape == (len(network.OUT),)
+    with pytest.raises(ValueError, match=message):
+        network.read_weights(_network_file(tmp_path, change))
+
+
+def test_the_fit_learns_a_planted_nonlinear_teacher():
+    # The teacher prefers, among discards of equal score, the one whose danger is low late in the hand and high
+    # early (a product the linear score cannot express); the fit must find it.
+    rng = np.random.default_rng(5)
+    positions, width = 3000, 11
+    rows = np.zeros((positions, width, trainer.COLUMNS))
+    rows[..., : network.INPUT_COUNT] = random_inputs(rng, positions * width).reshape(positions, width, -1)
+    rows[..., -1] = rng.normal(0, 0.3, (positions, width))  # the bot's own score: noise around a tie
+    danger, stage = rows[..., 2], rows[..., 3]
+    value = -4.0 * danger * (1.0 - 2.0 * stage) + rng.normal(0, 0.2, (positions, width))
+    table = {"rows": rows, "value": value, "legal": np.ones((positions, width), bool)}
+    flat = rows[..., :-1].reshape(-1, network.INPUT_COUNT)
+    net = trainer.fit(table, flat.mean(axis=0), flat.std(axis=0) + 1e-9, units=4, steps=300, seed=0)
+    before = trainer.regret(table, trainer.scores(table, None))
+    after = trainer.regret(table, trainer.scores(table, net))
+    assert after < 0.5 * before
+    # A zero-output start is the bot's own choice.
+    zero = {**net, "out": np.zeros_like(net["out"]), "linear": np.zeros_like(net["linear"])}
+    assert trainer.regret(table, trainer.scores(table, zero)) == before
