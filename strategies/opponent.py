@@ -27,7 +27,10 @@ Policy, per decision:
   to a teacher that values every discard by playouts in sampled worlds, on positions met in
   play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
-  are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit.
+  are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit. In hands a knock can end
+  with an undercut bonus of at most 10 (R12, R19, V2), a small network fitted to the same teacher adds its term to
+  each discard's score (``discard_network``, 1: :data:`DISCARD_NETWORK`, ``simgin/kernels/discard_network.py``);
+  the draw reads the linear scores.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
   score after taking it beats, by more than ``draw_margin`` (``gin_draw_margin`` where only
   gin can end the hand), the expected best score after a stock card, each unseen card
