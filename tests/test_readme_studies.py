@@ -46,17 +46,19 @@ def test_the_readme_studies_run_as_written_and_find_what_it_says(tmp_path, monke
         for d in study["differences"]
         if d["cell"] == "preset=oklahoma" and d["pairing"] == "opponent vs heuristic" and d["metric"] == "gin_rate"
     )
-    assert round(100 * gin["value"], 1) == 31.5 and round(100 * gin["baseline_value"], 1) == 10.9
+    assert round(100 * gin["value"], 1) == 29.2 and round(100 * gin["baseline_value"], 1) == 9.0
     assert gin["significant"]
-    win_rates = [d for d in study["differences"] if d["metric"] == "win_rate" and d["cell"] == "preset=oklahoma"]
-    # Under Oklahoma only opponent's share moves significantly: against simple and against the others.
-    moved = sorted(d["pairing"] for d in win_rates if d["significant"])
-    assert moved == ["opponent vs simple", "opponent vs the others"]
+    oklahoma = [d for d in study["differences"] if d["cell"] == "preset=oklahoma"]
+    # Under Oklahoma no share of games moves significantly (opponent's discard network made it strong under the
+    # standard game already); opponent's net points per hand do, against simple and against the others.
+    assert not [d["pairing"] for d in oklahoma if d["metric"] == "win_rate" and d["significant"]]
+    points = sorted(d["pairing"] for d in oklahoma if d["metric"] == "net_points_per_hand" and d["significant"])
+    assert points == ["opponent vs simple", "opponent vs the others"]
     spreads = {cell["label"]: round(cell["skill_spread"]["spread"]) for cell in study["cells"]}
-    assert spreads == {"preset=standard": 66, "preset=oklahoma": 123, "preset=hollywood": 94, "preset=straight": 132}
+    assert spreads == {"preset=standard": 107, "preset=oklahoma": 130, "preset=hollywood": 119, "preset=straight": 132}
     house = json.loads((tmp_path / "skill-rules" / "result.json").read_text())
     assert house["found_rules"] == {"knock_limit": 9, "gin_bonus": 37, "undercut_bonus": 30}
-    assert round(100 * house["found_score"], 1) == 78.8 and round(100 * house["start_score"], 1) == 62.5
+    assert round(100 * house["found_score"], 1) == 78.8 and round(100 * house["start_score"], 1) == 67.3
     assert not house["kept_start"] and house["p_value"] < 1e-6
     # Issue 32 item 7: reverted alone, the gin and undercut bonuses cost, the knock limit not; the result is the
     # start with those two.

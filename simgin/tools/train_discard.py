@@ -172,6 +172,17 @@ def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds,
         banned = table[v.T_DRAWN]
     limit = table[v.T_KNOCK_LIMIT]
     count = _features(hand, banned, live, risk, _heuristic.stage(table), limit, work, x, cards)
+    playout_values(seat, hand, table, rules, known, unseen, floats, params, rng, worlds, cards, count, work, values)
+    return count
+
+
+@njit(cache=False)
+def playout_values(seat, hand, table, rules, known, unseen, floats, params, rng, worlds, cards, count, work, values):
+    """``values[i]``: the teacher's mean value of discarding ``cards[i]`` (i < ``count``) from ``hand``, over ``worlds``
+    worlds drawn from the estimate (``known``, ``unseen``, ``floats``), shared by the discards, each played to the end
+    of the hand by ``kernels.mcts``'s playout policy (both players knock as soon as they may) and valued in the game
+    (``kernels.payoff.result_value``). Also the teacher of ``simgin.tools.train_discard_network``."""
+    limit = table[v.T_KNOCK_LIMIT]
     levels = np.empty(2, np.int64)
     levels[0] = limit
     levels[1] = limit
@@ -198,7 +209,6 @@ def _teach(model, params, teacher, seat, hand, table, ints, floats, rng, worlds,
             )  # fmt: skip
             values[i] += result_value(rules, mine, theirs, multiplier * points)
     values[:count] /= worlds
-    return count
 
 
 @njit(cache=False)

@@ -43,18 +43,12 @@ from simgin.kernels import (
     discard_network as network,
     heuristic as _heuristic,
     knock as _knock,
-    mcts as _mcts,
     rule_index as ri,
     view as v,
 )
-from simgin.kernels.knock import hand_multiplier
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
-from simgin.kernels.opponent import QUALITY_TRIES
-from simgin.kernels.parameters import HAND_QUALITY
-from simgin.kernels.payoff import result_value
-from simgin.kernels.showdown import SUIT_VALUE
 from simgin.strategies import opponent as _opponent_bot
-from simgin.tools.train_discard import TEACHER_PARAMETERS, _seat_rows, _teacher_estimate, collect
+from simgin.tools.train_discard import TEACHER_PARAMETERS, _seat_rows, _teacher_estimate, collect, playout_values
 
 #: The soft choice's temperature, in points (``train_discard.fit_ranking``'s).
 TEMPERATURE = 0.5
@@ -112,32 +106,7 @@ def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, 
         rows[count, 9] = score - outs_weight * gin_outs
         cards[count] = c
         count += 1
-    levels = np.empty(2, np.int64)
-    levels[0] = limit
-    levels[1] = limit
-    hands, stock, sample_cards, weights, _, result = _mcts._playout_buffers(table[v.T_STOCK_COUNT])
-    mine = table[v.T_SCORE + seat]
-    theirs = table[v.T_SCORE + 1 - seat]
-    multiplier = hand_multiplier(rules, table)
-    values[:count] = 0.0
-    other = 1 - seat
-    context = np.zeros(_mcts.CONTEXT_SIZE, np.int64)  # playouts discard to the least deadwood
-    scratch = _mcts.playout_scratch()
-    for _ in range(worlds):
-        _mcts.sample_world(
-            known, unseen, floats, params[HAND_QUALITY], rng, hands, seat, hand, stock, sample_cards, weights,
-            SUIT_DEADWOOD, QUALITY_TRIES,
-        )  # fmt: skip
-        opponent_hand = hands[other]
-        for i in range(count):
-            hands[seat] = hand & ~(1 << cards[i])
-            hands[other] = opponent_hand
-            points = _mcts.play_out(
-                seat, seat, np.int64(_mcts.PHASE_AFTER_DISCARD), hands, cards[i], np.int64(-1), np.bool_(False),
-                stock, np.int64(0), levels, rules, SUIT_DEADWOOD, SUIT_VALUE, work, result, params, context, scratch,
-            )  # fmt: skip
-            values[i] += result_value(rules, mine, theirs, multiplier * points)
-    values[:count] /= worlds
+    playout_values(seat, hand, table, rules, known, unseen, floats, params, rng, worlds, cards, count, work, values)
     return count
 
 
