@@ -240,10 +240,11 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
 def network_applies(rules, knock_limit):
     """Whether ``opponent``'s discard takes the network's correction (``kernels.discard_network``): in hands a knock
     can end (R12; a hand only gin can end keeps its own ``gin_`` weights, V1, V9) with an undercut bonus of at most
-    :data:`NETWORK_UNDERCUT_BONUS` (R19, V2). With a larger bonus the correction loses head to head, more the larger
-    it is (+0.5 points per hand at 0, +0.4 at 10, -0.1 at 15, -0.8 at 20, -1.4 at 25, -1.7 at 30: benchmarks/
+    :data:`NETWORK_UNDERCUT_BONUS` (R19, V2). Head to head under the standard rules with the bonus B, in points per
+    hand: +0.68 at 0, +0.51 at 10, +0.17 at 15, then losses, -0.43 at 20, -0.95 at 25, -1.23 at 30 (benchmarks/
     RESULTS.md, *A discard network*): its teacher's playouts knock as soon as they may, and so misjudge a hand
-    under a rule that punishes a knock into an undercut."""
+    under a rule that punishes a knock into an undercut. 10 is the largest bonus of the presets it was gated
+    under."""
     return knock_limit > 0 and rules[ri.UNDERCUT_BONUS] <= NETWORK_UNDERCUT_BONUS
 
 
