@@ -5,8 +5,9 @@ The linear discard score (:func:`simgin.kernels.heuristic.discard_score`, its we
 This network adds to that score a term it learns from the same teacher, out of the inputs the score
 already has for each legal discard (:data:`INPUTS`): the deadwood left, the meld potential thrown away, the
 danger of the card, how much of the hand is to come, the card's value, whether the bot may then knock (R12)
-or has gin (R13), the gin outs of the hand kept, and the knock limit (R12, V1, V9). Its interactions (a card's
-danger weighs differently late, with a knockable hand, near gin) are what the linear score cannot express.
+or has gin (R13), the gin outs of the hand kept, and the knock limit (R12, V1, V9). Their interactions (a card's
+danger weighing differently late, with a knockable hand, or near gin) are of the kind a linear score cannot
+express.
 
 The weights live in ``discard_network.json`` beside this file, written by ``simgin.tools.train_discard_network``
 with the command that made them; they are read once at import and compiled into the kernels as constants,
