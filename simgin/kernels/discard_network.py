@@ -96,7 +96,8 @@ def correction(inputs):
 
 
 def correction_reference(inputs: np.ndarray, network: dict[str, np.ndarray] | None = None) -> np.ndarray:
-    """Plain-numpy :func:`correction` for rows of inputs (the tests' reference and the fit's forward pass)."""
+    """Plain-numpy :func:`correction` for rows of inputs (the tests' reference, and the training tool's scores of
+    the held-out positions)."""
     network = _NETWORK if network is None else network
     standard = (np.asarray(inputs, dtype=np.float64) - network["mean"]) / network["scale"]
     return standard @ network["linear"] + np.tanh(standard @ network["hidden"] + network["bias"]) @ network["out"]

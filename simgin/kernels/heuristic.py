@@ -144,7 +144,18 @@ def discard_score(params, hand, card, left, live, risk, weight_potential, weight
     deadwood, plus the weighted potential thrown away and danger, minus ``value`` per card point and
     ``reach`` when the hand may then knock (R12); a hand only gin can end has neither of those. A discard
     that leaves gin (R13) scores ``reach_gin`` less, in every hand."""
-    score = left + weight_potential * potential(hand, card, live) + weight_safety * risk[card]
+    return score_of_potential(
+        params, card, left, potential(hand, card, live), risk, weight_potential, weight_safety, gin_only, knock_limit
+    )
+
+
+@njit(cache=True, inline="always")
+def score_of_potential(
+    params, card, left, potential_card, risk, weight_potential, weight_safety, gin_only, knock_limit
+):
+    """:func:`discard_score` with the card's :func:`potential` already known (``network_discard`` also feeds it to
+    the network)."""
+    score = left + weight_potential * potential_card + weight_safety * risk[card]
     if left == 0:
         score -= params[pm.REACH_GIN]
     if not gin_only:
@@ -268,8 +279,8 @@ def network_discard(params, hand, banned, limit, live, risk, work, suit_deadwood
             continue
         left = work[c]
         potential_c = potential(hand, c, live)
-        score = discard_score(
-            params, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, knock_limit
+        score = score_of_potential(
+            params, c, left, potential_c, risk, weight_potential, weight_safety, gin_only, knock_limit
         )  # fmt: skip
         gin_outs = 0.0
         if outs != 0.0 and 0 < left <= OUTS_DEADWOOD:

@@ -91,11 +91,12 @@ def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, 
         gin_outs = 0.0
         if outs_weight != 0.0 and 0 < left <= _heuristic.OUTS_DEADWOOD:
             gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, SUIT_DEADWOOD)
-        score = _heuristic.discard_score(
-            bot, hand, c, left, live, risk, weight_potential, weight_safety, gin_only, limit
+        potential = _heuristic.potential(hand, c, live)
+        score = _heuristic.score_of_potential(
+            bot, c, left, potential, risk, weight_potential, weight_safety, gin_only, limit
         )
         rows[count, 0] = left
-        rows[count, 1] = _heuristic.potential(hand, c, live)
+        rows[count, 1] = potential
         rows[count, 2] = risk[c]
         rows[count, 3] = share
         rows[count, 4] = min(c % 13 + 1, 10)
