@@ -28,9 +28,10 @@ Policy, per decision:
   play under rules drawn across the switches (``simgin/tools/train_discard.py``). They ship as
   the data file ``opponent_discard.json`` beside this module (:func:`discard_weights`), and
   are this bot's defaults; ``FROZEN_DISCARD`` are the weights before the fit. In hands a knock can end
-  with an undercut bonus of at most 10 (R12, R19, V2), a small network fitted to the same teacher adds its term to
-  each discard's score (``discard_network``, 1: :data:`DISCARD_NETWORK`, ``simgin/kernels/discard_network.py``);
-  the draw reads the linear scores.
+  (R12), a small network adds its term to each discard's score (``discard_network``, 1: :data:`DISCARD_NETWORK`,
+  ``simgin/kernels/discard_network.py``): with an undercut bonus of at most 10 (R19) one fitted to the same
+  teacher, with a larger one (V2: eaai, modern) one fitted to a teacher in which the players play the hand on
+  themselves; the draw reads the linear scores.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
   score after taking it beats, by more than ``draw_margin`` (``gin_draw_margin`` where only
   gin can end the hand), the expected best score after a stock card, each unseen card
@@ -141,8 +142,8 @@ REACH_GIN = 60.0
 #: term is off (``kernels.heuristic.gin_outs_weight``) and the bot plays as before.
 GIN_OUTS = 6.0
 #: The discard network's correction (``kernels.discard_network``; issue 37): how much of its term is added to each
-#: discard's score, where it applies (``kernels.heuristic.network_applies``: hands a knock can end, with an undercut
-#: bonus of at most 10). 0 plays the linear score alone. Its weights are fitted by
+#: discard's score, where it applies (``kernels.heuristic.network_of``: hands a knock can end; one network with an
+#: undercut bonus of at most 10, another above). 0 plays the linear score alone. Its weights are fitted by
 #: ``python -m simgin.tools.train_discard_network`` (benchmarks/RESULTS.md, *A discard network*).
 DISCARD_NETWORK = Parameter(
     "discard_network", 1.0, "scale of the discard network's correction (0: the linear score alone)", 0, 3

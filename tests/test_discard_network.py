@@ -1,6 +1,7 @@
-"""``opponent``'s discard network (issue 37, ``kernels.discard_network``): the kernel against plain numpy, the
-network's discard against a plain-Python choice, where it applies (R12, R19, V1, V2), the data file's checks, and
-the fit of ``simgin.tools.train_discard_network`` on a planted teacher."""
+"""``opponent``'s discard networks (issue 37, ``kernels.discard_network``): the kernel against plain numpy for both,
+the network's discard against a plain-Python choice, which network applies where (R12, R19, V1, V2), the data
+files' checks, the fit of ``simgin.tools.train_discard_network`` on a planted teacher, and the undercut regime's
+positions."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from simgin.strategies import opponent
 
 from simgin.game.rules import Rules
-from simgin.kernels import discard_network as network, heuristic, knock, parameters as pm, rule_index as ri
+from simgin.kernels import discard_network as network, heuristic, knock, parameters as pm, rule_index as ri, view
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
 from simgin.players.registry import resolve
 from simgin.tools import gates, train_discard_network as trainer
@@ -35,20 +36,32 @@ def random_inputs(rng: np.random.Generator, count: int) -> np.ndarray:
     return rows
 
 
-def test_the_kernel_computes_the_plain_numpy_network():
+@pytest.mark.parametrize("regime", [network.LOW_UNDERCUT, network.HIGH_UNDERCUT])
+def test_the_kernel_computes_the_plain_numpy_network(regime):
     rng = np.random.default_rng(1)
     rows = random_inputs(rng, 2000)
-    expected = network.correction_reference(rows)
-    got = np.array([network.correction(row.copy()) for row in rows])
+    expected = network.correction_reference(rows, regime=regime)
+    got = np.array([network.correction(row.copy(), regime) for row in rows])
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
     assert np.ptp(expected) > 1.0  # the shipped network does tell discards apart
+
+
+def test_the_two_networks_are_their_files_and_differ():
+    rows = random_inputs(np.random.default_rng(2), 500)
+    low, high = (network.correction_reference(rows, regime=r) for r in (network.LOW_UNDERCUT, network.HIGH_UNDERCUT))
+    assert not np.allclose(low, high)
+    for regime, path in enumerate(network.WEIGHTS_FILES):
+        from_file = network.correction_reference(rows, network.read_weights(path))
+        np.testing.assert_array_equal(from_file, network.correction_reference(rows, regime=regime))
+        command = json.loads(path.read_text())["command"]
+        assert ("--regime undercut" in command) is (regime == network.HIGH_UNDERCUT)
 
 
 def _rule_array(**settings: object) -> np.ndarray:
     return Rules().with_settings(settings).to_array()
 
 
-def network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs):
+def network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs, regime):
     """Plain Python: each legal discard's score (the linear score, the gin outs term, the network's term) and the
     lowest, ties to the higher rank, then the higher card."""
     work = np.empty(52, np.int64)
@@ -74,14 +87,22 @@ def network_choice_reference(params, hand, banned, live, risk, share, knock_limi
             [left, pot, risk[c], share, min(c % 13 + 1, 10), float(left <= knock_limit), float(left == 0), gin_outs,
              knock_limit / 10]
         )  # fmt: skip
-        score += params[pm.DISCARD_NETWORK] * network.correction_reference(row[None, :])[0]
+        score += params[pm.DISCARD_NETWORK] * network.correction_reference(row[None, :], regime=regime)[0]
         if best < 0 or score < best_score - 1e-9 or (abs(score - best_score) <= 1e-9 and c % 13 >= best % 13):
             best, best_score = c, score
     return best
 
 
-@pytest.mark.parametrize("scale", [1.0, 0.5, 2.0])
-def test_the_network_discard_is_the_plain_choice(scale):
+@pytest.mark.parametrize(
+    ("scale", "regime"),
+    [
+        (1.0, network.LOW_UNDERCUT),
+        (0.5, network.LOW_UNDERCUT),
+        (2.0, network.LOW_UNDERCUT),
+        (1.0, network.HIGH_UNDERCUT),
+    ],
+)
+def test_the_network_discard_is_the_plain_choice(scale, regime):
     params = resolve(f"opponent:discard_network={scale}").make().params
     rng = np.random.default_rng(int(scale * 10))
     work = np.empty(52, np.int64)
@@ -97,9 +118,10 @@ def test_the_network_discard_is_the_plain_choice(scale):
         outs = 6.0 if trial % 2 else 0.0
         banned = int(cards[int(rng.integers(0, 11))]) if trial % 3 == 0 else -1
         got = heuristic.network_discard(
-            params, hand, banned, -1, live, risk, work, SUIT_DEADWOOD, share, knock_limit, unseen, outs
+            params, hand, banned, -1, live, risk, work, SUIT_DEADWOOD, share, knock_limit, unseen, outs, regime
         )
-        assert got == network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs)
+        reference = network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs, regime)
+        assert got == reference
         arguments = (params, hand, banned, -1, live, risk, work, SUIT_DEADWOOD, share, knock_limit)
         with_outs = heuristic.discard_for_outs(*arguments, unseen, outs) if outs else -1
         linear = with_outs if outs else heuristic.best_discard(*arguments)[0]
@@ -118,24 +140,26 @@ def test_with_the_network_off_the_discard_is_the_linear_one():
         live, risk, share = rng.random(52), rng.random(52), float(rng.random())
         limit = int(rng.integers(1, 11))
         arguments = (params, hand, -1, -1, live, risk, work, SUIT_DEADWOOD, share, limit, unseen, 6.0)
-        assert heuristic.network_discard(*arguments) == heuristic.discard_for_outs(*arguments)
+        for regime in (network.LOW_UNDERCUT, network.HIGH_UNDERCUT):
+            assert heuristic.network_discard(*arguments, regime) == heuristic.discard_for_outs(*arguments)
 
 
 @pytest.mark.parametrize(
-    ("settings", "applies"),
+    ("settings", "regime"),
     [
-        ({}, True),  # standard: undercut bonus 10 (R19)
-        ({"undercut_bonus": 0}, True),
-        ({"oklahoma": True}, True),
-        ({"undercut_bonus": 15}, False),
-        ({"undercut_bonus": 25, "gin_bonus": 25}, False),  # eaai, modern (V2)
-        ({"knock_limit": 0}, False),  # straight gin (V1): the gin_ weights alone
+        ({}, network.LOW_UNDERCUT),  # standard: undercut bonus 10 (R19)
+        ({"undercut_bonus": 0}, network.LOW_UNDERCUT),
+        ({"oklahoma": True}, network.LOW_UNDERCUT),
+        ({"undercut_bonus": 15}, network.HIGH_UNDERCUT),
+        ({"undercut_bonus": 25, "gin_bonus": 25}, network.HIGH_UNDERCUT),  # eaai, modern (V2)
+        ({"knock_limit": 0}, -1),  # straight gin (V1): the gin_ weights alone
+        ({"knock_limit": 0, "undercut_bonus": 25}, -1),
     ],
 )
-def test_where_the_network_applies(settings, applies):
+def test_which_network_applies(settings, regime):
     rules = _rule_array(**settings)
     limit = int(settings.get("knock_limit", 10))
-    assert heuristic.network_applies(rules, limit) is applies
+    assert heuristic.network_of(rules, limit) == regime
     assert rules[ri.UNDERCUT_BONUS] == settings.get("undercut_bonus", 10)
 
 
@@ -146,7 +170,7 @@ def test_opponent_plays_the_network_and_its_frozen_copy_does_not():
     off = "opponent:discard_network=0"
     assert not gates.same_play("opponent", off, "standard")
     assert gates.same_play("opponent", off, "straight")  # knock limit 0 (V1)
-    assert gates.same_play("opponent", off, "eaai")  # undercut bonus 25 (V2)
+    assert not gates.same_play("opponent", off, "eaai")  # undercut bonus 25 (V2): the second network
 
 
 def _network_file(tmp_path, change):
@@ -168,7 +192,7 @@ def _network_file(tmp_path, change):
     ],
 )
 def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path, change, message):
-    assert network.read_weights(network.WEIGHTS_FILE)["out"].shape == (len(network.OUT),)
+    assert network.read_weights(network.WEIGHTS_FILE)["out"].shape == (network.UNITS,)
     with pytest.raises(ValueError, match=message):
         network.read_weights(_network_file(tmp_path, change))
 
@@ -192,3 +216,17 @@ def test_the_fit_learns_a_planted_nonlinear_teacher():
     # A zero-output start is the bot's own choice.
     zero = {**net, "out": np.zeros_like(net["out"]), "linear": np.zeros_like(net["linear"])}
     assert trainer.regret(table, trainer.scores(table, zero)) == before
+
+
+def test_the_undercut_regime_collects_only_its_hands_against_each_other_seat():
+    chance = np.random.default_rng(3)
+    for _ in range(200):
+        rules = trainer.undercut_rules(chance)
+        assert rules.undercut_bonus > heuristic.NETWORK_UNDERCUT_BONUS and rules.knock_limit > 0
+        assert not rules.hollywood and not rules.oklahoma
+    positions = trainer.collect_undercut(9, 4, trainer.collecting_spec())
+    assert {other for *_, other in positions} == {trainer.collecting_spec(), *trainer.UNDERCUT_OTHERS[1:]}
+    for _, _, state, _ in positions:
+        rules = state[view.T_RULES : view.T_RULES + ri.RULE_COUNT]
+        assert state[view.T_KNOCK_LIMIT] > 0
+        assert heuristic.network_of(rules, state[view.T_KNOCK_LIMIT]) == network.HIGH_UNDERCUT

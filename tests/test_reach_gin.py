@@ -15,16 +15,16 @@ from simgin.running.runner import RunConfig, locate_hand
 
 def _missed_gin():
     """Hand 106 of ``simgin analyse opponent heuristic --rules eaai --seed 0`` as it was played before
-    ``heuristic``'s gated draw margin and ``opponent``'s gin outs term (``draw_margin=0`` and ``gin_outs=0`` play as
-    they did then): opponent holds 2C 7H-QH AS-4S and
+    ``heuristic``'s gated draw margin and ``opponent``'s gin outs term and discard network (``draw_margin=0``,
+    ``gin_outs=0`` and ``discard_network=0`` play as they did then): opponent holds 2C 7H-QH AS-4S and
     discards AS (2 deadwood left) where 2C leaves gin; its decision's view."""
     rules = Rules.preset("eaai")
-    pairing = ("opponent:reach_gin=0,gin_outs=0", "heuristic:draw_margin=0")
+    pairing = ("opponent:reach_gin=0,gin_outs=0,discard_network=0", "heuristic:draw_margin=0")
     seed, dealer, players = locate_hand(RunConfig(pairing, rules, hands=400, seed=0), 106)
     log = []
     play_hand(tuple(RecordingStrategy(resolve(p).make(), log) for p in players), rules.effective("pairs", games=False),
               seed, dealer)  # fmt: skip
-    seat = players.index("opponent:reach_gin=0,gin_outs=0")
+    seat = players.index("opponent:reach_gin=0,gin_outs=0,discard_network=0")
     return [d for d in log if d.kind == "discard" and d.view.seat == seat][-1]
 
 
@@ -55,10 +55,11 @@ def _gin_outs_draw():
     """Hand 6 of ``simgin analyse opponent heuristic --rules eaai`` (seed 0), ``opponent``'s draw with 7 stock
     cards left: it holds 2C 8C 8D AH 8H AS 2S 3S 4S 8S (the eights, AS-4S, 3 deadwood) and 2H lies on the pile."""
     rules = Rules.preset("eaai")
-    played = "opponent:gin_outs=0"  # as opponent played before its gin outs term (its draws are the same)
+    played = "opponent:gin_outs=0,discard_network=0"  # as opponent played before its gin outs term and network
     seed, dealer, players = locate_hand(RunConfig((played, "heuristic"), rules, hands=400, seed=0), 6)
     log = []
-    before = [resolve("opponent:reach_gin=0").make()]  # the play of before, following the hand from the same seat
+    # The play of before, following the hand from the same seat:
+    before = [resolve("opponent:reach_gin=0,discard_network=0").make()]
     recorded = tuple(RecordingStrategy(resolve(p).make(), log, advisers=before if p == played else ()) for p in players)
     play_hand(recorded, rules.effective("pairs", games=False), seed, dealer)
     seat = players.index(played)

@@ -1,17 +1,26 @@
-"""A small network that corrects ``opponent``'s discard score (issue 37): one hidden layer fitted to a search teacher.
+"""Two small networks that correct ``opponent``'s discard score (issue 37): one hidden layer fitted to a search teacher.
 
 The linear discard score (:func:`simgin.kernels.heuristic.discard_score`, its weights learned by
 ``simgin.tools.train_discard``) reached its limit with the playout teacher: a second round did not move it.
-This network adds to that score a term it learns from the same teacher, out of the inputs the score
-already has for each legal discard (:data:`INPUTS`): the deadwood left, the meld potential thrown away, the
-danger of the card, how much of the hand is to come, the card's value, whether the bot may then knock (R12)
-or has gin (R13), the gin outs of the hand kept, and the knock limit (R12, V1, V9). Their interactions (a card's
-danger weighing differently late, with a knockable hand, or near gin) are of the kind a linear score cannot
-express.
+A network adds to that score a term it learns from a teacher, out of the inputs the score already has for
+each legal discard (:data:`INPUTS`): the deadwood left, the meld potential thrown away, the danger of the
+card, how much of the hand is to come, the card's value, whether the bot may then knock (R12) or has gin
+(R13), the gin outs of the hand kept, and the knock limit (R12, V1, V9). Their interactions (a card's danger
+weighing differently late, with a knockable hand, or near gin) are of the kind a linear score cannot express.
 
-The weights live in ``discard_network.json`` beside this file, written by ``simgin.tools.train_discard_network``
-with the command that made them; they are read once at import and compiled into the kernels as constants,
-so the numba cache stamp of this package hashes that file too (``kernels.sources_stamp``).
+There are two, one per kind of hand a knock can end (:data:`REGIMES`; ``kernels.heuristic.network_of`` picks):
+
+- :data:`LOW_UNDERCUT` (an undercut bonus of at most ``heuristic.NETWORK_UNDERCUT_BONUS``, R19: standard,
+  Oklahoma, Hollywood), ``discard_network.json``, fitted to the playout teacher, whose playouts knock as soon
+  as they may;
+- :data:`HIGH_UNDERCUT` (a larger bonus, V2: eaai, modern), ``discard_network_undercut.json``, fitted to the
+  players teacher (the two seats' own bots play the hand on, ``kernels.continuation``): under a rule that
+  punishes a knock into an undercut, the playout teacher misjudges the hand (a network fitted to it lost 1.3
+  points a hand there).
+
+The weights live in those files beside this module, each written by ``simgin.tools.train_discard_network``
+with the command that made it; they are read once at import and compiled into the kernels as constants, so
+the numba cache stamp of this package hashes the files too (``kernels.sources_stamp``).
 """
 
 from __future__ import annotations
@@ -35,8 +44,16 @@ INPUTS = (
     "knock_limit",
 )
 INPUT_COUNT = len(INPUTS)
-#: The weights' data file.
-WEIGHTS_FILE = Path(__file__).resolve().with_name("discard_network.json")
+#: The networks, by the hands they correct: an undercut bonus of at most 10 (R19), or more (V2).
+LOW_UNDERCUT = 0
+HIGH_UNDERCUT = 1
+REGIMES = ("knock", "undercut")
+#: The weights' data files, by regime.
+WEIGHTS_FILES = (
+    Path(__file__).resolve().with_name("discard_network.json"),
+    Path(__file__).resolve().with_name("discard_network_undercut.json"),
+)
+WEIGHTS_FILE = WEIGHTS_FILES[LOW_UNDERCUT]
 #: Version of the data file's layout.
 WEIGHTS_FORMAT = 1
 
@@ -68,36 +85,44 @@ def read_weights(path: Path = WEIGHTS_FILE) -> dict[str, np.ndarray]:
 #: The arrays of the network, as the data file names them.
 NETWORK_KEYS = ("mean", "scale", "hidden", "bias", "out", "linear")
 
-_NETWORK = read_weights()
-MEAN = _NETWORK["mean"]
-SCALE = _NETWORK["scale"]
-HIDDEN = _NETWORK["hidden"]
-BIAS = _NETWORK["bias"]
-OUT = _NETWORK["out"]
-LINEAR = _NETWORK["linear"]
-UNITS = OUT.shape[0]
+_NETWORKS = tuple(read_weights(path) for path in WEIGHTS_FILES)
+#: The networks stacked by regime, their hidden units padded with zero weights to the widest.
+UNITS = max(net["out"].shape[0] for net in _NETWORKS)
+MEAN = np.array([net["mean"] for net in _NETWORKS])
+SCALE = np.array([net["scale"] for net in _NETWORKS])
+LINEAR = np.array([net["linear"] for net in _NETWORKS])
+HIDDEN = np.zeros((len(_NETWORKS), INPUT_COUNT, UNITS))
+BIAS = np.zeros((len(_NETWORKS), UNITS))
+OUT = np.zeros((len(_NETWORKS), UNITS))
+for _regime, _net in enumerate(_NETWORKS):
+    _width = _net["out"].shape[0]
+    HIDDEN[_regime, :, :_width] = _net["hidden"]
+    BIAS[_regime, :_width] = _net["bias"]
+    OUT[_regime, :_width] = _net["out"]
 
 
 @njit(cache=True)
-def correction(inputs):
-    """The network's term for one discard (points, added to its score; lower is better): ``inputs`` in the order
-    of :data:`INPUTS`, standardised in place by the file's mean and scale, then a linear part plus ``tanh``
-    units."""
+def correction(inputs, regime):
+    """The term of network ``regime`` (:data:`LOW_UNDERCUT` or :data:`HIGH_UNDERCUT`) for one discard (points,
+    added to its score; lower is better): ``inputs`` in the order of :data:`INPUTS`, standardised in place by the
+    file's mean and scale, then a linear part plus ``tanh`` units."""
     total = 0.0
     for k in range(INPUT_COUNT):
-        inputs[k] = (inputs[k] - MEAN[k]) / SCALE[k]
-        total += LINEAR[k] * inputs[k]
+        inputs[k] = (inputs[k] - MEAN[regime, k]) / SCALE[regime, k]
+        total += LINEAR[regime, k] * inputs[k]
     for j in range(UNITS):
-        activation = BIAS[j]
+        activation = BIAS[regime, j]
         for k in range(INPUT_COUNT):
-            activation += HIDDEN[k, j] * inputs[k]
-        total += OUT[j] * np.tanh(activation)
+            activation += HIDDEN[regime, k, j] * inputs[k]
+        total += OUT[regime, j] * np.tanh(activation)
     return total
 
 
-def correction_reference(inputs: np.ndarray, network: dict[str, np.ndarray] | None = None) -> np.ndarray:
-    """Plain-numpy :func:`correction` for rows of inputs (the tests' reference, and the training tool's scores of
-    the held-out positions)."""
-    network = _NETWORK if network is None else network
+def correction_reference(
+    inputs: np.ndarray, network: dict[str, np.ndarray] | None = None, regime: int = LOW_UNDERCUT
+) -> np.ndarray:
+    """Plain-numpy :func:`correction` for rows of inputs, by ``network`` or else the shipped one of ``regime`` (the
+    tests' reference, and the training tool's scores of the held-out positions)."""
+    network = _NETWORKS[regime] if network is None else network
     standard = (np.asarray(inputs, dtype=np.float64) - network["mean"]) / network["scale"]
     return standard @ network["linear"] + np.tanh(standard @ network["hidden"] + network["bias"]) @ network["out"]

@@ -234,10 +234,12 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
     share = stage(table)
     knock_limit = table[v.T_KNOCK_LIMIT]
     outs_weight = gin_outs_weight(params, rules)
-    if model and params[pm.DISCARD_NETWORK] != 0.0 and network_applies(rules, knock_limit):
+    regime = network_of(rules, knock_limit)
+    if model and params[pm.DISCARD_NETWORK] != 0.0 and regime >= 0:
         return network_discard(
-            params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs_weight
-        )
+            params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs_weight,
+            regime,
+        )  # fmt: skip
     if outs_weight == 0.0:
         card, _ = best_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit)
     else:
@@ -248,24 +250,32 @@ def choose_discard(model, params, seat, hand, table, rules, ints, floats, suit_d
 
 
 @njit(cache=True, inline="always")
-def network_applies(rules, knock_limit):
-    """Whether ``opponent``'s discard takes the network's correction (``kernels.discard_network``): in hands a knock
-    can end (R12; a hand only gin can end keeps its own ``gin_`` weights, V1, V9) with an undercut bonus of at most
-    :data:`NETWORK_UNDERCUT_BONUS` (R19, V2). Head to head under the standard rules with the bonus B, in points per
-    hand: +0.68 at 0, +0.51 at 10, +0.17 at 15, then losses, -0.43 at 20, -0.95 at 25, -1.23 at 30 (benchmarks/
-    RESULTS.md, *A discard network*): its teacher's playouts knock as soon as they may, and so misjudge a hand
-    under a rule that punishes a knock into an undercut. 10 is the largest bonus of the presets it was gated
-    under."""
-    return knock_limit > 0 and rules[ri.UNDERCUT_BONUS] <= NETWORK_UNDERCUT_BONUS
+def network_of(rules, knock_limit):
+    """Which network corrects ``opponent``'s discard (``kernels.discard_network``): none (-1) in a hand only gin can
+    end (it keeps its own ``gin_`` weights, V1, V9); else ``LOW_UNDERCUT`` with an undercut bonus of at most
+    :data:`NETWORK_UNDERCUT_BONUS` (R19), ``HIGH_UNDERCUT`` with a larger one (V2). The first network's teacher's
+    playouts knock as soon as they may, which misjudges a hand under a rule that punishes a knock into an
+    undercut: head to head under the standard rules with the bonus B, in points per hand, it gained +0.68 at 0,
+    +0.51 at 10, +0.17 at 15, then lost, -0.43 at 20, -0.95 at 25, -1.23 at 30 (benchmarks/RESULTS.md, *A discard
+    network*); 10 is the largest bonus of the presets it was gated under. The second network was fitted where
+    the bonus is larger, to a teacher in which the players play the hand on themselves."""
+    if knock_limit <= 0:
+        return -1
+    if rules[ri.UNDERCUT_BONUS] <= NETWORK_UNDERCUT_BONUS:
+        return _network.LOW_UNDERCUT
+    return _network.HIGH_UNDERCUT
 
 
-#: The largest undercut bonus (R19, V2) under which ``opponent``'s discard takes the network's correction.
+#: The largest undercut bonus (R19, V2) under which ``opponent``'s discard takes the first network's correction
+#: (``discard_network.LOW_UNDERCUT``); above it, the second's.
 NETWORK_UNDERCUT_BONUS = 10
 
 
 @njit(cache=True)
-def network_discard(params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs):
-    """:func:`best_discard` with each score corrected by ``discard_network`` times the network's term
+def network_discard(
+    params, hand, banned, limit, live, risk, work, suit_deadwood, share, knock_limit, unseen, outs, regime
+):
+    """:func:`best_discard` with each score corrected by ``discard_network`` times the term of network ``regime``
     (``kernels.discard_network.correction``), and, with ``outs`` not 0, :func:`discard_for_outs`'s term for the
     gin outs of a hand kept near gin (the network's ``gin_outs`` input is 0 where that term is not counted)."""
     discard_deadwoods(hand, suit_deadwood, work)
@@ -295,7 +305,7 @@ def network_discard(params, hand, banned, limit, live, risk, work, suit_deadwood
         inputs[6] = 1.0 if left == 0 else 0.0
         inputs[7] = gin_outs
         inputs[8] = knock_limit / 10.0
-        score += scale * _network.correction(inputs)
+        score += scale * _network.correction(inputs, regime)
         if best < 0 or score < best_score or (score == best_score and c % 13 >= best % 13):
             best = c
             best_score = score

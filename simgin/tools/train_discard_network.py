@@ -1,28 +1,37 @@
-"""Fit the discard network of ``opponent`` (issue 37, ``kernels.discard_network``) to the search teacher, and write it.
+"""Fit a discard network of ``opponent`` (issue 37, ``kernels.discard_network``) to a search teacher, and write it.
 
 ``simgin.tools.train_discard`` fits the linear discard score to a playout teacher; a second round on the bot's
 own play did not move it. This tool keeps that score and learns a correction to it with more capacity: one
 hidden layer of ``tanh`` units over the inputs the score already has (``kernels.discard_network.INPUTS``).
+There are two networks, one per regime (``--regime``), each with its own file and teacher:
 
 1. **Positions**: every discard of the shipped ``opponent`` with the network off (``discard_network=0``) in
-   ``--hands`` hands per seed against itself and ``simple``, under rules drawn across the switches as
-   ``train_discard.collect`` draws them; only hands a knock can end are kept (R12; those only gin can end keep
-   their own weights, V1, V9). Each seed is collected and taught in a process of its own.
-2. **The teacher**: ``train_discard``'s: every legal discard valued by ``--worlds`` playouts in shared worlds
-   drawn from the bot's estimate, both players knocking as soon as they may, each result worth what it is in
-   the game (``kernels.payoff.result_value``). Each discard's inputs and the bot's own score are recorded.
+   ``--hands`` hands per seed, in hands a knock can end (R12; those only gin can end keep their own weights, V1,
+   V9). ``knock``: against itself and ``simple``, under rules drawn across the switches as
+   ``train_discard.collect`` draws them. ``undercut``: under rules with an undercut bonus above 10 (R19, V2;
+   :func:`undercut_rules`: the eaai and modern presets half the time), against itself, ``simple`` and itself
+   knocking only with gin (:data:`UNDERCUT_OTHERS`), as the EAAI entries that race for gin play. Each seed is
+   collected and taught in a process of its own.
+2. **The teacher**: ``knock``: ``train_discard``'s, every legal discard valued by ``--worlds`` playouts in shared
+   worlds drawn from the bot's estimate, both players knocking as soon as they may. ``undercut``: the players
+   teacher of ``simgin.tools.teach_players`` (``kernels.continuation``), the hand played on after the discard by
+   the two seats' own bots in ``--worlds`` worlds, because playouts that knock at once misjudge a hand under a
+   rule that punishes a knock into an undercut. Each result is worth what it is in the game
+   (``kernels.payoff.result_value``); each discard's inputs and the bot's own score are recorded.
 3. **The fit**: the network's term is added to the bot's score, and its weights maximise the teacher's mean value
    of a soft choice among each position's discards (a softmax of minus the scores over 0.5 points, each
    position's values centred), by full-batch Adam from a zero output (the bot's own choice); the even positions
    fit, the odd ones check: the file records how far the discard chosen falls short of the teacher's best on
    them, with and without the network (``held_out_regret``).
 
-The network then plays only where it was gated (``kernels.heuristic.network_applies``). The same command
-writes the same file: every draw comes from the seeds, and the fit's start from a fixed generator.
+Each network then plays only in its regime's hands (``kernels.heuristic.network_of``), where it was gated. The
+same command writes the same file: every draw comes from the seeds, and the fit's start from a fixed generator.
 
 Run from the repository root::
 
     python -m simgin.tools.train_discard_network --hands 2500 --worlds 128 --seeds 101,102 --write  # the shipped file
+    python -m simgin.tools.train_discard_network --hands 600 --worlds 48 --seeds 201,202,203,204 \\
+        --regime undercut --write                                                          # its second file, 23 min
     python -m simgin.tools.train_discard_network --hands 20 --worlds 8 --seeds 1,2 --steps 50     # a smoke test
 """
 
@@ -38,7 +47,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_TRIES, _policies
+from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive
+from simgin.game.rules import Rules
 from simgin.kernels import (
     discard_network as network,
     heuristic as _heuristic,
@@ -46,9 +58,21 @@ from simgin.kernels import (
     rule_index as ri,
     view as v,
 )
+from simgin.kernels.analysis import KIND_DISCARD, MAX_ACTIONS
+from simgin.kernels.continuation import continuation_values
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
+from simgin.players.registry import resolve
 from simgin.strategies import opponent as _opponent_bot
-from simgin.tools.train_discard import TEACHER_PARAMETERS, _seat_rows, _teacher_estimate, collect, playout_values
+from simgin.tools.teach_players import _seats
+from simgin.tools.train_discard import (
+    TEACHER_PARAMETERS,
+    _Collector,
+    _seat_rows,
+    _teacher_estimate,
+    collect,
+    draw_rules,
+    playout_values,
+)
 
 #: The soft choice's temperature, in points (``train_discard.fit_ranking``'s).
 TEMPERATURE = 0.5
@@ -62,9 +86,10 @@ def collecting_spec() -> str:
 
 
 @njit(cache=False)
-def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, values):
-    """Fill ``rows`` (the inputs and the bot's score of each legal discard) and ``values`` (the teacher's mean
-    value of each); the count."""
+def _discard_rows(params, teacher, seat, hand, table, ints, floats, rows, cards):
+    """Fill ``rows`` (the inputs and the bot's score of each legal discard) and ``cards`` (the discards, in card
+    order); (the count, the cards known to be the opponent's, the unseen cards, the teacher's parameters and
+    memory)."""
     p = np.empty(52)
     live = np.empty(52)
     risk = np.empty(52)
@@ -82,7 +107,6 @@ def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, 
     outs_weight = _heuristic.gin_outs_weight(bot, rules)
     weight_potential, weight_safety, gin_only = _heuristic.discard_weights(bot, share, limit)
     discard_deadwoods(hand, SUIT_DEADWOOD, work)
-    cards = np.empty(11, np.int64)
     count = 0
     for c in range(52):
         if not (hand >> c) & 1 or c == banned:
@@ -107,6 +131,17 @@ def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, 
         rows[count, 9] = score - outs_weight * gin_outs
         cards[count] = c
         count += 1
+    return count, known, unseen, params, floats
+
+
+@njit(cache=False)
+def _teach(params, teacher, seat, hand, table, ints, floats, rng, worlds, rows, values):
+    """Fill ``rows`` (:func:`_discard_rows`) and ``values`` (the playout teacher's mean value of each discard);
+    the count."""
+    cards = np.empty(11, np.int64)
+    work = np.empty(52, np.int64)
+    rules = table[v.T_RULES : v.T_RULES + ri.RULE_COUNT]
+    count, known, unseen, params, floats = _discard_rows(params, teacher, seat, hand, table, ints, floats, rows, cards)
     playout_values(seat, hand, table, rules, known, unseen, floats, params, rng, worlds, cards, count, work, values)
     return count
 
@@ -127,6 +162,75 @@ def collect_and_teach(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, n
         values.append(out[:count].copy())
         index.extend([n] * count)
     return np.concatenate(taught), np.concatenate(values), np.array(index)
+
+
+#: The other seat's bots in the undercut regime's hands, in turn: the bot itself, ``simple`` (knocks at once) and
+#: the bot knocking only with gin, as the EAAI entries that race for gin play.
+UNDERCUT_OTHERS = (None, "simple", "opponent:knock=0,knock_late=0")
+
+
+def undercut_rules(chance: np.random.Generator) -> Rules:
+    """Rules of the undercut regime (an undercut bonus above ``heuristic.NETWORK_UNDERCUT_BONUS``, R19, V2; a knock
+    limit above 0, R12): half the time the eaai or the modern preset, else ``train_discard.draw_rules`` with a
+    larger bonus and a limit drawn again (no Hollywood or Oklahoma, whose presets keep a bonus of 10)."""
+    if chance.random() < 0.5:
+        return Rules.preset("eaai" if chance.random() < 0.6 else "modern")
+    return draw_rules(chance).with_settings(
+        {
+            "knock_limit": int(chance.choice([3, 5, 7, 8, 9, 10, 10, 10])),
+            "undercut_bonus": int(chance.choice([15, 20, 25, 25, 30])),
+            "hollywood": False,
+            "oklahoma": False,
+            "oklahoma_ace_gin_only": False,
+        }
+    )
+
+
+def collect_undercut(hands: int, seed: int, spec: str) -> list:
+    """(seat, hand mask, kernel state, other seat's spec) of every discard of ``spec`` in ``hands`` hands of the
+    undercut regime (:func:`undercut_rules`) against :data:`UNDERCUT_OTHERS` in turn, seats swapped every three
+    hands, in hands a knock can end."""
+    positions: list = []
+    chance = np.random.default_rng(seed)
+    for i in range(hands):
+        rules = undercut_rules(chance)
+        scores = tuple(int(chance.integers(0, rules.target * 0.9)) for _ in range(2))
+        other_spec = UNDERCUT_OTHERS[i % 3] or spec
+        found: list = []
+        mine = _Collector(found, spec)
+        other = resolve(other_spec).make()
+        players = (mine, other) if (i // 3) % 2 == 0 else (other, mine)
+        play_hand(players, rules, hand_seed=derive(seed, i), dealer=i % 2, scores=scores)
+        positions.extend((seat, hand, state, other_spec) for seat, hand, state in found if state[v.T_KNOCK_LIMIT] > 0)
+    return positions
+
+
+def teach_undercut(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, values, position index) of every legal discard of one seed's positions of the undercut regime, each
+    value the mean over ``worlds`` worlds of the hand played on by the two seats' own bots after the discard
+    (``kernels.continuation``, the ``players`` teacher of ``simgin.tools.teach_players``)."""
+    spec = collecting_spec()
+    taught, values_out, index = [], [], []
+    rows = np.zeros((11, COLUMNS))
+    cards = np.zeros(11, np.int64)
+    actions = np.zeros(MAX_ACTIONS, np.int64)
+    values = np.zeros((worlds, MAX_ACTIONS))
+    for n, (seat, hand, state, other_spec) in enumerate(collect_undercut(hands, seed, spec)):
+        params, ints, floats = _seat_rows(seat, state)
+        count = _discard_rows(params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rows, cards)[0]
+        ids, vectors = _seats(spec, other_spec, seat)
+        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
+        legal = continuation_values(
+            np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
+            rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY, np.int64(DEFAULT_TRIES), ids, vectors,
+            _policies(tuple(ids.tolist())), actions, values,
+        )  # fmt: skip
+        if legal != count or not np.array_equal(actions[:legal], cards[:count]):
+            raise RuntimeError(f"position {n}: the teacher's discards {actions[:legal]} are not {cards[:count]}")
+        taught.append(rows[:count].copy())
+        values_out.append(values[:, :count].mean(axis=0))
+        index.extend([n] * count)
+    return np.concatenate(taught), np.concatenate(values_out), np.array(index)
 
 
 def as_positions(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -229,6 +333,15 @@ def fit(
     return net
 
 
+#: What each regime's file holds, as its ``what`` says.
+WHAT = (
+    "the discard network of the opponent bot, a correction to its discard score fitted to a search "
+    "teacher (simgin/tools/train_discard_network.py)",
+    "the discard network of the opponent bot in hands with an undercut bonus above 10, a correction to its discard "
+    "score fitted to the players teacher (simgin/tools/train_discard_network.py --regime undercut)",
+)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2500, help="hands played per seed to collect positions")
@@ -237,14 +350,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes collecting and teaching the seeds")
     parser.add_argument("--units", type=int, default=8, help="tanh units of the hidden layer")
     parser.add_argument("--steps", type=int, default=1500, help="steps of the fit")
-    parser.add_argument("--write", action="store_true", help=f"write {network.WEIGHTS_FILE.name}")
-    parser.add_argument("--out", type=Path, default=network.WEIGHTS_FILE, help="where --write writes it")
+    parser.add_argument(
+        "--regime",
+        choices=network.REGIMES,
+        default="knock",
+        help="knock: hands with an undercut bonus of at most 10, the playout teacher; undercut: a larger bonus, the "
+        "players teacher",
+    )
+    parser.add_argument("--write", action="store_true", help="write the regime's weights file")
+    parser.add_argument("--out", type=Path, help="where --write writes it (default: the regime's file)")
     args = parser.parse_args(argv)
+    regime = network.REGIMES.index(args.regime)
+    out = args.out or network.WEIGHTS_FILES[regime]
+    teach = collect_and_teach if regime == network.LOW_UNDERCUT else teach_undercut
     seeds = [int(seed) for seed in args.seeds.split(",")]
     started = time.time()
     n = len(seeds)
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = list(pool.map(collect_and_teach, [args.hands] * n, [args.worlds] * n, seeds))
+        parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds))
     table = as_positions(parts)
     legal_rows = table["rows"][table["legal"]][:, :-1]
     mean, scale = legal_rows.mean(axis=0), legal_rows.std(axis=0) + 1e-9
@@ -253,10 +376,11 @@ def main(argv: list[str] | None = None) -> None:
     held_out = subset(table, ~even)
     data = {
         "format": network.WEIGHTS_FORMAT,
-        "what": "the discard network of the opponent bot, a correction to its discard score fitted to a search "
-        "teacher (simgin/tools/train_discard_network.py)",
+        "what": WHAT[regime],
         "command": f"python -m simgin.tools.train_discard_network --hands {args.hands} --worlds {args.worlds} "
-        f"--seeds {args.seeds} --units {args.units} --steps {args.steps} --write",
+        f"--seeds {args.seeds} --units {args.units} --steps {args.steps}"
+        + (" --regime undercut" if regime == network.HIGH_UNDERCUT else "")
+        + " --write",
         "positions": len(table["legal"]),
         "discards": int(table["legal"].sum()),
         "held_out_regret": {
@@ -270,8 +394,8 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps({key: value for key, value in data.items() if key != "network"}, indent=2))
     print(f"{time.time() - started:.0f} s")
     if args.write:
-        args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        print(f"written {args.out}")
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"written {out}")
 
 
 if __name__ == "__main__":
