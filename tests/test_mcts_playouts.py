@@ -162,10 +162,12 @@ BEFORE = {
 @pytest.mark.parametrize(("a", "b", "preset"), list(BEFORE))
 def test_the_frozen_spec_plays_as_the_bot_did_before(a, b, preset):
     rows = _row_hashes()
-    # opponent, the other seat of one case, as it played then too (issue 37's gin_outs came later).
-    play = {"mcts": mcts_strategy.FROZEN_SPEC, "opponent": "opponent:gin_outs=0"}
+    # opponent, the other seat of one case, as it played then too (issue 37's gin_outs and discard networks came
+    # later).
+    then = "opponent:gin_outs=0,discard_network=0"
+    play = {"mcts": mcts_strategy.FROZEN_SPEC, "opponent": then}
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) == BEFORE[(a, b, preset)]
-    play = {"mcts": mcts_strategy.LEARNED_SPEC, "opponent": "opponent:gin_outs=0"}
+    play = {"mcts": mcts_strategy.LEARNED_SPEC, "opponent": then}
     assert rows.run_case("pairs", (a, b), preset, 4, 1, play) != BEFORE[(a, b, preset)]
 
 
