@@ -125,20 +125,32 @@ def teach(positions: list, worlds: int, seed: int, spec: str) -> tuple[np.ndarra
         count = _teach(
             np.bool_(True), params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, none, 0, x, no_values, cards
         )  # the features only: no worlds
-        ids, vectors = _seats(spec, other_spec, seat)
-        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
-        legal = continuation_values(
-            np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
-            rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY, np.int64(DEFAULT_TRIES), ids, vectors,
-            _policies(tuple(ids.tolist())), actions, values,
-        )  # fmt: skip
-        if legal != count or not np.array_equal(actions[:legal], cards[:count]):
-            raise RuntimeError(f"position {n}: the teacher's discards {actions[:legal]} are not {cards[:count]}")
         xs.append(x[:count].copy())
-        ys.append(values[:, :count].mean(axis=0))
+        ys.append(discard_values(spec, other_spec, seat, hand, state, worlds, seed, n, cards[:count], actions, values))
         index.extend([n] * count)
         gin_only.extend([state[v.T_KNOCK_LIMIT] == 0] * count)
     return np.concatenate(xs), np.concatenate(ys), np.array(index), np.array(gin_only)
+
+
+def discard_values(
+    spec: str, other_spec: str, seat: int, hand: int, state: np.ndarray, worlds: int, seed: int, n: int,
+    cards: np.ndarray, actions: np.ndarray, values: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The teacher's mean value of each of ``cards`` (position ``n``'s legal discards, in card order) over
+    ``worlds`` worlds, the hand played on after the discard by ``spec`` in ``seat`` and ``other_spec`` in the other
+    (``kernels.continuation``), the worlds drawn from ``derive(seed, n)``; ``actions`` and ``values`` are scratch
+    (``MAX_ACTIONS`` and ``worlds`` x ``MAX_ACTIONS``). Also the teacher of ``train_discard_network --regime
+    undercut``."""
+    ids, vectors = _seats(spec, other_spec, seat)
+    rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
+    legal = continuation_values(
+        np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
+        rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY, np.int64(DEFAULT_TRIES), ids, vectors,
+        _policies(tuple(ids.tolist())), actions, values,
+    )  # fmt: skip
+    if legal != len(cards) or not np.array_equal(actions[:legal], cards):
+        raise RuntimeError(f"position {n}: the teacher's discards {actions[:legal]} are not {cards}")
+    return values[:, :legal].mean(axis=0)
 
 
 def _seats(spec: str, other_spec: str, seat: int) -> tuple[np.ndarray, np.ndarray]:

@@ -47,7 +47,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from simgin.analysis.evaluator import DEFAULT_EVIDENCE, DEFAULT_QUALITY, DEFAULT_TRIES, _policies
 from simgin.game.reference_engine import play_hand
 from simgin.game.rng import SplitMix64, derive
 from simgin.game.rules import Rules
@@ -58,12 +57,11 @@ from simgin.kernels import (
     rule_index as ri,
     view as v,
 )
-from simgin.kernels.analysis import KIND_DISCARD, MAX_ACTIONS
-from simgin.kernels.continuation import continuation_values
+from simgin.kernels.analysis import MAX_ACTIONS
 from simgin.kernels.melds import SUIT_DEADWOOD, discard_deadwoods
 from simgin.players.registry import resolve
 from simgin.strategies import opponent as _opponent_bot
-from simgin.tools.teach_players import _seats
+from simgin.tools.teach_players import discard_values
 from simgin.tools.train_discard import (
     TEACHER_PARAMETERS,
     _Collector,
@@ -213,22 +211,12 @@ def teach_undercut(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, np.n
     taught, values_out, index = [], [], []
     rows = np.zeros((11, COLUMNS))
     cards = np.zeros(11, np.int64)
-    actions = np.zeros(MAX_ACTIONS, np.int64)
-    values = np.zeros((worlds, MAX_ACTIONS))
+    scratch = np.zeros(MAX_ACTIONS, np.int64), np.zeros((worlds, MAX_ACTIONS))
     for n, (seat, hand, state, other_spec) in enumerate(collect_undercut(hands, seed, spec)):
         params, ints, floats = _seat_rows(seat, state)
         count = _discard_rows(params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rows, cards)[0]
-        ids, vectors = _seats(spec, other_spec, seat)
-        rng = np.array([np.uint64(SplitMix64(derive(seed, n)).state)], dtype=np.uint64)
-        legal = continuation_values(
-            np.int64(KIND_DISCARD), np.int64(seat), np.int64(hand), state[: v.TABLE_SIZE].copy(), np.int64(worlds),
-            rng, np.bool_(True), DEFAULT_EVIDENCE, DEFAULT_QUALITY, np.int64(DEFAULT_TRIES), ids, vectors,
-            _policies(tuple(ids.tolist())), actions, values,
-        )  # fmt: skip
-        if legal != count or not np.array_equal(actions[:legal], cards[:count]):
-            raise RuntimeError(f"position {n}: the teacher's discards {actions[:legal]} are not {cards[:count]}")
         taught.append(rows[:count].copy())
-        values_out.append(values[:, :count].mean(axis=0))
+        values_out.append(discard_values(spec, other_spec, seat, hand, state, worlds, seed, n, cards[:count], *scratch))
         index.extend([n] * count)
     return np.concatenate(taught), np.concatenate(values_out), np.array(index)
 
