@@ -163,8 +163,9 @@ def collect_and_teach(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, n
 
 
 #: The other seat's bots in the undercut regime's hands, in turn: the bot itself, ``simple`` (knocks at once) and
-#: the bot knocking only with gin, as the EAAI entries that race for gin play.
-UNDERCUT_OTHERS = (None, "simple", "opponent:knock=0,knock_late=0")
+#: the bot knocking only with gin, as the EAAI entries that race for gin play; like the bot (``collecting_spec``),
+#: with the network off, so that the teacher does not depend on the network it teaches.
+UNDERCUT_OTHERS = (None, "simple", "opponent:knock=0,knock_late=0,discard_network=0")
 
 
 def undercut_rules(chance: np.random.Generator) -> Rules:
