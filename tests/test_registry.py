@@ -154,7 +154,7 @@ def test_every_builtin_parameter_has_a_slot_a_doc_and_an_allowed_default():
             assert parameter.name in slots.NAMES, f"{info.name}.{parameter.name} has no kernel slot"
             assert parameter.doc
             assert parameter.check(float(parameter.default)) == parameter.default
-    assert len(slots.NAMES) <= slots.PARAMETER_CAPACITY
+    assert len(slots.NAMES) <= slots.NAME_CAPACITY
 
 
 #: The slot constants as they were written by hand before they were derived from ``NAMES``.
@@ -168,7 +168,7 @@ _HAND_SLOTS = dict(
 #: issue 37: reach_gin, gin_outs, mcts's race, opponent's discard network).
 _ADDED_SLOTS = dict(
     REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27, GIN_DRAW_MARGIN=28,
-    PLAYOUT_POLICY=29, REACH_GIN=30, GIN_OUTS=31, RACE=32, DISCARD_NETWORK=33,
+    PLAYOUT_POLICY=29, REACH_GIN=30, GIN_OUTS=31, RACE=32, DISCARD_NETWORK=33, OPPONENT_PLAY=34,
 )  # fmt: skip
 
 
@@ -179,7 +179,22 @@ def test_parameter_slots_derive_from_their_names():
         assert type(constant) is int and constant == slots.NAMES.index(name), name
     assert {name.upper(): slots.NAMES.index(name) for name in slots.NAMES} == {**_HAND_SLOTS, **_ADDED_SLOTS}
     assert len(set(slots.NAMES)) == len(slots.NAMES)
-    assert type(slots.PARAMETER_CAPACITY) is int and len(slots.NAMES) <= slots.PARAMETER_CAPACITY
+    assert type(slots.NAME_CAPACITY) is int and len(slots.NAMES) <= slots.NAME_CAPACITY
+    assert slots.COMPANION == slots.NAME_CAPACITY and slots.PARAMETER_CAPACITY == 2 * slots.NAME_CAPACITY
+
+
+def test_a_companion_vector_holds_the_default_vector_of_the_bot_it_names():
+    """``mcts`` names ``opponent`` (its ``opponent_play``, issue 37): its vector's companion slots are
+    ``opponent``'s defaults whatever ``mcts``'s own parameters; every other built-in's are zeros."""
+    opponent = resolve("opponent").vector()
+    for spec in ("mcts", "mcts:width=2,potential=3,opponent_play=0"):
+        vector = resolve(spec).vector()
+        assert vector.shape == (slots.PARAMETER_CAPACITY,)
+        assert np.array_equal(vector[slots.COMPANION :], opponent[: slots.COMPANION])
+    assert resolve("mcts:potential=3").vector()[slots.POTENTIAL] == 3.0
+    assert resolve("mcts").vector()[slots.COMPANION + slots.POTENTIAL] == opponent[slots.POTENTIAL] != 3.0
+    for name in ("random", "simple", "greedy", "heuristic", "opponent"):
+        assert not resolve(name).vector()[slots.COMPANION :].any(), name
 
 
 def test_unknown_name_lists_the_strategies_that_exist():

@@ -34,6 +34,7 @@ from simgin.kernels import (
     view as v,
 )
 from simgin.kernels.decisions import I_RNG, seat_rows
+from simgin.kernels.discard_network import HIGH_UNDERCUT
 from simgin.kernels.melds import (
     SUIT_DROP,
     SUIT_DROP_RANK,
@@ -527,9 +528,20 @@ def choose_knock(params, seat, hand, table, rules, ints, floats, rng, sd, sv):
 
 
 @njit(cache=True)
+def plays_as_opponent(params, rules, knock_limit):
+    """Whether ``mcts`` discards and knocks as the ``opponent`` bot (its companion vector,
+    ``kernels.parameters.COMPANION``) instead of searching: with ``opponent_play`` on, in a hand a knock can end
+    (R12) under an undercut bonus above 10 (R19, V2; the eaai and modern presets), where ``opponent``'s second
+    discard network plays (``kernels.heuristic.network_of``). There the playouts, which knock at once for the
+    opponent, misjudge discards and knocks (benchmarks/RESULTS.md, *mcts plays by opponent*)."""
+    return params[pm.OPPONENT_PLAY] != 0.0 and _heuristic.network_of(rules, knock_limit) == HIGH_UNDERCUT
+
+
+@njit(cache=True)
 def decide(decision, bot, seat, hand, state, suit_deadwood):
     """mcts's ``decide`` (``kernels.decisions.POLICY``, registered in ``kernels.bots.BOTS``): its searches for the
-    draw, the discard and the knock; opponent's rule for the fiftieth card."""
+    draw, the discard and the knock, the last two as ``opponent`` where :func:`plays_as_opponent`; opponent's rule
+    for the fiftieth card."""
     params, memory, own, rules, rng = seat_rows(seat, state)
     answer = np.int64(1)  # big gin: always
     if decision == d.DECISION_START:
@@ -537,6 +549,18 @@ def decide(decision, bot, seat, hand, state, suit_deadwood):
     elif decision in (d.DECISION_TAKE_UP_CARD, d.DECISION_DRAW_FROM_PILE):
         first_turn = decision == d.DECISION_TAKE_UP_CARD
         answer = choose_draw(first_turn, params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
+    elif decision in (d.DECISION_DISCARD, d.DECISION_KNOCK) and plays_as_opponent(
+        params, rules, state[v.T_KNOCK_LIMIT]
+    ):
+        companion = params[pm.COMPANION :]
+        if decision == d.DECISION_DISCARD:
+            answer = _heuristic.choose_discard(
+                np.bool_(True), companion, seat, hand, state, rules, own, memory, suit_deadwood
+            )
+        else:
+            answer = _heuristic.knocks(
+                np.bool_(True), companion, seat, hand, state, rules, own, memory, suit_deadwood, SUIT_VALUE, rng
+            )
     elif decision == d.DECISION_DISCARD:
         answer = choose_discard(params, seat, hand, state, rules, own, memory, rng, suit_deadwood, SUIT_VALUE)
     elif decision == d.DECISION_KNOCK:

@@ -45,10 +45,17 @@ NAMES = (
     "gin_outs",
     "race",
     "discard_network",
+    "opponent_play",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
-#: Slots in each vector: fixed, because it sets where each seat's memory starts in the bots' state
-#: (``bots.F_MEMORY``); a new name needs a free slot (a test checks that there is one for each). 40 since issue
-#: 37's ``race`` took slot 32, so that new parameters have room.
-PARAMETER_CAPACITY = 40
+#: Slots for named parameters: a new name needs a free one (a test checks that there is one for each). 40 since
+#: issue 37's ``race`` took slot 32, so that new parameters have room.
+NAME_CAPACITY = 40
+#: Where a vector's *companion* starts: a second vector, slot for slot as the first (``NAMES``), holding the
+#: parameters of the bot a searching bot plays by where it does not search (``mcts``: ``opponent``'s defaults,
+#: filled by the registry from the bot module's ``COMPANION``; zeros for every other bot). Issue 37.
+COMPANION = NAME_CAPACITY
+#: Slots in each vector (the named ones, then the companion): fixed, because it sets where each seat's memory
+#: starts in the bots' state (``bots.F_MEMORY``).
+PARAMETER_CAPACITY = 2 * NAME_CAPACITY

@@ -82,6 +82,9 @@ class StrategyInfo:
     searches: bool = False
     """A compiled bot that searches at every decision (``mcts``: a few hands a second): runs cut its chunks into
     parts for the workers, as for a program (``simgin.running.chunks.chunk_parts``)."""
+    companion: str | None = None
+    """The built-in whose default vector fills this compiled bot's companion slots (``kernels.parameters.COMPANION``):
+    the bot it plays by where it does not search (``mcts``: ``opponent``)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,12 @@ class Player:
         """The parameter vector of a compiled bot (slots of ``kernels.parameters``)."""
         from simgin.players.compiled import parameter_vector
 
-        return parameter_vector(self.info.parameters, self.values)
+        vector = parameter_vector(self.info.parameters, self.values)
+        if self.info.companion is not None:
+            from simgin.kernels.parameters import COMPANION
+
+            vector[COMPANION:] = resolve(self.info.companion).vector()[:COMPANION]
+        return vector
 
     def make(self) -> Strategy:
         """A fresh strategy object (compiled bots come as their Python adapter)."""
@@ -143,7 +151,8 @@ def _builtin(name: str) -> StrategyInfo:
     bot id), says what it does in one line (``DESCRIPTION``), lists its parameters (``PARAMETERS``,
     each in its slot of ``kernels.parameters``) and gives its plain-Python twin, a class that plays
     exactly as the compiled bot, or None (``TWIN``); a bot that searches at every decision says so
-    (``SEARCHES = True``).
+    (``SEARCHES = True``), and one that plays by another built-in where it does not search names it
+    (``COMPANION``, whose default vector fills its companion slots).
     """
     module = importlib.import_module(f"simgin.strategies.{name}")
     if name != module.BOT:
@@ -157,6 +166,7 @@ def _builtin(name: str) -> StrategyInfo:
         bot_id=BOT_NAMES.index(module.BOT),
         twin=module.TWIN,
         searches=getattr(module, "SEARCHES", False),
+        companion=getattr(module, "COMPANION", None),
     )
 
 
