@@ -30,12 +30,13 @@ Policy, per decision:
   ``opponent``'s learned ones, for the playouts too). After the V7 take: the ``opponent`` bot's discard.
 - ``knock`` (R12, R13): always with gin; otherwise search over knocking now (the exact
   showdown in each world, lay-offs included) and playing on.
-- With ``opponent_play`` (on by default), in a hand a knock can end under an undercut bonus above 10 (R12,
-  R19, V2: the eaai and modern presets), the discard and the knock are the ``opponent`` bot's, with its
+- With ``opponent_play=1`` (not the default), in a hand a knock can end under an undercut bonus above 10
+  (R12, R19, V2: the eaai and modern presets), the discard and the knock are the ``opponent`` bot's, with its
   default parameters (the *companion* vector, ``kernels.parameters.COMPANION``: its learned weights, its
-  second discard network and its knock rule), and only the draws are searched. There the playouts, in which
-  the opponent knocks at the first chance, misjudge discards and knocks against players who race for gin
-  (issue 37; benchmarks/RESULTS.md, *mcts plays by opponent*).
+  second discard network and its knock rule), and only the draws are searched: there the playouts, in which
+  the opponent knocks at the first chance, misjudge discards and knocks. It plays about three times as many
+  hands a second there and was not told apart from the default, head to head or against the EAAI entry
+  tonic (issue 37; benchmarks/RESULTS.md, *mcts plays by opponent*).
 - ``big_gin`` (V13): always.
 - ``take_fiftieth`` (V7): as the ``opponent`` bot (the mean points of the forced knock).
 
@@ -51,7 +52,7 @@ from simgin.game.strategy import Parameter
 
 #: The compiled bot this module describes (``kernels.bots.BOT_NAMES``).
 BOT = "mcts"
-#: The built-in it plays by where it does not search (``opponent_play``): its default vector fills this bot's
+#: The built-in it plays by where it does not search (``opponent_play=1``): its default vector fills this bot's
 #: companion slots (``kernels.parameters.COMPANION``; ``simgin.players.registry.Player.vector``).
 COMPANION = "opponent"
 #: No plain-Python class plays exactly as this bot (in Python it runs through ``compiled.CompiledStrategy``).
@@ -86,8 +87,8 @@ LEARNED = {
     **{p.name: p.default for p in OPPONENT_PARAMETERS if p.name in FROZEN},
 }
 #: The defaults in force (each change gated in benchmarks/RESULTS.md): racing since issue 37 (the same play at
-#: about half the time, RESULTS.md), and the ``opponent`` bot's discards and knocks under big undercut bonuses.
-DEFAULTS = {**FROZEN, "race": 3.0, "opponent_play": 1}
+#: about half the time, RESULTS.md).
+DEFAULTS = {**FROZEN, "race": 3.0}
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "budget",

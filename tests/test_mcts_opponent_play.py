@@ -1,9 +1,9 @@
-"""``mcts`` discards and knocks as ``opponent`` under big undercut bonuses (``opponent_play``, issue 37).
+"""``mcts:opponent_play=1`` discards and knocks as ``opponent`` under big undercut bonuses (issue 37).
 
 In a hand a knock can end (R12) under an undercut bonus above 10 (R19, V2: the eaai and modern presets) the
 bot's discard and knock are the ``opponent`` bot's, with its default parameters (the companion vector,
 ``kernels.parameters.COMPANION``), and only the draws are searched; elsewhere, and with ``opponent_play=0``,
-it searches every decision as before.
+it searches every decision as before (``opponent_play=0``, the default, searches everywhere).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from simgin.game import reference_engine as ref
+from simgin.game.play import hand_seeds
 from simgin.game.rules import Rules
 from simgin.kernels import mcts, parameters as pm
 from simgin.players.registry import resolve
-from simgin.game.play import hand_seeds
 from simgin.running.engine import play_hand_rows
 
 EAAI = Rules.preset("eaai")
@@ -27,7 +27,7 @@ class Mirror:
     """Plays as ``mcts`` and, at each of its discards and knocks, asks ``opponent`` the same question from the same
     memory and the same generator state; both are told every decision, so their memories of the hand agree."""
 
-    def __init__(self, spec: str = "mcts") -> None:
+    def __init__(self, spec: str = "mcts:opponent_play=1") -> None:
         self.mcts = resolve(spec).make()
         self.opponent = resolve("opponent").make()
         self.name = spec
@@ -78,17 +78,17 @@ def test_under_a_big_undercut_bonus_every_discard_and_knock_is_opponents(preset)
 
 
 def test_elsewhere_and_switched_off_it_searches():
-    """Under standard rules (undercut bonus 10) and under eaai with ``opponent_play=0`` the search picks other
-    discards than ``opponent`` often enough to show: it was not asked."""
-    for rules, spec in ((Rules.preset("standard"), "mcts"), (EAAI, "mcts:opponent_play=0")):
+    """Under standard rules (undercut bonus 10) and under eaai by default (``opponent_play=0``) the search picks
+    other discards than ``opponent`` often enough to show: it was not asked."""
+    for rules, spec in ((Rules.preset("standard"), "mcts:opponent_play=1"), (EAAI, "mcts")):
         mirror = Mirror(spec)
         _play(mirror, rules, 6, 200)
         assert mirror.differ["discard"] > 0, spec
 
 
 def test_the_switch_reads_the_rules_of_the_hand():
-    on = resolve("mcts").vector()
-    off = resolve("mcts:opponent_play=0").vector()
+    on = resolve("mcts:opponent_play=1").vector()
+    off = resolve("mcts").vector()
     cases = [
         (EAAI, 10, True),  # undercut bonus 25
         (Rules.preset("modern"), 10, True),
@@ -104,13 +104,13 @@ def test_the_switch_reads_the_rules_of_the_hand():
 
 
 def test_rows_elsewhere_are_the_rows_of_the_search():
-    """Where the switch does not apply, ``mcts`` plays exactly as ``mcts:opponent_play=0`` (the bot before it)."""
+    """Where the switch does not apply, ``mcts:opponent_play=1`` plays exactly as ``mcts`` (the default)."""
     seeds = hand_seeds(11, 8)
     dealers = np.arange(8) % 2
     for preset in ("standard", "oklahoma", "hollywood"):
         rules = Rules.preset(preset)
         assert np.array_equal(
+            play_hand_rows(("mcts:opponent_play=1", "simple"), rules, seeds, dealers),
             play_hand_rows(("mcts", "simple"), rules, seeds, dealers),
-            play_hand_rows(("mcts:opponent_play=0", "simple"), rules, seeds, dealers),
         ), preset
-    assert resolve("mcts").vector()[pm.OPPONENT_PLAY] == 1.0
+    assert resolve("mcts").vector()[pm.OPPONENT_PLAY] == 0.0
