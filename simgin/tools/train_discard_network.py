@@ -78,8 +78,11 @@ TEMPERATURE = 0.5
 COLUMNS = network.INPUT_COUNT + 1
 
 
-def collecting_spec() -> str:
-    """The bot whose discards are collected and taught: the shipped ``opponent`` with the network off."""
+def collecting_spec(network_on: bool = False) -> str:
+    """The bot whose discards are collected and taught: the shipped ``opponent`` with the network off, or with
+    ``network_on`` as it is shipped (a further round, ``--network-on``)."""
+    if network_on:
+        return "opponent"
     return _opponent_bot.spec_with({**_opponent_bot.discard_weights(), "discard_network": 0.0})
 
 
@@ -166,6 +169,8 @@ def collect_and_teach(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, n
 #: the bot knocking only with gin, as the EAAI entries that race for gin play; like the bot (``collecting_spec``),
 #: with the network off, so that the teacher does not depend on the network it teaches.
 UNDERCUT_OTHERS = (None, "simple", "opponent:knock=0,knock_late=0,discard_network=0")
+#: The same with the network on, for a further round (``--network-on``): the stand-in plays as the bot does.
+UNDERCUT_OTHERS_NETWORK_ON = (None, "simple", "opponent:knock=0,knock_late=0")
 
 
 def undercut_rules(chance: np.random.Generator) -> Rules:
@@ -185,7 +190,7 @@ def undercut_rules(chance: np.random.Generator) -> Rules:
     )
 
 
-def collect_undercut(hands: int, seed: int, spec: str) -> list:
+def collect_undercut(hands: int, seed: int, spec: str, others: tuple = UNDERCUT_OTHERS) -> list:
     """(seat, hand mask, kernel state, other seat's spec) of every discard of ``spec`` in ``hands`` hands of the
     undercut regime (:func:`undercut_rules`) against :data:`UNDERCUT_OTHERS` in turn, seats swapped every three
     hands, in hands a knock can end."""
@@ -194,7 +199,7 @@ def collect_undercut(hands: int, seed: int, spec: str) -> list:
     for i in range(hands):
         rules = undercut_rules(chance)
         scores = tuple(int(chance.integers(0, rules.target * 0.9)) for _ in range(2))
-        other_spec = UNDERCUT_OTHERS[i % 3] or spec
+        other_spec = others[i % 3] or spec
         found: list = []
         mine = _Collector(found, spec)
         other = resolve(other_spec).make()
@@ -204,16 +209,19 @@ def collect_undercut(hands: int, seed: int, spec: str) -> list:
     return positions
 
 
-def teach_undercut(hands: int, worlds: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def teach_undercut(
+    hands: int, worlds: int, seed: int, network_on: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, values, position index) of every legal discard of one seed's positions of the undercut regime, each
     value the mean over ``worlds`` worlds of the hand played on by the two seats' own bots after the discard
     (``kernels.continuation``, the ``players`` teacher of ``simgin.tools.teach_players``)."""
-    spec = collecting_spec()
+    spec = collecting_spec(network_on)
+    others = UNDERCUT_OTHERS_NETWORK_ON if network_on else UNDERCUT_OTHERS
     taught, values_out, index = [], [], []
     rows = np.zeros((11, COLUMNS))
     cards = np.zeros(11, np.int64)
     scratch = np.zeros(MAX_ACTIONS, np.int64), np.zeros((worlds, MAX_ACTIONS))
-    for n, (seat, hand, state, other_spec) in enumerate(collect_undercut(hands, seed, spec)):
+    for n, (seat, hand, state, other_spec) in enumerate(collect_undercut(hands, seed, spec, others)):
         params, ints, floats = _seat_rows(seat, state)
         count = _discard_rows(params, TEACHER_PARAMETERS, seat, hand, state, ints, floats, rows, cards)[0]
         taught.append(rows[:count].copy())
@@ -346,17 +354,28 @@ def main(argv: list[str] | None = None) -> None:
         help="knock: hands with an undercut bonus of at most 10, the playout teacher; undercut: a larger bonus, the "
         "players teacher",
     )
+    parser.add_argument(
+        "--network-on",
+        action="store_true",
+        help="undercut regime: collect and teach with the bot and its stand-in as shipped, network on (a further "
+        "round: the file then depends on the network shipped when it runs)",
+    )
     parser.add_argument("--write", action="store_true", help="write the regime's weights file")
     parser.add_argument("--out", type=Path, help="where --write writes it (default: the regime's file)")
     args = parser.parse_args(argv)
     regime = network.REGIMES.index(args.regime)
     out = args.out or network.WEIGHTS_FILES[regime]
+    if args.network_on and regime == network.LOW_UNDERCUT:
+        parser.error("--network-on: only with --regime undercut (the knock regime's teacher plays no bot)")
     teach = collect_and_teach if regime == network.LOW_UNDERCUT else teach_undercut
     seeds = [int(seed) for seed in args.seeds.split(",")]
     started = time.time()
     n = len(seeds)
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds))
+        if regime == network.LOW_UNDERCUT:
+            parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds))
+        else:
+            parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds, [args.network_on] * n))
     table = as_positions(parts)
     legal_rows = table["rows"][table["legal"]][:, :-1]
     mean, scale = legal_rows.mean(axis=0), legal_rows.std(axis=0) + 1e-9
@@ -369,6 +388,7 @@ def main(argv: list[str] | None = None) -> None:
         "command": f"python -m simgin.tools.train_discard_network --hands {args.hands} --worlds {args.worlds} "
         f"--seeds {args.seeds} --units {args.units} --steps {args.steps}"
         + (" --regime undercut" if regime == network.HIGH_UNDERCUT else "")
+        + (" --network-on" if args.network_on else "")
         + " --write",
         "positions": len(table["legal"]),
         "discards": int(table["legal"].sum()),
