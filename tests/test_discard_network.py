@@ -230,3 +230,17 @@ def test_the_undercut_regime_collects_only_its_hands_against_each_other_seat():
         rules = state[view.T_RULES : view.T_RULES + ri.RULE_COUNT]
         assert state[view.T_KNOCK_LIMIT] > 0
         assert heuristic.network_of(rules, state[view.T_KNOCK_LIMIT]) == network.HIGH_UNDERCUT
+
+
+def test_a_further_round_collects_with_the_network_on_and_only_in_the_undercut_regime(capsys):
+    """``--network-on``: the bot and its gin-only stand-in as shipped (the network plays in both), the other seats
+    as in the first round; the knock regime, whose teacher plays no bot, refuses it with a one-line error."""
+    assert trainer.collecting_spec(network_on=True) == "opponent"
+    assert resolve(trainer.collecting_spec()).values["discard_network"] == 0.0
+    assert all(resolve(spec).values["discard_network"] == 1.0 for spec in ("opponent", "opponent:knock=0,knock_late=0"))
+    positions = trainer.collect_undercut(6, 4, "opponent", trainer.UNDERCUT_OTHERS_NETWORK_ON)
+    assert {other for *_, other in positions} == {"opponent", *trainer.UNDERCUT_OTHERS_NETWORK_ON[1:]}
+    with pytest.raises(SystemExit) as stopped:
+        trainer.main(["--network-on", "--hands", "1"])
+    assert stopped.value.code == 2
+    assert "--network-on: only with --regime undercut" in capsys.readouterr().err
