@@ -42,6 +42,7 @@ import json
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -367,15 +368,12 @@ def main(argv: list[str] | None = None) -> None:
     out = args.out or network.WEIGHTS_FILES[regime]
     if args.network_on and regime == network.LOW_UNDERCUT:
         parser.error("--network-on: only with --regime undercut (the knock regime's teacher plays no bot)")
-    teach = collect_and_teach if regime == network.LOW_UNDERCUT else teach_undercut
+    teach = collect_and_teach if regime == network.LOW_UNDERCUT else partial(teach_undercut, network_on=args.network_on)
     seeds = [int(seed) for seed in args.seeds.split(",")]
     started = time.time()
     n = len(seeds)
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        if regime == network.LOW_UNDERCUT:
-            parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds))
-        else:
-            parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds, [args.network_on] * n))
+        parts = list(pool.map(teach, [args.hands] * n, [args.worlds] * n, seeds))
     table = as_positions(parts)
     legal_rows = table["rows"][table["legal"]][:, :-1]
     mean, scale = legal_rows.mean(axis=0), legal_rows.std(axis=0) + 1e-9
