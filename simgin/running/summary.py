@@ -49,16 +49,12 @@ def pair_share_interval(t: Counts, wins: float, trials: float) -> tuple[float, f
     return float(low), float(high)
 
 
-def pair_statistics(t: Tally) -> dict[str, float]:
-    """Duplicate-pair statistics from A's view: pair score, paired margin and the correlation of legs.
-
-    ``rho`` is the correlation between A's results in the two legs of a pair; the variance
-    of a pair's mean is (1 + rho) / 2 of two independent games', so duplicate deals need
-    ``1 / (1 + rho)`` times fewer games for the same precision (docs/STATISTICS.md §3, §5).
-    """
+def pair_score_interval(t: Counts) -> tuple[float, float, float]:
+    """A's mean pair score (each duplicate deal pair scores its share of the pair's games won: 0, 1/2 or 1, in
+    quarters with a drawn game) and its 95% interval, the deal pair as the unit (docs/STATISTICS.md §3), from the
+    pair counts alone (``pairs``, ``pair_score_0`` ... ``pair_score_4``): runs of the same pairing on other seeds
+    pool by adding their counts (``benchmarks/bench_eaai_entries.py --seeds``)."""
     n = t["pairs"]
-    if n == 0:
-        return {}
     counts = [t[f"pair_score_{k}"] for k in range(5)]
     score = sum(k / 4 * c for k, c in enumerate(counts)) / n
     score_sq = sum((k / 4) ** 2 * c for k, c in enumerate(counts)) / n
@@ -70,7 +66,22 @@ def pair_statistics(t: Tally) -> dict[str, float]:
         # A share stays in [0, 1]: Wilson's interval on the pairs' games, sized by the pairs' own spread
         # (a normal interval once gave 0.995 (0.985-1.005), issue 32 item 28).
         low, high = pair_share_interval(t, score * 2 * n, 2 * n)
-    half_low, half_high = score - float(low), float(high) - score
+    return score, float(low), float(high)
+
+
+def pair_statistics(t: Tally) -> dict[str, float]:
+    """Duplicate-pair statistics from A's view: pair score, paired margin and the correlation of legs.
+
+    ``rho`` is the correlation between A's results in the two legs of a pair; the variance
+    of a pair's mean is (1 + rho) / 2 of two independent games', so duplicate deals need
+    ``1 / (1 + rho)`` times fewer games for the same precision (docs/STATISTICS.md §3, §5).
+    """
+    n = t["pairs"]
+    if n == 0:
+        return {}
+    counts = [t[f"pair_score_{k}"] for k in range(5)]
+    score, low, high = pair_score_interval(t)
+    half_low, half_high = score - low, high - score
     mean1, mean2 = t["pair_x1"] / n, t["pair_x2"] / n
     var1 = t["pair_x1_sq"] / n - mean1 * mean1
     var2 = t["pair_x2_sq"] / n - mean2 * mean2
