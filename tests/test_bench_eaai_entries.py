@@ -167,3 +167,15 @@ def test_out_keeps_each_seed_and_a_rerun_resumes(bench, tmp_path, monkeypatch):
     ]
     bench.measured_piece(tmp_path, "mcts:budget=10,width=2", "twin", "eaai:x:P", 8, 25, 1, "forfeit")
     assert played == [24, 25], "another seed is another piece"
+
+
+def test_bad_seeds_are_a_one_line_error_before_anything_plays(bench, capsys):
+    import shutil
+
+    if shutil.which("javac") is None:
+        pytest.skip("the benchmark stops earlier without Java")
+    with pytest.raises(SystemExit) as done:
+        bench.main(["--entry", "x=eaai:nowhere:Player", "--seeds", "29-24"])
+    assert done.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--seeds '29-24'" in error and "rising range" in error
