@@ -72,7 +72,8 @@ def test_a_bot_plays_the_java_test_player_under_eaai_rules(bench, classpath):
     summary = simgin.match("greedy", spec, rules="eaai", games=4, seed=5, duplicate=True, workers=1).to_frame()
     assert row.interval() == tuple(summary.loc[summary["side"] == "a", ["win_rate_low", "win_rate_high"]].iloc[0])
     text = bench.table([row], {"twin": bench.entry_class(spec)})
-    assert "| `greedy` | twin (`TwinPlayer`) | 4 |" in text
+    assert "| `greedy` | twin (`TwinPlayer`) | 5 | 4 |" in text, "the seed, then the games"
+    assert sum(row.pair_counts) == 2, "four games: two deal pairs, counted by the bot's score in each"
     assert classpath not in text, "the table names the entry by its class, not by local paths"
 
 
