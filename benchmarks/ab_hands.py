@@ -9,7 +9,8 @@ one numba thread. Time the whole process from outside, taking turns with another
 
 ``--pair A,B`` times another pairing, A playing the even hands from seat 0 and the odd ones from seat 1 (the
 strength table's *speed*, hands per CPU second of the hand loop alone); ``--rules`` a preset; ``--hands`` the
-count (for example ``--pair opponent,simple --rules eaai --hands 12000``).
+count (for example ``--pair opponent,simple --rules eaai --hands 12000``; a bot may carry its parameters,
+``--pair mcts:opponent_play=1,budget=500,simple``).
 
 Run by ``benchmarks.run_all`` too, where it prints its own CPU seconds.
 """
@@ -23,6 +24,7 @@ import numpy as np
 
 from benchmarks import harness
 from simgin import Rules
+from simgin.players.registry import split_specs
 
 try:
     from simgin.running.engine import hand_seeds, play_hand_rows
@@ -38,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="standard", help="a rules preset (standard)")
     parser.add_argument("--hands", type=int, default=None, help=f"hands to play ({HANDS:,})")
     args = parser.parse_args(argv)
-    pair = args.pair.split(",")
+    pair = split_specs(args.pair)  # a bot's own parameters may follow it: mcts:budget=500,width=2,simple
     if len(pair) != 2 or not all(pair):
         parser.error(f"--pair {args.pair!r}: give two bots as A,B, e.g. opponent,simple")
     try:

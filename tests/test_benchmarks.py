@@ -199,6 +199,8 @@ def test_ab_hands_times_the_pair_and_rules_it_is_given(capsys: pytest.CaptureFix
 
     ab_hands.main(["--pair", "simple,greedy", "--rules", "straight", "--hands", "40"])
     assert "40 hands of simple vs greedy (straight) on one thread" in capsys.readouterr().out
+    ab_hands.main(["--pair", "heuristic:knock=7,knock_late=5,greedy", "--hands", "20"])
+    assert "20 hands of heuristic:knock=7,knock_late=5 vs greedy" in capsys.readouterr().out, "a spec's own commas"
     for bad, named in ((["--pair", "simple"], "'simple'"), (["--rules", "gin"], "choose from standard")):
         with pytest.raises(SystemExit) as stop:
             ab_hands.main(bad)

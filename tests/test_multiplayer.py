@@ -159,6 +159,14 @@ def test_cli_three_and_team_matches():
     data = json.loads(teams.stdout)
     assert data["entries"] == ["simple + simple", "simple + random"]
     assert len(data["seat_advantage"]) == 2
+    # A member's own parameters are comma-separated too (registry.split_specs): two members, not three.
+    tuned = CliRunner().invoke(
+        main,
+        ["match", "--team", "heuristic:knock=7,knock_late=5,simple", "--team", "simple,random", "--games", "8",
+         "--workers", "1", "--json"],
+    )  # fmt: skip
+    assert tuned.exit_code == 0, tuned.output
+    assert json.loads(tuned.stdout)["entries"][0] == "heuristic:knock=7,knock_late=5 + simple"
 
 
 @pytest.mark.parametrize(

@@ -225,9 +225,11 @@ def finished_files(folder: Path) -> int:
 def table_players(players: tuple[str, ...], teams: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """The kind of table and its players: two strategies, three (V11), or two --team pairs (V12)."""
     if teams:
+        from simgin.players.registry import split_specs  # the registry loads the compiled bots: only when needed
+
         if players or len(teams) != 2:
             raise click.UsageError("a partnership game takes exactly two --team A,B options and no other strategies")
-        members = [tuple(name.strip() for name in team.split(",")) for team in teams]
+        members = [tuple(split_specs(team)) for team in teams]
         for team, names in zip(teams, members, strict=True):
             if len(names) != 2 or not all(names):
                 raise click.BadParameter(f"{team!r}: a team is two strategies, e.g. simple,greedy", param_hint="--team")

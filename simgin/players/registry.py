@@ -304,6 +304,25 @@ def _load_class(target: str, class_name: str) -> StrategyInfo:
     return _python_info(f"{target}:{class_name}", getattr(module, class_name), source)
 
 
+def split_specs(text: str) -> list[str]:
+    """The strategy specs of a comma-separated list (``--team A,B``), where a spec's own parameters are
+    comma-separated too: an item ``key=value`` (no ``:``) after a spec that has parameters is one more of them.
+
+    >>> split_specs("opponent:knock=8,knock_late=5,simple")
+    ['opponent:knock=8,knock_late=5', 'simple']
+    >>> split_specs("simple, greedy")
+    ['simple', 'greedy']
+    """
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        takes_more = bool(specs) and "=" in specs[-1].rpartition(":")[2] and ":" in specs[-1]
+        if takes_more and "=" in item and ":" not in item:
+            specs[-1] = f"{specs[-1]},{item}"
+        else:
+            specs.append(item)
+    return specs
+
+
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """(target, parameters as text) of a spec; the parameters follow the last ``:`` when it holds ``=``.
 
