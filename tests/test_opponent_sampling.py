@@ -2,9 +2,9 @@
 plain-Python reference: the same cards from the same generator, on random and hand-picked weights.
 
 The kernel keeps its running sums of weights between draws and finds a draw below the lowest card drawn so far by
-binary search; the reference scans from the first card at every draw, as the kernel did before (benchmarks/
-RESULTS.md, *Optimisation log*, 2026-12-07). Both must draw the same cards and use the generator alike, or every
-row of ``opponent`` and ``mcts`` would change.
+counting the sums at or below its target (by a binary search until 2026-12-07, evening); the reference scans from
+the first card at every draw, as the kernel did before (benchmarks/RESULTS.md, *Optimisation log*, 2026-12-07).
+Both must draw the same cards and use the generator alike, or every row of ``opponent`` and ``mcts`` would change.
 """
 
 from __future__ import annotations

@@ -406,6 +406,8 @@ def stock_card_scores(params, hand, unseen, live, risk, work, suit_deadwood, sha
     kept = np.empty(52)
     removed = np.empty(52, np.int64)  # what taking each held card out does to its suit's run-only deadwood
     suit_left = np.empty(4, np.int64)
+    held_cards = np.empty(53, np.int64)  # the hand's cards, then the card drawn (a minimum: any order gives it)
+    held_count = 0
     base = 0
     for suit in range(4):
         m = suit_mask(hand, suit)
@@ -416,6 +418,8 @@ def stock_card_scores(params, hand, unseen, live, risk, work, suit_deadwood, sha
             kept[c] = potential(hand, c, live)
             m = suit_mask(hand, c // 13)
             removed[c] = suit_deadwood[m ^ (1 << (c % 13))] - suit_deadwood[m]
+            held_cards[held_count] = c
+            held_count += 1
     none = np.int64(-1)
     weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
     expected = 0.0
@@ -433,9 +437,9 @@ def stock_card_scores(params, hand, unseen, live, risk, work, suit_deadwood, sha
             m = suit_mask(held, suit)
             with_card = base - suit_left[suit] + suit_deadwood[m]
             best_score = np.inf
-            for x in range(52):
-                if not (held >> x) & 1:
-                    continue
+            held_cards[held_count] = c
+            for k in range(held_count + 1):
+                x = held_cards[k]
                 if x // 13 == suit:
                     left = with_card - suit_deadwood[m] + suit_deadwood[m ^ (1 << (x % 13))]
                 else:

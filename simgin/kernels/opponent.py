@@ -199,9 +199,10 @@ def _draw_hand(known, count, total, rng, cards, weights):
     uniform number: the first card whose running sum of weights (in card order) passes ``uniform * total``.
 
     The running sums are kept between draws: those below the lowest card drawn so far are still right (the same
-    additions in the same order as a scan from the first card), so a draw that lands there is a binary search
-    and only a draw past it adds further. The card drawn is the one a scan from the first card finds, to the
-    last bit (tests/test_opponent_sampling.py)."""
+    additions in the same order as a scan from the first card), so a draw that lands there counts the sums at or
+    below its target (they rise with the cards; a count has no branch to mispredict, where a binary search had
+    one a step and was 4% of ``opponent``'s time under eaai rules) and only a draw past them adds further. The
+    card drawn is the one a scan from the first card finds, to the last bit (tests/test_opponent_sampling.py)."""
     hand = known
     valid = 0  # the running sums of weights[:valid] are weights[_SUMS:_SUMS + valid]
     for _ in range(HAND_SIZE - popcount(known)):
@@ -213,15 +214,9 @@ def _draw_hand(known, count, total, rng, cards, weights):
                     pick = j
                     break
         elif valid > 0 and weights[_SUMS + valid - 1] > target:
-            low = 0
-            high = valid - 1
-            while low < high:
-                middle = (low + high) >> 1
-                if weights[_SUMS + middle] > target:
-                    high = middle
-                else:
-                    low = middle + 1
-            pick = low
+            pick = 0  # the sums rise with the cards: the first one past the target is the count of those below
+            for j in range(valid):
+                pick += weights[_SUMS + j] <= target
         else:
             running = weights[_SUMS + valid - 1] if valid > 0 else 0.0
             i = valid
