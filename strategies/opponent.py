@@ -31,7 +31,9 @@ Policy, per decision:
   (R12), a small network adds its term to each discard's score (``discard_network``, 1: :data:`DISCARD_NETWORK`,
   ``simgin/kernels/discard_network.py``): with an undercut bonus of at most 10 (R19) one fitted to the same
   teacher, with a larger one (V2: eaai, modern) one fitted to a teacher in which the players play the hand on
-  themselves; the draw reads the linear scores.
+  themselves; the draw reads the linear scores. With the larger bonus, a hand kept near gin also scores
+  ``improve`` (0.3, :data:`IMPROVE`) less per point of deadwood it is expected to shed with its next draw: a
+  look one draw ahead.
 - ``take_up_card`` (R11) and ``draw_from_pile`` (R9): take the pile's top card when the best
   score after taking it beats, by more than ``draw_margin`` (``gin_draw_margin`` where only
   gin can end the hand), the expected best score after a stock card, each unseen card
@@ -148,6 +150,19 @@ GIN_OUTS = 6.0
 DISCARD_NETWORK = Parameter(
     "discard_network", 1.0, "scale of the discard network's correction (0: the linear score alone)", 0, 3
 )
+#: A look one draw ahead (issue 37; the lead tonic's discard gave, *What tonic's discard looks at* in
+#: benchmarks/RESULTS.md): points off a discard per point of deadwood the hand kept is expected to shed with its
+#: next draw (``kernels.knock.draw_outs``: the unseen cards that complete a meld with two held cards, each by its
+#: chance to arrive), where the hand kept has at most 20 deadwood and the undercut bonus is above 10 (V2: eaai,
+#: modern; ``kernels.heuristic.network_discard``). Head to head against 0 (``simgin match "opponent:improve=W"
+#: "opponent:improve=0" --hands 40000 --rules R --seed 4 --adjust-luck``, luck-adjusted net points per hand) at W =
+#: 0.05 / 0.1 / 0.2 / 0.3 / 0.4: eaai +0.09 / +0.14 / +0.25 / +0.29 / +0.28, modern +0.13 at 0.1 and +0.24 at
+#: 0.2, each interval above zero; where the bonus is 10 or less it gained nothing (standard +0.05 at 0.1 and -0.01
+#: at 0.2, Oklahoma +0.06 and -0.12) and under straight gin it lost (-0.52 at 0.2), so there it is not counted.
+#: Gated at 0.3 (benchmarks/RESULTS.md, *Strength gates*).
+IMPROVE = Parameter(
+    "improve", 0.3, "points off a discard per point of deadwood the kept hand sheds with its next draw", -10, 10
+)
 _LEARNED_DEFAULTS = discard_weights()
 PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults(KNOCK_PARAMETERS, knock_samples=16),
@@ -156,5 +171,6 @@ PARAMETERS: tuple[Parameter, ...] = (
     *with_defaults((_heuristic.GIN_OUTS,), gin_outs=GIN_OUTS),
     *with_defaults(DRAW_PARAMETERS, gin_draw_margin=_LEARNED_DEFAULTS["gin_draw_margin"]),
     DISCARD_NETWORK,
+    IMPROVE,
     *MODEL_PARAMETERS,
 )

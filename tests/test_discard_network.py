@@ -62,8 +62,10 @@ def _rule_array(**settings: object) -> np.ndarray:
 
 
 def network_choice_reference(params, hand, banned, live, risk, share, knock_limit, unseen, outs, regime):
-    """Plain Python: each legal discard's score (the linear score, the gin outs term, the network's term) and the
-    lowest, ties to the higher rank, then the higher card."""
+    """Plain Python: each legal discard's score (the linear score, the gin outs term, under ``HIGH_UNDERCUT`` the
+    look one draw ahead, ``improve`` per point of deadwood shed, the network's term) and the lowest, ties to the
+    higher rank, then the higher card."""
+    improve = params[pm.IMPROVE] if regime == network.HIGH_UNDERCUT else 0.0
     work = np.empty(52, np.int64)
     discard_deadwoods(hand, SUIT_DEADWOOD, work)
     wp, ws, _ = heuristic.discard_weights(params, share, knock_limit)
@@ -81,7 +83,8 @@ def network_choice_reference(params, hand, banned, live, risk, share, knock_limi
             score -= params[pm.REACH]
         gin_outs = 0.0
         if outs != 0.0 and 0 < left <= heuristic.OUTS_DEADWOOD:
-            gin_outs = knock.gin_outs(hand & ~(1 << c), unseen, live, SUIT_DEADWOOD)
+            gin_outs, shed = knock.draw_outs(hand & ~(1 << c), left, unseen, live, SUIT_DEADWOOD)
+            score -= improve * shed
             score -= outs * gin_outs
         row = np.array(
             [left, pot, risk[c], share, min(c % 13 + 1, 10), float(left <= knock_limit), float(left == 0), gin_outs,
@@ -94,17 +97,19 @@ def network_choice_reference(params, hand, banned, live, risk, share, knock_limi
 
 
 @pytest.mark.parametrize(
-    ("scale", "regime"),
+    ("scale", "regime", "improve"),
     [
-        (1.0, network.LOW_UNDERCUT),
-        (0.5, network.LOW_UNDERCUT),
-        (2.0, network.LOW_UNDERCUT),
-        (1.0, network.HIGH_UNDERCUT),
+        (1.0, network.LOW_UNDERCUT, 0.3),  # improve is not counted here
+        (0.5, network.LOW_UNDERCUT, 0.3),
+        (2.0, network.LOW_UNDERCUT, 0.3),
+        (1.0, network.HIGH_UNDERCUT, 0.3),  # the default
+        (1.0, network.HIGH_UNDERCUT, 0.0),
+        (1.0, network.HIGH_UNDERCUT, 2.0),
     ],
 )
-def test_the_network_discard_is_the_plain_choice(scale, regime):
-    params = resolve(f"opponent:discard_network={scale}").make().params
-    rng = np.random.default_rng(int(scale * 10))
+def test_the_network_discard_is_the_plain_choice(scale, regime, improve):
+    params = resolve(f"opponent:discard_network={scale},improve={improve}").make().params
+    rng = np.random.default_rng(int(scale * 10 + improve * 100))
     work = np.empty(52, np.int64)
     differ_from_linear = 0
     for trial in range(600):
@@ -130,7 +135,8 @@ def test_the_network_discard_is_the_plain_choice(scale, regime):
 
 
 def test_with_the_network_off_the_discard_is_the_linear_one():
-    params = resolve("opponent:discard_network=0").make().params
+    # improve=0: the look one draw ahead is a term of network_discard under HIGH_UNDERCUT, network or not
+    params = resolve("opponent:discard_network=0,improve=0").make().params
     rng = np.random.default_rng(7)
     work = np.empty(52, np.int64)
     for _ in range(300):
@@ -161,6 +167,20 @@ def test_which_network_applies(settings, regime):
     limit = int(settings.get("knock_limit", 10))
     assert heuristic.network_of(rules, limit) == regime
     assert rules[ri.UNDERCUT_BONUS] == settings.get("undercut_bonus", 10)
+
+
+def test_improve_changes_the_discard_only_where_the_undercut_bonus_is_above_10():
+    """``opponent``'s look one draw ahead (``improve``, issue 37) is its default, 0 for the other bots, and counted
+    only under ``HIGH_UNDERCUT`` (V2): its games differ from ``improve=0`` under eaai and modern and are the same
+    under the standard, Oklahoma, straight and Hollywood presets, where it was not a gain."""
+    assert resolve("opponent").make().params[pm.IMPROVE] == opponent.IMPROVE.default == 0.3
+    assert resolve("heuristic").make().params[pm.IMPROVE] == 0.0
+    assert resolve("mcts").make().params[pm.IMPROVE] == 0.0
+    off = "opponent:improve=0"
+    for preset in ("eaai", "modern"):
+        assert not gates.same_play("opponent", off, preset), preset
+    for preset in ("standard", "oklahoma", "straight", "hollywood"):
+        assert gates.same_play("opponent", off, preset), preset
 
 
 def test_opponent_plays_the_network_and_its_frozen_copy_does_not():

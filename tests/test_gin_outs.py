@@ -188,3 +188,62 @@ def test_opponent_plays_its_gin_outs_except_under_hollywood_scoring():
         without = play_game_rows(("opponent:gin_outs=0", "simple"), rules, seeds)
         same = all(np.array_equal(a, b) for a, b in zip(default, without, strict=True))
         assert same == alike, preset
+
+
+def _shed_every_completing_card(hand: int, unseen: int, live: np.ndarray, least_after) -> tuple[float, float]:
+    """(gin outs, expected shed) the plain way: each unseen card that makes a meld of three with two held cards
+    (R3, R4, the reference's ``is_meld``), in card order, by ``least_after`` (the least deadwood after it and a
+    discard)."""
+    held = [c for c in range(52) if hand >> c & 1]
+    now = reference.deadwood(held)
+    outs = shed = 0.0
+    for card in range(52):
+        if not (unseen >> card & 1) or live[card] <= 0.0:
+            continue
+        if not any(reference.is_meld({card, a, b}) for a in held for b in held if a < b):
+            continue
+        after = least_after([*held, card])
+        if after == 0:
+            outs += live[card]
+        if after < now:
+            shed += live[card] * (now - after)
+    return outs, shed
+
+
+def test_draw_outs_counts_the_gin_outs_and_the_deadwood_shed_as_the_reference_does():
+    """``kernels.knock.draw_outs`` (issue 37's look one draw ahead): its gin outs are ``gin_outs`` to the last bit,
+    and the deadwood it expects the hand to shed with its next draw is the plain sum over the completing cards,
+    each by its least deadwood after a discard: on 2,000 hands by the compiled search (``discard_deadwoods``), on
+    150 by the brute-force reference (R6)."""
+    work = np.empty(52, np.int64)
+
+    def compiled(cards):
+        return int(discard_deadwoods(np.int64(_mask(cards)), SUIT_DEADWOOD, work))
+
+    def brute(cards):
+        return min(reference.best_discard_deadwoods(cards).values())
+
+    shedding = 0
+    for index, (hand, unseen, live) in enumerate(_hands(2000, seed=41)):
+        deadwood = int(deadwood_of_mask(np.int64(hand), SUIT_DEADWOOD))
+        outs, shed = knock.draw_outs(np.int64(hand), np.int64(deadwood), np.int64(unseen), live, SUIT_DEADWOOD)
+        assert outs == knock.gin_outs(np.int64(hand), np.int64(unseen), live, SUIT_DEADWOOD)
+        least_after = brute if index < 150 else compiled
+        assert (outs, shed) == _shed_every_completing_card(hand, unseen, live, least_after), hand
+        shedding += shed > 0
+    assert shedding > 1500  # most hands have some card that melds
+
+
+def test_hand_picked_draw_outs():
+    """A hand read by eye: 2-4C and three kings melded, 9H TH 5S 8D loose (32 deadwood). The completing cards are
+    AC and 5C (a run of four), KC (four kings), each letting the TH go (22 left, 10 shed), and 8H and JH (a run
+    with 9H TH), letting the 8D go (5 left, 27 shed): 84 in all with every card sure to arrive, no gin out; at half
+    the chance for the hearts, 57."""
+    cards = parse_cards("2C 3C 4C KS KH KD 9H TH 5S 8D")
+    mask = np.int64(_mask(cards))
+    unseen = np.int64(FULL & ~_mask(cards))
+    live = np.ones(52)
+    assert knock.draw_outs(mask, np.int64(32), unseen, live, SUIT_DEADWOOD) == (0.0, 84.0)
+    for card in parse_cards("8H JH"):
+        live[card] = 0.5
+    assert knock.draw_outs(mask, np.int64(32), unseen, live, SUIT_DEADWOOD) == (0.0, 57.0)

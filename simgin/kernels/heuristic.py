@@ -278,12 +278,20 @@ def network_discard(
 ):
     """:func:`best_discard` with each score corrected by ``discard_network`` times the term of network ``regime``
     (``kernels.discard_network.correction``), and, with ``outs`` not 0, :func:`discard_for_outs`'s term for the
-    gin outs of a hand kept near gin (the network's ``gin_outs`` input is 0 where that term is not counted)."""
+    gin outs of a hand kept near gin (the network's ``gin_outs`` input is 0 where that term is not counted).
+
+    Under ``HIGH_UNDERCUT`` (an undercut bonus above :data:`NETWORK_UNDERCUT_BONUS`, V2), a hand kept near gin also
+    scores ``improve`` points less per point of deadwood it is expected to shed with its next draw
+    (``kernels.knock.draw_outs``: the cards that complete a meld with two held cards, each by its chance to
+    arrive): a look one draw ahead, where a knock risks a large undercut and most hands race to gin. Head to head
+    under the standard rules and Oklahoma it gained nothing and under straight gin it lost (benchmarks/RESULTS.md,
+    *A look one draw ahead*), so elsewhere it is 0."""
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0
     weight_potential, weight_safety, gin_only = discard_weights(params, share, knock_limit)
     scale = params[pm.DISCARD_NETWORK]
+    improve = params[pm.IMPROVE] if regime == _network.HIGH_UNDERCUT else 0.0
     inputs = np.empty(_network.INPUT_COUNT)
     for c in range(52):
         if not (hand >> c) & 1 or c == banned or (limit >= 0 and work[c] > limit):
@@ -295,7 +303,11 @@ def network_discard(
         )  # fmt: skip
         gin_outs = 0.0
         if outs != 0.0 and 0 < left <= OUTS_DEADWOOD:
-            gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
+            if improve != 0.0:
+                gin_outs, shed = _knock.draw_outs(hand & ~(1 << c), left, unseen, live, suit_deadwood)
+                score -= improve * shed
+            else:
+                gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
             score -= outs * gin_outs
         inputs[0] = left
         inputs[1] = potential_c

@@ -150,6 +150,26 @@ def gin_outs(hand, unseen, live, suit_deadwood):
 
 
 @njit(cache=True)
+def draw_outs(hand, deadwood, unseen, live, suit_deadwood):
+    """(:func:`gin_outs` of ``hand``, the deadwood it is expected to shed with its next draw): over the unseen cards
+    that complete a meld with two of its cards (:func:`completing_cards`, R3, R4), each by its chance to arrive,
+    the points by which its least deadwood after the draw and a discard (R6) falls below ``deadwood``, the hand's
+    deadwood now. One pass over the cards :func:`gin_outs` checks (tests/test_gin_outs.py)."""
+    outs = 0.0
+    shed = 0.0
+    candidates = unseen & completing_cards(hand)
+    for c in range(52):
+        if not (candidates >> c) & 1 or live[c] <= 0.0:
+            continue
+        after = least_deadwood_after_discard(hand | (np.int64(1) << c), suit_deadwood, SUIT_DROP)
+        if after == 0:
+            outs += live[c]
+        if after < deadwood:
+            shed += live[c] * (deadwood - after)
+    return outs, shed
+
+
+@njit(cache=True)
 def hand_multiplier(rules, table):
     """2 when the hand's Oklahoma up card is a spade and spades double (V9), else 1."""
     if rules[ri.OKLAHOMA] and rules[ri.OK_SPADE_DOUBLE] and table[v.T_UP_CARD] >= 39:

@@ -46,6 +46,7 @@ NAMES = (
     "race",
     "discard_network",
     "opponent_play",
+    "improve",
 )
 
 globals().update({name.upper(): index for index, name in enumerate(NAMES)})
