@@ -280,12 +280,12 @@ def network_discard(
     (``kernels.discard_network.correction``), and, with ``outs`` not 0, :func:`discard_for_outs`'s term for the
     gin outs of a hand kept near gin (the network's ``gin_outs`` input is 0 where that term is not counted).
 
-    Under ``HIGH_UNDERCUT`` (an undercut bonus above :data:`NETWORK_UNDERCUT_BONUS`, V2), a hand kept near gin also
-    scores ``improve`` points less per point of deadwood it is expected to shed with its next draw
-    (``kernels.knock.draw_outs``: the cards that complete a meld with two held cards, each by its chance to
-    arrive): a look one draw ahead, where a knock risks a large undercut and most hands race to gin. Head to head
-    under the standard rules and Oklahoma it gained nothing and under straight gin it lost (benchmarks/RESULTS.md,
-    *A look one draw ahead*), so elsewhere it is 0."""
+    Under ``HIGH_UNDERCUT`` (an undercut bonus above :data:`NETWORK_UNDERCUT_BONUS`, V2), a hand kept near gin,
+    where its gin outs are counted, also scores ``improve`` points less per point of deadwood it is expected to
+    shed with its next draw (``kernels.knock.draw_outs``: the cards that complete a meld with two held cards, each
+    by its chance to arrive): a look one draw ahead, where a knock risks a large undercut and most hands race to
+    gin. Head to head under the standard rules and Oklahoma it gained nothing and under straight gin it lost
+    (benchmarks/RESULTS.md, *A look one draw ahead*), so elsewhere it is 0."""
     discard_deadwoods(hand, suit_deadwood, work)
     best = -1
     best_score = 0.0

@@ -200,9 +200,9 @@ def _draw_hand(known, count, total, rng, cards, weights):
 
     The running sums are kept between draws: those below the lowest card drawn so far are still right (the same
     additions in the same order as a scan from the first card), so a draw that lands there counts the sums at or
-    below its target (they rise with the cards; a count has no branch to mispredict, where a binary search had
-    one a step and was 4% of ``opponent``'s time under eaai rules) and only a draw past them adds further. The
-    card drawn is the one a scan from the first card finds, to the last bit (tests/test_opponent_sampling.py)."""
+    below its target (they rise with the cards; the count has no branch to mispredict, where a binary search had
+    one at each step) and only a draw past them adds further. The card drawn is the one a scan from the first
+    card finds, to the last bit (tests/test_opponent_sampling.py)."""
     hand = known
     valid = 0  # the running sums of weights[:valid] are weights[_SUMS:_SUMS + valid]
     for _ in range(HAND_SIZE - popcount(known)):
