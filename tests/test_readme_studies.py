@@ -57,14 +57,14 @@ def test_the_readme_studies_run_as_written_and_find_what_it_says(tmp_path, monke
     spreads = {cell["label"]: round(cell["skill_spread"]["spread"]) for cell in study["cells"]}
     assert spreads == {"preset=standard": 107, "preset=oklahoma": 130, "preset=hollywood": 119, "preset=straight": 132}
     house = json.loads((tmp_path / "skill-rules" / "result.json").read_text())
-    found = {"knock_limit": 7, "gin_bonus": 32, "undercut_bonus": 26}
+    found = {"knock_limit": 6, "gin_bonus": 37, "undercut_bonus": 28}
     assert house["found_rules"] == found
-    assert round(100 * house["found_score"], 1) == 74.3 and round(100 * house["start_score"], 1) == 67.3
+    assert round(100 * house["found_score"], 1) == 74.5 and round(100 * house["start_score"], 1) == 67.3
     assert not house["kept_start"] and house["p_value"] < 1e-4
     # Issue 32 item 7: reverted alone, only the gin bonus costs; but the start with only that switch measures
     # below the found rules on the same deals, so all three are kept.
     assert [row["switch"] for row in house["switch_effects"] if row["matters"]] == ["gin_bonus"]
-    assert round(100 * house["simplified"]["score"], 1) == 68.9 and not house["simplified"]["adopted"]
+    assert round(100 * house["simplified"]["score"], 1) == 69.2 and not house["simplified"]["adopted"]
     assert house["rules"] == found and house["score"] == house["found_score"]
     assert (tmp_path / "oklahoma-study" / "report.html").is_file()
     assert (tmp_path / "skill-rules" / "report.html").is_file()
