@@ -165,7 +165,7 @@ _HAND_SLOTS = dict(
     GIN_ONLY=22,
 )  # fmt: skip
 #: Slots added since, at the end of ``NAMES`` (issue 24: the learned discard score's weights, mcts's playouts;
-#: issue 37: reach_gin, gin_outs, mcts's race, opponent's discard network, mcts's opponent_play).
+#: issue 37: reach_gin, gin_outs, mcts's race, opponent's discard network, mcts's opponent_play, opponent's improve).
 _ADDED_SLOTS = dict(
     REACH=23, GIN_POTENTIAL=24, GIN_POTENTIAL_LATE=25, GIN_SAFETY=26, GIN_SAFETY_LATE=27, GIN_DRAW_MARGIN=28,
     PLAYOUT_POLICY=29, REACH_GIN=30, GIN_OUTS=31, RACE=32, DISCARD_NETWORK=33, OPPONENT_PLAY=34, IMPROVE=35,
