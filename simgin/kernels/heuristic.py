@@ -303,11 +303,8 @@ def network_discard(
         )  # fmt: skip
         gin_outs = 0.0
         if outs != 0.0 and 0 < left <= OUTS_DEADWOOD:
-            if improve != 0.0:
-                gin_outs, shed = _knock.draw_outs(hand & ~(1 << c), left, unseen, live, suit_deadwood)
-                score -= improve * shed
-            else:
-                gin_outs = _knock.gin_outs(hand & ~(1 << c), unseen, live, suit_deadwood)
+            gin_outs, shed = _knock.draw_outs(hand & ~(1 << c), left, unseen, live, suit_deadwood)
+            score -= improve * shed  # 0 outside HIGH_UNDERCUT: the score as it was, to the last bit
             score -= outs * gin_outs
         inputs[0] = left
         inputs[1] = potential_c

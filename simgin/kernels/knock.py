@@ -134,27 +134,22 @@ def completing_cards(hand):
 @njit(cache=True)
 def gin_outs(hand, unseen, live, suit_deadwood):
     """How many unseen cards would give ``hand`` (10 cards, not gin) a gin after a discard (R13), each by its chance
-    to arrive.
-
-    Only the cards that complete a meld with two of the hand's cards (:func:`completing_cards`) can, and each is
-    checked by the least deadwood after a discard (``melds.least_deadwood_after_discard``): the same count as
-    checking every unseen card with every discard (tests/test_gin_outs.py), several times faster."""
-    total = 0.0
-    candidates = unseen & completing_cards(hand)
-    for c in range(52):
-        if not (candidates >> c) & 1 or live[c] <= 0.0:
-            continue
-        if least_deadwood_after_discard(hand | (np.int64(1) << c), suit_deadwood, SUIT_DROP) == 0:
-            total += live[c]
-    return total
+    to arrive: the first value of :func:`draw_outs`, with nothing to shed below 0."""
+    outs, _ = draw_outs(hand, np.int64(0), unseen, live, suit_deadwood)
+    return outs
 
 
 @njit(cache=True)
 def draw_outs(hand, deadwood, unseen, live, suit_deadwood):
     """(:func:`gin_outs` of ``hand``, the deadwood it is expected to shed with its next draw): over the unseen cards
-    that complete a meld with two of its cards (:func:`completing_cards`, R3, R4), each by its chance to arrive,
+    that complete a meld with two of its cards, each by its chance to arrive, the cards that then give gin, and
     the points by which its least deadwood after the draw and a discard (R6) falls below ``deadwood``, the hand's
-    deadwood now. One pass over the cards :func:`gin_outs` checks (tests/test_gin_outs.py)."""
+    deadwood now.
+
+    Only the cards that complete a meld with two of the hand's cards (:func:`completing_cards`, R3, R4) can give
+    gin or shed deadwood by melding, and each is checked by the least deadwood after a discard
+    (``melds.least_deadwood_after_discard``): the same gin outs as checking every unseen card with every discard
+    (tests/test_gin_outs.py), several times faster."""
     outs = 0.0
     shed = 0.0
     candidates = unseen & completing_cards(hand)
