@@ -15,6 +15,10 @@ import reference
 import simgin
 from simgin import Rules
 from simgin.game.cards import parse_card, parse_cards
+from simgin.kernels import rule_index as ri
+from simgin.kernels.melds import SUIT_DEADWOOD, deadwood_of_mask
+from simgin.kernels.opponent import knock_points
+from simgin.kernels.showdown import SUIT_VALUE, defender_left_over, knocker_layouts
 
 
 def cards(text: str) -> list[int]:
@@ -444,3 +448,42 @@ def test_the_outcome_list_derives_from_kind_and_every_table_uses_it() -> None:
     assert [name for name in tally.TALLY_FIELDS if name.startswith("limit0_")] == [
         f"limit0_{what}" for what in ("hands", "knock", "gin", "big_gin", "undercut", "dead", "turns", "points")
     ]
+
+
+def test_r14_r18_the_knock_valuations_layouts_score_as_the_brute_force() -> None:
+    """The bots' knock valuation (``kernels.knock.knocking_value``) finds the knocker's arrangements once
+    (``kernels.showdown.knocker_layouts``) and meets each drawn defender with them (``defender_left_over``):
+    for one knocker against several defenders, the defender's deadwood after lay-offs and the knocker's points
+    (``kernels.opponent.knock_points``) are the brute force's, gin included (R19: no lay-offs)."""
+    rng = np.random.default_rng(SITUATION_SEED + 3)
+    checked = gins = undercuts = 0
+    rules = np.zeros(ri.RULE_COUNT, np.int64)
+    while checked < 300:
+        knocker, defender = knock_situation(rng) if checked % 3 else clustered_situation(rng)
+        if reference.deadwood(knocker) > 10:
+            continue
+        checked += 1
+        knocker_deadwood, count, shown_sets, runs, fourths = knocker_layouts(_mask(knocker), SUIT_DEADWOOD)
+        assert knocker_deadwood == reference.deadwood(knocker) and count >= 1
+        gin_bonus, undercut_bonus = int(rng.choice([20, 25])), int(rng.choice([10, 25]))
+        rules[ri.GIN_BONUS], rules[ri.UNDERCUT_BONUS] = gin_bonus, undercut_bonus
+        rules[ri.UNDERCUT_ON_TIE] = checked % 2
+        others = [c for c in range(52) if c not in knocker]
+        defenders = [defender] + [sorted(int(c) for c in rng.permutation(others)[:10]) for _ in range(3)]
+        for defender in defenders:
+            if knocker_deadwood == 0:
+                left_over = deadwood_of_mask(_mask(defender), SUIT_DEADWOOD)
+            else:
+                result = np.empty(3, np.int64)
+                left_over = defender_left_over(_mask(defender), count, shown_sets, runs, fourths, SUIT_VALUE, result)
+            expected = reference.showdown(knocker, defender, gin_bonus, undercut_bonus, bool(checked % 2))
+            assert left_over == expected["defender_deadwood"]
+            sign = 1 if expected["winner"] == "knocker" else -1
+            assert knock_points(knocker_deadwood, left_over, rules) == sign * expected["points"]
+            gins += expected["kind"] == "gin"
+            undercuts += expected["kind"] == "undercut"
+    assert gins >= 20 and undercuts >= 20, (gins, undercuts)
+
+
+def _mask(cards: list[int]) -> np.int64:
+    return np.int64(sum(1 << card for card in cards))

@@ -28,8 +28,9 @@ import numpy as np
 from numba import njit
 
 from simgin.kernels import opponent as _opponent, rule_index as ri, view as v
-from simgin.kernels.melds import SUIT_DROP, deadwood_of_mask, least_deadwood_after_discard
+from simgin.kernels.melds import SUIT_DROP, least_deadwood_after_discard
 from simgin.kernels.payoff import result_value
+from simgin.kernels.showdown import defender_left_over, knocker_layouts
 
 FEATURE_COUNT = 10
 OUTCOME_GIN = 0
@@ -182,13 +183,16 @@ def knocking_value(rules, hand, known, unseen, floats, samples, quality, mine, t
     cards = np.empty(52, np.int64)
     weights = np.empty(_opponent.SAMPLE_WEIGHT_SLOTS, np.float64)
     result = np.empty(3, np.int64)
+    knocker_deadwood, count, shown_sets, runs, fourths = knocker_layouts(hand, sd)
     total = 0.0
     deadwood = 0.0
     for _ in range(samples):
-        other = _opponent.sample_likely_hand(
+        other, other_deadwood = _opponent.sample_likely_hand_scored(
             known, unseen, floats, quality, rng, cards, weights, sd, _opponent.QUALITY_TRIES
         )
-        deadwood += deadwood_of_mask(other, sd)
-        points = _opponent.knock_points(hand, other, rules, sd, sv, result)
+        deadwood += other_deadwood
+        if knocker_deadwood > 0:
+            other_deadwood = defender_left_over(other, count, shown_sets, runs, fourths, sv, result)
+        points = _opponent.knock_points(knocker_deadwood, other_deadwood, rules)
         total += result_value(rules, mine, theirs, multiplier * points)
     return total / samples, deadwood / samples

@@ -27,7 +27,6 @@ from numba import njit
 from simgin.kernels import parameters as pm, rule_index as ri, view as v
 from simgin.kernels.melds import deadwood_of_mask
 from simgin.kernels.rng import uniform
-from simgin.kernels.showdown import knock_showdown
 
 FULL_DECK = (1 << 52) - 1
 HAND_SIZE = 10
@@ -259,7 +258,18 @@ def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit
     """
     if quality <= 0.0:
         return sample_hand(known, unseen, floats, rng, cards, weights)
+    return sample_likely_hand_scored(known, unseen, floats, quality, rng, cards, weights, suit_deadwood, tries)[0]
+
+
+@njit(cache=True)
+def sample_likely_hand_scored(known, unseen, floats, quality, rng, cards, weights, suit_deadwood, tries):
+    """(:func:`sample_likely_hand`'s hand, its deadwood): the tilt has found the deadwood of every hand it tried,
+    so a caller that needs it (``kernels.knock.knocking_value``) need not search the hand again."""
+    if quality <= 0.0:
+        hand = sample_hand(known, unseen, floats, rng, cards, weights)
+        return hand, deadwood_of_mask(hand, suit_deadwood)
     hands = np.empty(tries, np.int64)
+    deadwoods = np.empty(tries, np.int64)
     scores = np.empty(tries)
     best = 1 << 30
     count, total = _unseen_weights(unseen, floats, cards, weights)
@@ -267,28 +277,29 @@ def sample_likely_hand(known, unseen, floats, quality, rng, cards, weights, suit
         if i > 0:
             weights[:count] = weights[_BUILT : _BUILT + count]
         hands[i] = _draw_hand(known, count, total, rng, cards, weights)
-        scores[i] = deadwood_of_mask(hands[i], suit_deadwood)
-        best = min(best, scores[i])
+        deadwoods[i] = deadwood_of_mask(hands[i], suit_deadwood)
+        best = min(best, deadwoods[i])
     total = 0.0
     for i in range(tries):
-        scores[i] = np.exp(-quality * (scores[i] - best))
+        scores[i] = np.exp(-quality * (deadwoods[i] - best))
         total += scores[i]
     target = uniform(rng) * total
     for i in range(tries):
         target -= scores[i]
         if target < 0.0:
-            return hands[i]
-    return hands[tries - 1]
+            return hands[i], deadwoods[i]
+    return hands[tries - 1], deadwoods[tries - 1]
 
 
-@njit(cache=True)
-def knock_points(knocker, defender, rules, suit_deadwood, suit_value, result):
-    """The knocker's points (negative when undercut) if ``knocker`` (10 cards) knocks now (R14-R19)."""
-    if deadwood_of_mask(knocker, suit_deadwood) == 0:
-        return rules[ri.GIN_BONUS] + deadwood_of_mask(defender, suit_deadwood)
-    kd, dd = knock_showdown(knocker, defender, suit_deadwood, suit_value, result)
-    if kd < dd:
-        return dd - kd
-    if kd == dd and not rules[ri.UNDERCUT_ON_TIE]:
+@njit(cache=True, inline="always")
+def knock_points(knocker_deadwood, defender_deadwood, rules):
+    """The knocker's points (negative when undercut) when a 10-card knocker with ``knocker_deadwood`` knocks
+    and the defender is left with ``defender_deadwood``: after its lay-offs on a knock (R16, R17), its whole
+    deadwood on gin (R18: nothing is laid off on gin)."""
+    if knocker_deadwood == 0:
+        return rules[ri.GIN_BONUS] + defender_deadwood
+    if knocker_deadwood < defender_deadwood:
+        return defender_deadwood - knocker_deadwood
+    if knocker_deadwood == defender_deadwood and not rules[ri.UNDERCUT_ON_TIE]:
         return 0
-    return -(kd - dd + rules[ri.UNDERCUT_BONUS])
+    return -(knocker_deadwood - defender_deadwood + rules[ri.UNDERCUT_BONUS])

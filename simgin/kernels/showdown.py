@@ -76,6 +76,56 @@ def defender_best(defender, knocker_runs, set_fourths, suit_value, result):
 
 
 @njit(cache=True)
+def knocker_layouts(knocker, suit_deadwood):
+    """The knocker's minimum-deadwood arrangements as the defender meets them (R14): (knocker deadwood, count,
+    set cards, shown run cards by suit, cards that would complete a shown 3-card set), one row per arrangement
+    among the first ``count``, in :func:`kernels.melds.set_choices`' order.
+
+    They depend on the knocker's hand alone, so a caller that meets many defenders with one hand (the bots'
+    knock valuation, ``kernels.knock.knocking_value``) finds them once."""
+    knocker_deadwood = deadwood_of_mask(knocker, suit_deadwood)
+    choices = set_choices(knocker)
+    shown_sets = np.empty(len(choices), np.int64)
+    runs = np.empty((len(choices), 4), np.int64)
+    fourths = np.empty(len(choices), np.int64)
+    count = 0
+    for sets in choices:
+        total = 0
+        for suit in range(4):
+            left = suit_mask(knocker & ~sets, suit)
+            runs[count, suit] = run_cards(left)
+            total += suit_deadwood[left]
+        if total == knocker_deadwood:
+            completing = np.int64(0)
+            for rank in range(13):
+                column = RANK_COLUMN << rank
+                shown = sets & column
+                if shown != 0 and shown != column:
+                    completing |= column & ~shown
+            shown_sets[count] = sets
+            fourths[count] = completing
+            count += 1
+    return knocker_deadwood, count, shown_sets, runs, fourths
+
+
+@njit(cache=True)
+def defender_left_over(defender, count, shown_sets, runs, fourths, suit_value, result):
+    """The defender's deadwood after its melds and lay-offs against the knocker arrangement (of
+    :func:`knocker_layouts`' first ``count``) that leaves it the most (R14: the knocker shows that one).
+    ``result`` receives [knocker set cards, defender set cards, laid-off cards] of the first such arrangement."""
+    inner = np.empty(2, np.int64)
+    worst = -1
+    for i in range(count):
+        left_over = defender_best(defender, runs[i], fourths[i], suit_value, inner)
+        if left_over > worst:
+            worst = left_over
+            result[0] = shown_sets[i]
+            result[1] = inner[0]
+            result[2] = inner[1]
+    return worst
+
+
+@njit(cache=True)
 def knock_showdown(knocker, defender, suit_deadwood, suit_value, result):
     """Resolve a knock without gin: returns (knocker deadwood, defender deadwood after lay-offs).
 
@@ -83,30 +133,8 @@ def knock_showdown(knocker, defender, suit_deadwood, suit_value, result):
     defender the most deadwood (R14). ``result`` receives [knocker set cards, defender set
     cards, laid-off cards].
     """
-    knocker_deadwood = deadwood_of_mask(knocker, suit_deadwood)
-    runs = np.empty(4, np.int64)
-    inner = np.empty(2, np.int64)
-    worst = -1
-    for sets in set_choices(knocker):
-        total = 0
-        for suit in range(4):
-            left = suit_mask(knocker & ~sets, suit)
-            runs[suit] = run_cards(left)
-            total += suit_deadwood[left]
-        if total == knocker_deadwood:
-            fourths = np.int64(0)  # not the constant 0, which numba would compile defender_best for as well
-            for rank in range(13):
-                column = RANK_COLUMN << rank
-                shown = sets & column
-                if shown != 0 and shown != column:
-                    fourths |= column & ~shown
-            left_over = defender_best(defender, runs, fourths, suit_value, inner)
-            if left_over > worst:
-                worst = left_over
-                result[0] = sets
-                result[1] = inner[0]
-                result[2] = inner[1]
-    return knocker_deadwood, worst
+    knocker_deadwood, count, shown_sets, runs, fourths = knocker_layouts(knocker, suit_deadwood)
+    return knocker_deadwood, defender_left_over(defender, count, shown_sets, runs, fourths, suit_value, result)
 
 
 @njit(cache=True)
