@@ -21,7 +21,9 @@ the framework's classes (the README's section "Strategies in other languages" sh
 used so far are the framework tneller/gin-rummy-eaai and the entries bendstein/Gin-Rummy
 (``GinRummyAndTonic_Player``), sangttruong/ginrummy (``SGP_LMGeo_Knock``, ``SGP_XGBGeo_Knock``) and
 cudy789/gin-rummy-SIGRA (``SIGRA``, through a no-argument subclass calling its full configuration
-``SIGRA(true, true, true)``). bendstein/Gin-Rummy and sangttruong/ginrummy write their players in the default
+``SIGRA(true, true, true)``) and kienta1999/Gin_Rummy_AI_Player (``players.DePauwPlayer``, DePauw University's
+ensemble of hand evaluators tuned by a genetic algorithm: its packages compiled against the framework, leaving out
+its own copy of ``ginrummy``, its JUnit tests and the classes that need Weka or TensorFlow). bendstein/Gin-Rummy and sangttruong/ginrummy write their players in the default
 package beside a copy of the framework, so their sources (and the helper classes the players use) are compiled
 against the framework's ``ginrummy`` package with an added line ``import ginrummy.*;`` (and a helper's
 ``package ginrummy;`` line dropped); their play is not changed. Some entries read data files from the working
