@@ -19,12 +19,13 @@ sparring partners written by other people, under the rules they were built for.
 The entries are not part of simgin and are not shipped with it: fetch and compile them separately, each against
 the framework's classes (the README's section "Strategies in other languages" shows how). The public repositories
 used so far are the framework tneller/gin-rummy-eaai and the entries bendstein/Gin-Rummy
-(``GinRummyAndTonic_Player``), sangttruong/ginrummy (``SGP_LMGeo_Knock``, ``SGP_XGBGeo_Knock``) and
+(``GinRummyAndTonic_Player``), sangttruong/ginrummy (``SGP_LMGeo_Knock``, ``SGP_XGBGeo_Knock``),
 cudy789/gin-rummy-SIGRA (``SIGRA``, through a no-argument subclass calling its full configuration
 ``SIGRA(true, true, true)``) and kienta1999/Gin_Rummy_AI_Player (``players.DePauwPlayer``, DePauw University's
-ensemble of hand evaluators tuned by a genetic algorithm: its packages compiled against the framework, leaving out
-its own copy of ``ginrummy``, its JUnit tests and the classes that need Weka or TensorFlow). bendstein/Gin-Rummy and sangttruong/ginrummy write their players in the default
-package beside a copy of the framework, so their sources (and the helper classes the players use) are compiled
+ensemble of hand evaluators tuned by a genetic algorithm: its packages compiled against the framework, leaving
+out its own copy of ``ginrummy``, its JUnit tests and the classes that need Weka or TensorFlow; it plays the same
+on the same deals). bendstein/Gin-Rummy and sangttruong/ginrummy write their players in the default package
+beside a copy of the framework, so their sources (and the helper classes the players use) are compiled
 against the framework's ``ginrummy`` package with an added line ``import ginrummy.*;`` (and a helper's
 ``package ginrummy;`` line dropped); their play is not changed. Some entries read data files from the working
 directory (``GinRummyAndTonic_Player`` reads ``opponentEV.txt`` from its repository): run from a directory that
