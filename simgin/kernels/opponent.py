@@ -294,8 +294,8 @@ def sample_likely_hand_scored(known, unseen, floats, quality, rng, cards, weight
 @njit(cache=True, inline="always")
 def knock_points(knocker_deadwood, defender_deadwood, rules):
     """The knocker's points (negative when undercut) when a 10-card knocker with ``knocker_deadwood`` knocks
-    and the defender is left with ``defender_deadwood``: after its lay-offs on a knock (R16, R17), its whole
-    deadwood on gin (R18: nothing is laid off on gin)."""
+    and the defender is left with ``defender_deadwood``: after its lay-offs on a knock (R16-R18), its whole
+    deadwood on gin (R19: no lay-offs)."""
     if knocker_deadwood == 0:
         return rules[ri.GIN_BONUS] + defender_deadwood
     if knocker_deadwood < defender_deadwood:
