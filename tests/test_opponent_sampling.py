@@ -120,38 +120,25 @@ def test_sample_hand_draws_the_reference_cards(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(150))
 def test_sample_likely_hand_keeps_the_reference_hand(seed: int) -> None:
+    """Both forms: ``sample_likely_hand`` and ``sample_likely_hand_scored`` (the knock valuation's, which also
+    gives the hand's least deadwood, R6, from the tilt's own search) draw the reference hand and move the
+    generator alike, at every quality (0: no tilt)."""
     known, unseen, weights = _case(seed)
     quality = (0.0, 0.15, 0.35, 1.0)[seed % 4]
     tries = (1, 8, 17)[seed % 3]
     state = np.array([seed + 99], np.uint64)
+    scored_state = state.copy()
     rng = SplitMix64(seed + 99)
     cards, scratch = _scratch()
     for _ in range(3):
-        drawn = kernel.sample_likely_hand(
-            np.int64(known), np.int64(unseen), _floats(weights), quality, state, cards, scratch, SUIT_DEADWOOD,
-            np.int64(tries),
-        )  # fmt: skip
+        args = (np.int64(known), np.int64(unseen), _floats(weights), quality)
+        drawn = kernel.sample_likely_hand(*args, state, cards, scratch, SUIT_DEADWOOD, np.int64(tries))
+        scored, deadwood = kernel.sample_likely_hand_scored(
+            *args, scored_state, cards, scratch, SUIT_DEADWOOD, np.int64(tries)
+        )
         assert drawn == reference_sample_likely_hand(known, unseen, list(weights), quality, rng, tries)
         assert int(state[0]) == rng.state
-
-
-@pytest.mark.parametrize("seed", range(60))
-def test_the_scored_sample_is_the_sample_and_its_deadwood(seed: int) -> None:
-    """``sample_likely_hand_scored`` (the knock valuation's sampler) keeps the reference hand, moves the
-    generator alike, and gives the hand's least deadwood (R6) with it, at every quality (0: no tilt)."""
-    known, unseen, weights = _case(seed)
-    quality = (0.0, 0.15, 0.35, 1.0)[seed % 4]
-    tries = (1, 8, 17)[seed % 3]
-    state = np.array([seed + 7], np.uint64)
-    rng = SplitMix64(seed + 7)
-    cards, scratch = _scratch()
-    for _ in range(3):
-        drawn, deadwood = kernel.sample_likely_hand_scored(
-            np.int64(known), np.int64(unseen), _floats(weights), quality, state, cards, scratch, SUIT_DEADWOOD,
-            np.int64(tries),
-        )  # fmt: skip
-        assert drawn == reference_sample_likely_hand(known, unseen, list(weights), quality, rng, tries)
-        assert int(state[0]) == rng.state
+        assert (scored, int(scored_state[0])) == (drawn, rng.state)
         assert deadwood == deadwood_of_mask(np.int64(drawn), SUIT_DEADWOOD)
 
 
