@@ -36,8 +36,9 @@ Policy, per decision:
   second discard network and its knock rule), and only the draws are searched: there the playouts, in which
   the opponent knocks at the first chance, misjudge discards and knocks. It plays about three times as many
   hands a second there and, against the EAAI entries that race for gin, wins more than the default (tonic
-  59.0% of 2,000 games, DePauw 63.7% of 600, where the default has 52-53%), but less against ``simple``, whose
-  knocks at once the search exploits (issue 37; benchmarks/RESULTS.md, *mcts:opponent_play=1 against tonic*).
+  59.0% of 2,000 games, DePauw 63.7% of 600, where the default has 52-53%), but less against ``simple``
+  (72.2% of 400 games under eaai, the default 81.5%; issue 37; benchmarks/RESULTS.md, *mcts:opponent_play=1
+  against tonic*).
 - ``big_gin`` (V13): always.
 - ``take_fiftieth`` (V7): as the ``opponent`` bot (the mean points of the forced knock).
 
