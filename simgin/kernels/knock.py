@@ -191,8 +191,9 @@ def knocking_value(rules, hand, known, unseen, floats, samples, quality, mine, t
             known, unseen, floats, quality, rng, cards, weights, sd, _opponent.QUALITY_TRIES
         )
         deadwood += other_deadwood
+        left_over = other_deadwood  # on gin the defender lays nothing off (R19)
         if knocker_deadwood > 0:
-            other_deadwood = defender_left_over(other, count, shown_sets, runs, fourths, sv, result)
-        points = _opponent.knock_points(knocker_deadwood, other_deadwood, rules)
+            left_over = defender_left_over(other, count, shown_sets, runs, fourths, sv, result)
+        points = _opponent.knock_points(knocker_deadwood, left_over, rules)
         total += result_value(rules, mine, theirs, multiplier * points)
     return total / samples, deadwood / samples
